@@ -1,0 +1,316 @@
+"""The `assistant` command line: thin commands over the library; docstrings are the help text.
+
+Heavy libraries (chromadb, onnxruntime, llama-index, textual) are imported inside the commands that
+need them, so ``assistant --help`` is instant. Every command that prints results has ``--json``.
+User mistakes end with one line on stderr (``error: ...``) and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from assistant.retrieval import Filters
+    from assistant.settings import Settings
+    from store.collection import PaperStore
+
+app = typer.Typer(
+    help="Question answering over research-paper abstracts, with checked citations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed as one line, exit code 1."""
+
+
+# --- shared options ---------------------------------------------------------------------------------
+
+@app.callback()
+def _global(
+    ctx: typer.Context,
+    data_dir: Annotated[Optional[Path], typer.Option(help="Data folder [env ASSISTANT_DATA_DIR].")] = None,
+    collection: Annotated[Optional[str], typer.Option(help="Collection name [env ASSISTANT_COLLECTION].")] = None,
+    chroma_url: Annotated[Optional[str], typer.Option(help="Chroma server URL [env ASSISTANT_CHROMA_URL].")] = None,
+    embedding_model_dir: Annotated[Optional[Path], typer.Option(
+        help="Folder of the ONNX embedding model [env ASSISTANT_EMBEDDING_MODEL_DIR].")] = None,
+) -> None:
+    ctx.obj = {"data_dir": data_dir, "collection": collection, "chroma_url": chroma_url,
+               "embedding_model_dir": embedding_model_dir}
+
+
+def get_settings(ctx: typer.Context, **overrides) -> Settings:
+    from assistant.settings import load_settings
+
+    return load_settings(**{**(ctx.obj or {}), **overrides})
+
+
+VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venue (e.g. ICML; several: ICML,ICLR).")]
+YearOpt = Annotated[Optional[str], typer.Option("--year", help="Only this year or range (2023, 2021-2023).")]
+AuthorOpt = Annotated[Optional[str], typer.Option("--author", help="Only papers with an author containing this.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def make_filters(venue: str | None, year: str | None, author: str | None) -> Filters:
+    from assistant.retrieval import Filters, parse_year
+
+    try:
+        lo, hi = parse_year(year)
+    except ValueError as exc:
+        raise UserError(f"--year: {exc}") from None
+    return Filters(venue=venue, year_min=lo, year_max=hi, author=author)
+
+
+@contextmanager
+def user_errors():
+    """Turn the product's one-line errors into ``error: ...`` on stderr and exit code 1."""
+    from assistant.settings import SettingsError
+    from store.chroma import StoreError
+    from store.embeddings import EmbeddingError
+    from store.readers import InputError
+
+    try:
+        yield
+    except (UserError, SettingsError, StoreError, EmbeddingError, InputError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
+    """The configured store; an empty default collection gets the bundled abstracts first."""
+    from store.collection import PaperStore
+    from store.ingest import ensure_default_collection
+
+    store = PaperStore(settings)
+    if load_default and settings.collection == "papers":
+        report = ensure_default_collection(store)
+        if report is not None:
+            typer.echo(f"Loaded the bundled ICML 2026 collection ({report.added} abstracts).", err=True)
+    return store
+
+
+def echo_json(obj) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders: .txt list, .json, .jsonl, .csv.")],
+    venue: Annotated[Optional[str], typer.Option(help="Venue for records that name none (e.g. ICML).")] = None,
+    year: Annotated[Optional[int], typer.Option(help="Year for records that name none.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add abstracts to the collection (re-ingesting unchanged files changes nothing).
+
+    Prints added / updated / unchanged / skipped, with file and line for each skipped record.
+    Exits 1 if any record or file had an error; the rest is ingested all the same.
+    """
+    with user_errors():
+        settings = get_settings(ctx)
+        store = open_store(settings, load_default=False)
+        report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        log = _write_ingest_log(settings, report)
+        if as_json:
+            echo_json(report.to_json() | {"log": str(log)})
+        else:
+            _print_ingest_report(report, log)
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = None):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from store.ingest import ingest as do_ingest
+
+    from rich.console import Console
+
+    if quiet:
+        return do_ingest(paths, store, venue=venue, year=year)
+    with Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("embed", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return do_ingest(paths, store, progress=progress, venue=venue, year=year)
+
+
+def _write_ingest_log(settings, report) -> Path | None:
+    import time
+
+    try:
+        log_dir = settings.paths.log_dir
+        log_dir.mkdir(parents=True, exist_ok=True)
+        path = log_dir / f"ingest-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+        return path
+    except OSError:
+        return None
+
+
+def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
+    out = typer.echo
+    out(f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+        f"skipped {len(report.skipped)} ({len(report.errors)} errors, {len(report.duplicates)} duplicates) "
+        f"in {report.seconds:.1f} s")
+    for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
+        for s in items[:shown]:
+            typer.echo(f"  skipped {s}", err=title == "errors")
+        if len(items) > shown:
+            typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
+                       err=title == "errors")
+    if report.truncated:
+        out(f"note: {report.truncated} abstracts are longer than the embedding model's 256 word pieces; their "
+            f"vectors use the beginning, the full text is stored and searched by BM25.")
+
+
+@app.command()
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers.")] = 10,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    mode: Annotated[str, typer.Option(help="hybrid, dense or bm25.")] = "hybrid",
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the papers that best match a query (hybrid BM25 + dense retrieval).
+
+    --json prints {"query", "filters", "results": [{"id", "title", "abstract", "venue", "year",
+    "score", ...}]}.
+    """
+    from assistant.retrieval import Retriever
+
+    with user_errors():
+        if mode not in ("hybrid", "dense", "bm25"):
+            raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
+        filters = make_filters(venue, year, author)
+        store = open_store(get_settings(ctx))
+        results = Retriever(store).search(query, top_k=k, filters=filters, mode=mode)  # type: ignore[arg-type]
+        if as_json:
+            echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})
+            return
+        if store.count() == 0:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`.")
+            return
+        if not results:
+            typer.echo("No paper matches" + (f" the filters ({filters.describe()})." if not filters.empty else "."))
+            return
+        console = _console()
+        for r in results:
+            _print_paper_line(console, r.rank, r.paper, r.score)
+
+
+def _print_paper_line(console, n, paper, score: float | None, snippet_chars: int = 200) -> None:
+    from rich.text import Text
+
+    head = Text(f"{n:>2}. ", style="bold")
+    head.append(paper.title, style="bold cyan")
+    if paper.venue_year:
+        head.append(f"  ({paper.venue_year})", style="dim")
+    if score is not None:
+        head.append(f"  score {score:.4f}", style="dim")
+    head.append(f"  {paper.id}", style="dim")
+    console.print(head)
+    snippet = paper.abstract if len(paper.abstract) <= snippet_chars else paper.abstract[:snippet_chars].rsplit(" ", 1)[0] + "…"
+    console.print(Text("    " + snippet))
+
+
+@app.command()
+def papers(
+    ctx: typer.Context,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the papers in the collection (--json: a list of {"id", "title", "abstract", "venue", "year", ...})."""
+    with user_errors():
+        filters = make_filters(venue, year, author)
+        store = open_store(get_settings(ctx))
+        items = [p for p in store.papers() if filters.matches(p)]
+        items.sort(key=lambda p: (p.venue, p.year or 0, p.title.casefold()))
+        if as_json:
+            echo_json([p.to_json() for p in items])
+            return
+        if not items:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
+                       else f"No paper matches the filters ({filters.describe()}).")
+            return
+        from rich.text import Text
+
+        console = _console()
+        for p in items:
+            line = Text(f"{p.id}  ", style="dim")
+            line.append(p.title, style="bold")
+            if p.venue_year:
+                line.append(f"  ({p.venue_year})", style="dim")
+            console.print(line)
+        typer.echo(f"{len(items)} papers")
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id (or a unique prefix of it).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one paper in full: title, authors, venue, year, link and abstract."""
+    with user_errors():
+        store = open_store(get_settings(ctx))
+        found = store.find(paper_id.strip())
+        if not found:
+            raise UserError(f"no paper with id '{paper_id}'; list ids with `assistant papers`")
+        if len(found) > 1:
+            raise UserError(f"id prefix '{paper_id}' matches {len(found)} papers; give more characters")
+        p = found[0]
+        if as_json:
+            echo_json(p.to_json())
+            return
+        from rich.text import Text
+
+        console = _console()
+        console.print(Text(p.title + ("  (name derived from the abstract)" if p.title_is_derived else ""), style="bold"))
+        for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue_year),
+                             ("link", p.url), ("topic", p.topic)):
+            if value:
+                console.print(Text(f"{label}: ", style="dim") + Text(value))
+        console.print()
+        console.print(Text(p.abstract))
+
+
+# Commands kept in their own modules register themselves on `app` when imported (each module
+# imports its heavy libraries inside the command functions).
+from assistant import cli_answer, cli_chat, cli_eval  # noqa: E402,F401
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

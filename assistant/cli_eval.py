@@ -1,0 +1,5 @@
+"""Commands: cli_eval (see assistant.cli)."""
+
+from __future__ import annotations
+
+from assistant.cli import app  # noqa: F401

@@ -1,0 +1,201 @@
+"""Hybrid retrieval: dense kNN (Chroma, cosine) ∪ BM25 (bm25s), fused by reciprocal rank fusion.
+
+``score(d) = w_dense / (k + rank_dense(d)) + w_bm25 / (k + rank_bm25(d))`` with ranks from 1 and a
+term left out when d is not among that retriever's candidates (Cormack, Clarke & Büttcher,
+"Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods", SIGIR 2009).
+Metadata filters (venue, year range, author substring) apply to both retrievers before fusion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from store.paper import Paper
+
+if TYPE_CHECKING:
+    from assistant.settings import Settings
+    from store.collection import PaperStore
+
+Mode = Literal["hybrid", "dense", "bm25"]
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Metadata filters. `venue` matches case-insensitively (several venues: comma-separated);
+    `year_min`/`year_max` are inclusive; `author` is a case-insensitive substring of any author."""
+
+    venue: str | None = None
+    year_min: int | None = None
+    year_max: int | None = None
+    author: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.venue or self.year_min or self.year_max or self.author)
+
+    @property
+    def venues(self) -> set[str]:
+        return {v.strip().casefold() for v in (self.venue or "").split(",") if v.strip()}
+
+    def matches(self, paper: Paper) -> bool:
+        if self.venues and paper.venue.casefold() not in self.venues:
+            return False
+        if self.year_min is not None and (paper.year is None or paper.year < self.year_min):
+            return False
+        if self.year_max is not None and (paper.year is None or paper.year > self.year_max):
+            return False
+        if self.author:
+            needle = self.author.casefold()
+            if not any(needle in a.casefold() for a in paper.authors):
+                return False
+        return True
+
+    def chroma_where(self) -> dict | None:
+        """The venue/year part as a Chroma ``where`` clause (author is applied by id)."""
+        clauses: list[dict] = []
+        venues = sorted(self.venues)
+        if len(venues) == 1:
+            clauses.append({"venue_key": venues[0]})
+        elif venues:
+            clauses.append({"venue_key": {"$in": venues}})
+        if self.year_min is not None:
+            clauses.append({"year": {"$gte": self.year_min}})
+        if self.year_max is not None:
+            clauses.append({"year": {"$lte": self.year_max}})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def describe(self) -> str:
+        parts = []
+        if self.venue:
+            parts.append(f"venue={self.venue}")
+        if self.year_min is not None or self.year_max is not None:
+            lo, hi = self.year_min, self.year_max
+            parts.append(f"year={lo}" if lo == hi else f"year={lo or ''}-{hi or ''}")
+        if self.author:
+            parts.append(f"author~{self.author}")
+        return ", ".join(parts)
+
+    def to_json(self) -> dict:
+        return {"venue": self.venue, "year_min": self.year_min, "year_max": self.year_max, "author": self.author}
+
+
+def parse_year(text: str | int | None) -> tuple[int | None, int | None]:
+    """``"2023"`` → (2023, 2023); ``"2021-2023"`` / ``"2021..2023"`` → (2021, 2023); ``"2021-"`` →
+    (2021, None). Raises `ValueError` with a one-line message otherwise."""
+    if text is None or text == "":
+        return None, None
+    text = str(text).strip()
+    m = re.fullmatch(r"(\d{4})?\s*(?:-|\.\.|–|:)\s*(\d{4})?|(\d{4})", text)
+    if not m or not (m.group(1) or m.group(2) or m.group(3)):
+        raise ValueError(f"year '{text}' is not a year or range; use 2023 or 2021-2023")
+    if m.group(3):
+        return int(m.group(3)), int(m.group(3))
+    lo = int(m.group(1)) if m.group(1) else None
+    hi = int(m.group(2)) if m.group(2) else None
+    if lo and hi and lo > hi:
+        raise ValueError(f"year range '{text}' is empty; put the earlier year first")
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One retrieved paper. `score` is the fused score (RRF, or the single retriever's rank score);
+    `dense_similarity` is the cosine similarity to the question (None if not a dense candidate);
+    `bm25_score` the raw BM25 score (0 if no term matched)."""
+
+    paper: Paper
+    score: float
+    rank: int
+    dense_similarity: float | None = None
+    dense_rank: int | None = None
+    bm25_score: float = 0.0
+    bm25_rank: int | None = None
+
+    def to_json(self, snippet_chars: int | None = None) -> dict:
+        out = self.paper.to_json()
+        out["score"] = round(self.score, 6)
+        out["rank"] = self.rank
+        out["dense_similarity"] = None if self.dense_similarity is None else round(self.dense_similarity, 4)
+        out["bm25_score"] = round(self.bm25_score, 4)
+        return out
+
+
+class Retriever:
+    """Hybrid retriever over a `PaperStore`. Cheap to create; the BM25 index is shared through the
+    store and refreshed when the collection changes."""
+
+    def __init__(self, store: PaperStore, settings: Settings | None = None):
+        self.store = store
+        self.settings = settings or store.settings
+
+    def search(self, query: str, top_k: int | None = None, filters: Filters | None = None,
+               mode: Mode = "hybrid") -> list[SearchResult]:
+        """The `top_k` best papers for `query`, best first (fewer if fewer match the filters;
+        empty for an empty collection or a blank query).
+
+        Raises `StoreError` / `EmbeddingError` when the store or model is unusable.
+        """
+        import numpy as np
+
+        s = self.settings
+        top_k = top_k or s.top_k
+        filters = filters or Filters()
+        query = " ".join((query or "").split())
+        papers, bm25 = self.store.bm25()
+        if not papers or not query:
+            return []
+        allowed = np.ones(len(papers), dtype=bool)
+        if not filters.empty:
+            allowed = np.array([filters.matches(p) for p in papers], dtype=bool)
+        n_allowed = int(allowed.sum())
+        if n_allowed == 0:
+            return []
+        n_cand = min(max(s.candidates, top_k), n_allowed)
+        by_id = {p.id: i for i, p in enumerate(papers)}
+
+        bm25_ranked: list[tuple[int, float]] = []
+        if mode in ("hybrid", "bm25"):
+            scores = bm25.scores(query)
+            scores = np.where(allowed, scores, 0.0)
+            positive = int((scores > 0).sum())
+            if positive:
+                take = min(n_cand, positive)
+                top = np.argpartition(-scores, take - 1)[:take]
+                top = top[np.argsort(-scores[top], kind="stable")]
+                bm25_ranked = [(int(i), float(scores[i])) for i in top]
+
+        dense_ranked: list[tuple[int, float]] = []
+        if mode in ("hybrid", "dense"):
+            vector = self.store.embedder.embed([query])[0]
+            ids = [papers[i].id for i in np.flatnonzero(allowed)] if filters.author else None
+            hits = self.store.dense_query(vector, n_cand, where=filters.chroma_where(), ids=ids)
+            dense_ranked = [(by_id[i], sim) for i, sim in hits if i in by_id]
+
+        fused: dict[int, dict] = {}
+        for rank, (i, sim) in enumerate(dense_ranked, start=1):
+            fused.setdefault(i, {})["dense"] = (rank, sim)
+        for rank, (i, score) in enumerate(bm25_ranked, start=1):
+            fused.setdefault(i, {})["bm25"] = (rank, score)
+
+        def fused_score(parts: dict) -> float:
+            total = 0.0
+            if "dense" in parts:
+                total += s.dense_weight / (s.rrf_k + parts["dense"][0])
+            if "bm25" in parts:
+                total += s.bm25_weight / (s.rrf_k + parts["bm25"][0])
+            return total
+
+        order = sorted(fused.items(), key=lambda kv: (-fused_score(kv[1]), papers[kv[0]].id))[:top_k]
+        results = []
+        for rank, (i, parts) in enumerate(order, start=1):
+            dense = parts.get("dense")
+            lex = parts.get("bm25")
+            results.append(SearchResult(
+                paper=papers[i], score=fused_score(parts), rank=rank,
+                dense_similarity=dense[1] if dense else None, dense_rank=dense[0] if dense else None,
+                bm25_score=lex[1] if lex else 0.0, bm25_rank=lex[0] if lex else None))
+        return results

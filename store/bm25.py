@@ -1,0 +1,107 @@
+"""The BM25 index (`bm25s`), derived from the collection's own documents.
+
+Built from what Chroma holds (so a store opened fresh from disk or from a server has it too), cached
+on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and revision, and rebuilt when
+the collection changes. BM25 with Lucene's scoring variant, k1=1.2, b=0.75 (bm25s defaults; Lù,
+"BM25S", arXiv:2407.03618), English stopwords, Snowball stemming (PyStemmer).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Tokens: a CJK character on its own (scripts without spaces still match character by character),
+# decimal numbers kept whole ("21.74"), otherwise word characters (bm25s' default keeps 2+ chars).
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
+
+
+def _stemmer():
+    try:
+        import Stemmer
+
+        return Stemmer.Stemmer("english")
+    except ImportError:  # pragma: no cover - PyStemmer is a dependency
+        return None
+
+
+def tokenize(texts: list[str], stemmer=None):
+    """Lower-cased, stopword-free, stemmed tokens of `texts` as bm25s ``Tokenized`` ids."""
+    import bm25s
+
+    return bm25s.tokenize(texts, lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
+                          show_progress=False, return_ids=True)
+
+
+def _query_tokens(query: str, stemmer) -> list[str]:
+    import bm25s
+
+    tokens = bm25s.tokenize([query], lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
+                            show_progress=False, return_ids=False)
+    return [t for t in tokens[0] if t]
+
+
+class BM25Index:
+    """BM25 over a fixed list of documents; `ids[i]` names document i."""
+
+    def __init__(self, ids: list[str], retriever, stemmer):
+        self.ids = ids
+        self._retriever = retriever
+        self._stemmer = stemmer
+
+    @classmethod
+    def build(cls, ids: list[str], documents: list[str]) -> BM25Index:
+        import bm25s
+
+        stemmer = _stemmer()
+        retriever = bm25s.BM25()
+        if documents:
+            retriever.index(tokenize(documents, stemmer), show_progress=False)
+        return cls(list(ids), retriever, stemmer)
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every document for `query`: ``(len(ids),) float32``; all zero when the query
+        has no indexable token (stopwords only, punctuation) or the index is empty."""
+        import numpy as np
+
+        tokens = _query_tokens(query, self._stemmer)
+        vocab = getattr(self._retriever, "vocab_dict", None) or {}
+        tokens = [t for t in tokens if t in vocab]
+        if not self.ids or not tokens:
+            return np.zeros(len(self.ids), dtype=np.float32)
+        return np.asarray(self._retriever.get_scores(tokens), dtype=np.float32)
+
+    # --- on-disk cache -----------------------------------------------------------------------------
+    def save(self, folder: Path, key: str) -> None:
+        tmp = folder.with_name(folder.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        self._retriever.save(str(tmp))
+        (tmp / "ids.json").write_text(json.dumps({"key": key, "ids": self.ids}))
+        shutil.rmtree(folder, ignore_errors=True)
+        tmp.rename(folder)
+
+    @classmethod
+    def load(cls, folder: Path, key: str) -> BM25Index | None:
+        """The cached index in `folder` if it was saved under `key`, else None."""
+        import bm25s
+
+        try:
+            meta = json.loads((folder / "ids.json").read_text())
+            if meta.get("key") != key:
+                return None
+            retriever = bm25s.BM25.load(str(folder))
+        except Exception:
+            return None
+        return cls(meta["ids"], retriever, _stemmer())
+
+
+def cache_folder(cache_dir: Path, collection_id: str) -> Path:
+    return cache_dir / "bm25" / re.sub(r"[^A-Za-z0-9_.-]", "_", collection_id)

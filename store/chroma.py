@@ -1,0 +1,101 @@
+"""The Chroma collection: an embedded `PersistentClient` in the data folder, or a Chroma server
+through `HttpClient` when ``ASSISTANT_CHROMA_URL`` is set.
+
+The collection records the embedding model and dimension it was built with (collection metadata
+``embedding_model`` / ``embedding_dim``) and a ``revision`` counter that every change bumps, so
+derived indexes (BM25) know when to rebuild. Vectors are compared by cosine distance.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+if TYPE_CHECKING:
+    from chromadb.api.models.Collection import Collection
+
+    from assistant.settings import Settings
+
+# Chroma prints telemetry warnings and tries to reach its telemetry host; neither belongs here.
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used; the message is one line saying what to do."""
+
+
+def make_client(settings: Settings):
+    """A Chroma client: `HttpClient` for ``settings.chroma_url``, else a `PersistentClient` in
+    ``<data_dir>/chroma``. Raises `StoreError` when the server is unreachable."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    logging.getLogger("chromadb").setLevel(logging.ERROR)
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_url:
+        url = urlparse(settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}")
+        try:
+            client = chromadb.HttpClient(host=url.hostname or "localhost",
+                                         port=url.port or (443 if url.scheme == "https" else 8000),
+                                         ssl=url.scheme == "https", settings=chroma_settings)
+            client.heartbeat()
+        except Exception as exc:
+            raise StoreError(f"Chroma server at {settings.chroma_url} is not reachable ({type(exc).__name__}); "
+                             f"start it (chroma run --path DIR --port N) or unset ASSISTANT_CHROMA_URL") from None
+        return client
+    path = settings.paths.chroma_dir
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    except Exception as exc:
+        raise StoreError(f"cannot open the Chroma store in {path} ({type(exc).__name__}: {exc}); "
+                         f"check ASSISTANT_DATA_DIR") from None
+
+
+def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
+                    create: bool = True) -> Collection | None:
+    """Get (or create) the collection `name`, checking it was built with `embedding_model`.
+
+    Returns None when the collection does not exist and `create` is False. Raises `StoreError`
+    naming both models when the collection was built with another embedding model or dimension.
+    """
+    try:
+        if create:
+            collection = client.get_or_create_collection(
+                name,
+                embedding_function=None,
+                metadata={"hnsw:space": "cosine", "embedding_model": embedding_model,
+                          "embedding_dim": embedding_dim, "revision": 0},
+            )
+        else:
+            names = {c if isinstance(c, str) else c.name for c in client.list_collections()}
+            if name not in names:
+                return None
+            collection = client.get_collection(name, embedding_function=None)
+    except StoreError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"cannot open collection '{name}' ({type(exc).__name__}: {exc})") from None
+    meta = collection.metadata or {}
+    built_with = meta.get("embedding_model")
+    built_dim = meta.get("embedding_dim")
+    if built_with and (built_with != embedding_model or (built_dim and int(built_dim) != embedding_dim)):
+        raise StoreError(
+            f"collection '{name}' was built with embedding model {built_with} ({built_dim} dims) but the "
+            f"configured model is {embedding_model} ({embedding_dim} dims); set ASSISTANT_EMBEDDING_MODEL "
+            f"back, or use another collection (ASSISTANT_COLLECTION)")
+    return collection
+
+
+def revision(collection) -> int:
+    """The collection's change counter (0 for a new collection)."""
+    return int((collection.metadata or {}).get("revision", 0))
+
+
+def bump_revision(collection) -> None:
+    """Mark the collection as changed (derived indexes rebuild on the next open)."""
+    meta = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
+    meta["revision"] = revision(collection) + 1
+    collection.modify(metadata=meta)

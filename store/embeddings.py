@@ -1,0 +1,186 @@
+"""Embedding models: all-MiniLM-L6-v2 on onnxruntime (default) or an OpenAI-compatible endpoint.
+
+`Embedder.embed(texts)` returns an ``(n, dim) float32`` array of L2-normalised vectors. The ONNX
+embedder is chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
+``last_hidden_state``, L2 normalisation, 256 word pieces at most) with two changes that keep its
+output identical but make it faster: batches are padded to their longest member instead of to 256,
+and texts are sorted by length before batching so a batch holds texts of similar length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from assistant.settings import Settings
+
+ONNX_FILES = ("config.json", "model.onnx", "special_tokens_map.json", "tokenizer_config.json",
+              "tokenizer.json", "vocab.txt")
+MAX_WORD_PIECES = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
+
+
+class EmbeddingError(Exception):
+    """The embedding model cannot be loaded or called; the message is one line naming the setting."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), dim) float32``, L2-normalised rows."""
+        ...
+
+
+@dataclass
+class EmbedStats:
+    """Counts from the last `embed` call: how many texts were cut to the model's input limit."""
+
+    truncated: int = 0
+
+
+class OnnxMiniLM:
+    """all-MiniLM-L6-v2 on onnxruntime, from a local folder (``<dir>/onnx/model.onnx`` + tokenizer).
+
+    `model_dir` may be the folder that contains ``onnx/`` or the ``onnx/`` folder itself. With no
+    folder, chromadb's cache (``~/.cache/chroma/onnx_models/all-MiniLM-L6-v2``) is used and
+    chromadb downloads the model there if it is missing.
+    Raises `EmbeddingError` when the files are missing and cannot be downloaded.
+    """
+
+    name = "all-MiniLM-L6-v2"
+    dim = 384
+
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32):
+        self.model_dir = Path(model_dir).expanduser() if model_dir else None
+        self.batch_size = batch_size
+        self.stats = EmbedStats()
+
+    @cached_property
+    def _ef(self):
+        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+        ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
+        if self.model_dir is not None:
+            folder = self.model_dir
+            if (folder / "model.onnx").exists() and folder.name == ef.EXTRACTED_FOLDER_NAME:
+                folder = folder.parent
+            missing = [f for f in ONNX_FILES if not (folder / ef.EXTRACTED_FOLDER_NAME / f).exists()]
+            if missing:
+                raise EmbeddingError(
+                    f"embedding model not found in {self.model_dir} (missing onnx/{missing[0]}); set "
+                    f"ASSISTANT_EMBEDDING_MODEL_DIR to the folder that holds onnx/model.onnx")
+            ef.DOWNLOAD_PATH = folder
+        else:
+            try:
+                ef._download_model_if_not_exists()
+            except Exception as exc:
+                raise EmbeddingError(
+                    f"embedding model {self.name} is not in {ef.DOWNLOAD_PATH} and could not be downloaded "
+                    f"({type(exc).__name__}); set ASSISTANT_EMBEDDING_MODEL_DIR to a folder holding "
+                    f"onnx/model.onnx") from None
+        return ef
+
+    @cached_property
+    def _tokenizer(self):
+        from tokenizers import Tokenizer
+
+        ef = self._ef
+        tok = Tokenizer.from_file(str(Path(ef.DOWNLOAD_PATH) / ef.EXTRACTED_FOLDER_NAME / "tokenizer.json"))
+        tok.enable_truncation(max_length=MAX_WORD_PIECES)
+        tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
+        return tok
+
+    @cached_property
+    def _session(self):
+        try:
+            return self._ef.model
+        except Exception as exc:
+            raise EmbeddingError(f"cannot load the ONNX embedding model ({exc}); check "
+                                 f"ASSISTANT_EMBEDDING_MODEL_DIR") from None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        session, tok = self._session, self._tokenizer
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        truncated = 0
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            encoded = tok.encode_batch([texts[i] or " " for i in idx])
+            truncated += sum(1 for e in encoded if e.overflowing)
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                        "token_type_ids": np.zeros_like(ids)})[0]
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            norms[norms == 0] = 1e-12
+            out[idx] = pooled / norms
+        self.stats = EmbedStats(truncated=truncated)
+        return out
+
+    def count_word_pieces(self, text: str) -> int:
+        """Number of word pieces of `text` before truncation (special tokens included)."""
+        tok = self._tokenizer
+        enc = tok.encode(text)
+        return len(enc.ids) + sum(len(o.ids) for o in enc.overflowing)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible ``/embeddings`` endpoint, through the `openai` SDK."""
+
+    def __init__(self, model: str, base_url: str | None, api_key: str | None, batch_size: int = 64,
+                 timeout: float = 60.0, max_retries: int = 2):
+        self.name = model
+        self.batch_size = batch_size
+        self._client_args = dict(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout,
+                                 max_retries=max_retries)
+        self.stats = EmbedStats()
+
+    @cached_property
+    def _client(self):
+        import openai
+
+        return openai.OpenAI(**self._client_args)
+
+    @cached_property
+    def dim(self) -> int:
+        return int(self.embed(["dimension probe"]).shape[1])
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+        import openai
+
+        rows: list[list[float]] = []
+        try:
+            for start in range(0, len(texts), self.batch_size):
+                batch = [t or " " for t in texts[start : start + self.batch_size]]
+                resp = self._client.embeddings.create(model=self.name, input=batch)
+                rows.extend(d.embedding for d in sorted(resp.data, key=lambda d: d.index))
+        except openai.OpenAIError as exc:
+            raise EmbeddingError(f"embedding endpoint failed ({type(exc).__name__}: {str(exc)[:120]}); check "
+                                 f"ASSISTANT_EMBEDDING_BASE_URL and the API key") from None
+        arr = np.asarray(rows, dtype=np.float32)
+        norms = np.linalg.norm(arr, axis=1, keepdims=True)
+        norms[norms == 0] = 1e-12
+        return arr / norms
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The embedder chosen by ``settings.embedding_backend``."""
+    if settings.embedding_backend == "openai":
+        return OpenAIEmbedder(settings.embedding_model, settings.embedding_base_url or settings.openai_base_url,
+                              settings.openai_api_key, timeout=settings.timeout,
+                              max_retries=settings.max_retries)
+    return OnnxMiniLM(settings.embedding_model_dir, batch_size=settings.embedding_batch_size)

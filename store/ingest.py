@@ -1,0 +1,197 @@
+"""Ingestion: files → `Paper`s → stable ids → embed only what is new or changed → upsert.
+
+Rules (see DESIGN.md, "Nothing lost"):
+- ids are stable: from the record's id scoped by venue, year and title (ids in real dumps are often
+  unique only within one file, and the same id can name different papers), else from the title,
+  else a hash of the normalised abstract;
+- re-ingesting the same file changes nothing and embeds nothing (content hashes are compared);
+- an edited record replaces the old one in place: same id, new text. For untitled records without
+  ids (plain-text lists) the file name and paragraph position identify the old copy;
+- duplicates inside the input are reported once each and skipped; a bad record is reported with
+  its file and line and the rest goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from store.collection import PaperStore
+from store.paper import Paper, normalise_for_key, sha256_hex
+from store.readers import InputError, iter_input_files, read_file
+
+CHUNK = 256
+BUNDLED_VENUE, BUNDLED_YEAR = "ICML", 2026  # papers embedded and upserted per step
+
+
+def paper_id(paper: Paper) -> str:
+    """The stable collection id of a paper: ``"p"`` + 16 hex digits of a SHA-256.
+
+    Keyed on (venue, year, source id, title) when the record has an id, on (venue, year, title)
+    when it has only a real title, and on the normalised abstract otherwise.
+    """
+    venue, year = paper.venue.casefold(), str(paper.year or "")
+    if paper.source_id:
+        key = sha256_hex("id", venue, year, paper.source_id, normalise_for_key(paper.title))
+    elif not paper.title_is_derived:
+        key = sha256_hex("title", venue, year, normalise_for_key(paper.title))
+    else:
+        key = sha256_hex("text", normalise_for_key(paper.abstract))
+    return "p" + key[:16]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A record that was not ingested: where it is and why. `error` is False for duplicates."""
+
+    source: str
+    line: int
+    reason: str
+    error: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.reason}" if self.line else f"{self.source}: {self.reason}"
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did. `ok` is False when any record or file had an error."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    truncated: int = 0
+    seconds: float = 0.0
+    embedded: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not any(s.error for s in self.skipped)
+
+    @property
+    def errors(self) -> list[Skipped]:
+        return [s for s in self.skipped if s.error]
+
+    @property
+    def duplicates(self) -> list[Skipped]:
+        return [s for s in self.skipped if not s.error]
+
+    def to_json(self) -> dict:
+        return {
+            "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+            "skipped": len(self.skipped), "errors": len(self.errors), "duplicates": len(self.duplicates),
+            "truncated": self.truncated, "embedded": self.embedded, "seconds": round(self.seconds, 3),
+            "skipped_records": [{"source": s.source, "line": s.line, "reason": s.reason, "error": s.error}
+                                for s in self.skipped],
+        }
+
+
+def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", year: int | None = None) -> list[Paper]:
+    """Read every file, assign ids, drop duplicates; problems go into `report.skipped`.
+
+    `venue` / `year` fill records that have none (a plain-text list of one conference's abstracts).
+    """
+    papers: list[Paper] = []
+    seen: dict[str, tuple[str, int, str]] = {}
+    try:
+        files = list(iter_input_files(list(paths)))
+    except InputError as exc:
+        report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+        return papers
+    for path in files:
+        try:
+            for record in read_file(path):
+                if record.paper is None:
+                    report.skipped.append(Skipped(record.source, record.line, record.skip_reason))
+                    continue
+                paper = record.paper
+                if (venue and not paper.venue) or (year and not paper.year):
+                    paper = replace(paper, venue=paper.venue or venue, year=paper.year or year)
+                paper = paper.with_id(paper_id(paper))
+                digest = paper.content_hash()
+                first = seen.get(paper.id)
+                if first is not None:
+                    where = f"{first[0]}:{first[1]}"
+                    reason = (f"duplicate of {where}" if first[2] == digest
+                              else f"same id and title as {where} but different text; kept the first")
+                    report.skipped.append(Skipped(record.source, record.line, reason, error=False))
+                    continue
+                seen[paper.id] = (record.source, record.line, digest)
+                papers.append(paper)
+        except InputError as exc:
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+    return papers
+
+
+def ingest(paths: Iterable[Path], store: PaperStore,
+           progress: Callable[[int, int], None] | None = None, venue: str = "", year: int | None = None) -> IngestReport:
+    """Ingest abstract files (or folders of them) into `store`.
+
+    `progress(done, total)` is called as papers are embedded; `venue` / `year` fill records that
+    have none. Never raises for bad records or
+    unreadable files (they are in the report); raises `StoreError` / `EmbeddingError` when the
+    store or the embedding model is unusable.
+    """
+    started = time.perf_counter()
+    report = IngestReport()
+    papers = read_papers(paths, report, venue, year)
+    existing = store.existing_hashes([p.id for p in papers]) if papers else {}
+    to_write: list[Paper] = []
+    replaced: list[str] = []
+    new_ids = {p.id for p in papers}
+    by_source: dict[str, dict[str, int | None]] = {}
+    for paper in papers:
+        old_hash = existing.get(paper.id)
+        if old_hash == paper.content_hash():
+            report.unchanged += 1
+            continue
+        if old_hash is not None:
+            report.updated += 1
+        elif paper.title_is_derived and not paper.source_id and paper.source and paper.position is not None:
+            # An untitled paragraph whose text changed: the paper at the same position of the same
+            # file, if it is not in this input any more, is its old version.
+            if paper.source not in by_source:
+                by_source[paper.source] = store.ids_from_source(paper.source)
+            old = [i for i, pos in by_source[paper.source].items() if pos == paper.position and i not in new_ids]
+            if old:
+                replaced.extend(old)
+                report.updated += 1
+            else:
+                report.added += 1
+        else:
+            report.added += 1
+        to_write.append(paper)
+    total = len(to_write)
+    if progress:
+        progress(0, total)
+    for start in range(0, total, CHUNK):
+        chunk = to_write[start : start + CHUNK]
+        vectors = store.embedder.embed([p.document for p in chunk])
+        report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
+        store.upsert(chunk, vectors)
+        report.embedded += len(chunk)
+        if progress:
+            progress(min(start + CHUNK, total), total)
+    if replaced:
+        store.delete(replaced)
+    if to_write or replaced:
+        store.mark_changed()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def bundled_collection() -> Path:
+    """The bundled ICML 2026 abstracts (package data)."""
+    from importlib.resources import files
+
+    return Path(str(files("store") / "data" / "icml2026_abstracts.txt"))
+
+
+def ensure_default_collection(store: PaperStore) -> IngestReport | None:
+    """Ingest the bundled collection when the store is empty; returns its report, or None."""
+    if store.count() > 0:
+        return None
+    return ingest([bundled_collection()], store, venue=BUNDLED_VENUE, year=BUNDLED_YEAR)

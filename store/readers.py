@@ -1,0 +1,285 @@
+"""Readers for abstract files: plain-text lists, JSON arrays, JSONL and CSV.
+
+Every reader yields `Record`s: a `Paper` (or the reason it was skipped) with the file and line it
+came from, so a bad record is reported by position and the rest of the file still loads.
+Field names follow what real dumps use (`title`, `abstract`, `authors` as a list or a string,
+`author`, `venue`/`conference`, `year`, `url`/`paper_url`/`site`, `id`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from store.paper import Paper, clean_text, derive_display_name
+
+SUPPORTED_SUFFIXES = (".txt", ".md", ".json", ".jsonl", ".ndjson", ".csv", ".tsv")
+
+TITLE_FIELDS = ("title", "paper_title", "name")
+ABSTRACT_FIELDS = ("abstract", "summary", "text", "paperAbstract")
+AUTHOR_FIELDS = ("authors", "author", "author_names")
+VENUE_FIELDS = ("venue", "conference", "booktitle", "journal")
+YEAR_FIELDS = ("year", "publication_year")
+URL_FIELDS = ("url", "paper_url", "site", "pdf_url", "link", "forum")
+ID_FIELDS = ("id", "paper_id", "doc_id", "_id", "uid")
+TOPIC_FIELDS = ("topic", "primary_area", "keywords")
+
+_KNOWN_VENUES = {"iclr", "icml", "neurips", "nips", "cvpr", "iccv", "eccv", "acl", "emnlp", "naacl",
+                 "aaai", "ijcai", "colm", "aistats", "uai", "colt", "kdd", "www", "sigir"}
+
+
+class InputError(Exception):
+    """A file that cannot be read at all (missing, wrong format, not UTF-8). The message is one
+    line naming the file (and line) and what to do."""
+
+    def __init__(self, source: object, reason: str, line: int = 0):
+        self.source, self.reason, self.line = str(source), reason, line
+        super().__init__(f"{source}:{line}: {reason}" if line else f"{source}: {reason}")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record read from a file: `paper` is set, or `skip_reason` says why it was skipped."""
+
+    source: str
+    line: int
+    paper: Paper | None = None
+    skip_reason: str = ""
+
+
+def iter_input_files(paths: list[Path]) -> Iterator[Path]:
+    """Expand directories (recursively, sorted) into the supported files they contain.
+
+    Raises `InputError` for a missing path or a directory with no supported file.
+    """
+    for path in paths:
+        if not path.exists():
+            raise InputError(path, "no such file or directory; check the path")
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+                           and not p.name.startswith(".") and p.name.upper() not in {"SOURCE.MD", "README.MD"})
+            if not files:
+                raise InputError(path, f"directory has no readable files (expected {', '.join(SUPPORTED_SUFFIXES)})")
+            yield from files
+        else:
+            yield path
+
+
+def read_file(path: Path) -> Iterator[Record]:
+    """Yield the records of one file, choosing the reader by suffix (`.json` that is not a JSON
+    array is read as JSONL). Raises `InputError` when the file cannot be read at all."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(path, f"cannot read ({exc.strerror}); check permissions") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); re-save the file as UTF-8",
+                         line) from exc
+    if not text.strip():
+        raise InputError(path, "file is empty; nothing to ingest")
+    suffix = path.suffix.lower()
+    source = str(path)
+    if suffix in (".jsonl", ".ndjson"):
+        records = _read_jsonl(text, source)
+    elif suffix == ".json":
+        records = _read_json_array(text, source) if text.lstrip().startswith("[") else _read_jsonl(text, source)
+    elif suffix in (".csv", ".tsv"):
+        records = _read_csv(text, source, delimiter="\t" if suffix == ".tsv" else ",")
+    else:
+        records = _read_text_list(text, source)
+    for record in records:
+        # Papers remember the file by name only, so the same file ingested from another folder
+        # (or the bundled copy in another install) is recognised as the same source.
+        if record.paper is not None:
+            record = replace(record, paper=replace(record.paper, source=path.name))
+        yield record
+
+
+# --- mapping a dict record to a Paper -------------------------------------------------------------
+
+def _first(record: dict, names: tuple[str, ...]):
+    lowered = {str(k).strip().lower(): v for k, v in record.items()}
+    for name in names:
+        value = lowered.get(name.lower())
+        if value not in (None, "", [], {}):
+            return value
+    return None
+
+
+def _as_text(value, field: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return " ".join(value)
+        raise ValueError(f"field '{field}' is a nested {type(value).__name__}, expected text")
+    return clean_text(str(value))
+
+
+def _authors(value) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        sep = ";" if ";" in value else (" and " if " and " in value else ",")
+        parts = value.split(sep)
+    elif isinstance(value, list):
+        parts = []
+        for item in value:
+            if isinstance(item, dict):
+                item = item.get("name") or " ".join(str(item.get(k, "")) for k in ("first", "last"))
+            parts.append(str(item))
+    else:
+        parts = [str(value)]
+    return tuple(a for a in (clean_text(p) for p in parts) if a)
+
+
+def _venue(value) -> str:
+    text = _as_text(value, "venue")
+    return text.upper() if text.casefold() in _KNOWN_VENUES else text
+
+
+def _year(value) -> int | None:
+    if value is None or value == "":
+        return None
+    match = re.search(r"\b(19|20)\d{2}\b", str(value))
+    if not match:
+        raise ValueError(f"field 'year' is {str(value)[:20]!r}, expected a year such as 2024")
+    return int(match.group(0))
+
+
+def paper_from_dict(record: dict, source: str, position: int) -> Paper:
+    """Map one dict from a JSON/JSONL/CSV file to a `Paper`.
+
+    Raises `ValueError` with a message naming the field when the record has no abstract or a
+    field has the wrong type.
+    """
+    if not isinstance(record, dict):
+        raise ValueError(f"record is a {type(record).__name__}, expected an object with an 'abstract' field")
+    abstract = _as_text(_first(record, ABSTRACT_FIELDS), "abstract")
+    if not abstract:
+        raise ValueError("record has no abstract (field 'abstract' missing or empty)")
+    title = _as_text(_first(record, TITLE_FIELDS), "title")
+    source_id = _as_text(_first(record, ID_FIELDS), "id")
+    extra = {k: str(v) for k, v in record.items() if isinstance(v, (str, int, float)) and k not in
+             (*TITLE_FIELDS, *ABSTRACT_FIELDS, *AUTHOR_FIELDS, *VENUE_FIELDS, *YEAR_FIELDS, *URL_FIELDS,
+              *ID_FIELDS, *TOPIC_FIELDS)}
+    topic = _first(record, TOPIC_FIELDS)
+    return Paper(
+        abstract=abstract,
+        title=title or derive_display_name(abstract),
+        title_is_derived=not title,
+        authors=_authors(_first(record, AUTHOR_FIELDS)),
+        venue=_venue(_first(record, VENUE_FIELDS)),
+        year=_year(_first(record, YEAR_FIELDS)),
+        url=_as_text(_first(record, URL_FIELDS), "url"),
+        source_id=source_id,
+        topic=_as_text(topic, "topic") if not isinstance(topic, list) else ", ".join(map(str, topic)),
+        source=source,
+        position=position,
+        extra=extra,
+    )
+
+
+def _record(source: str, line: int, obj, position: int) -> Record:
+    try:
+        return Record(source, line, paper=paper_from_dict(obj, source, position))
+    except ValueError as exc:
+        return Record(source, line, skip_reason=str(exc))
+
+
+# --- formats ---------------------------------------------------------------------------------------
+
+def _read_jsonl(text: str, source: str) -> Iterator[Record]:
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield Record(source, line_no, skip_reason=f"broken JSON ({exc.msg} at column {exc.colno}); fix or remove the line")
+            continue
+        yield _record(source, line_no, obj, line_no)
+
+
+def _read_json_array(text: str, source: str) -> Iterator[Record]:
+    """Read a JSON array element by element, so each record knows its line."""
+    decoder = json.JSONDecoder()
+    try:
+        data = decoder.decode(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(source, f"broken JSON ({exc.msg}, column {exc.colno}); fix the file, or convert it "
+                         f"to JSONL so that one bad line skips only itself", exc.lineno) from exc
+    if not isinstance(data, list):
+        raise InputError(source, "expected a JSON array of records")
+    idx = text.index("[") + 1
+    for position, _ in enumerate(data):
+        while text[idx] in " \t\r\n,":
+            idx += 1
+        obj, end = decoder.raw_decode(text, idx)
+        line = text.count("\n", 0, idx) + 1
+        yield _record(source, line, obj, position)
+        idx = end
+
+
+def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
+    csv.field_size_limit(1 << 30)
+    reader = csv.DictReader(text.splitlines(keepends=True), delimiter=delimiter)
+    if not reader.fieldnames or not any(
+        (f or "").strip().lower() in ABSTRACT_FIELDS for f in reader.fieldnames
+    ):
+        raise InputError(source, f"CSV header has no 'abstract' column (found: "
+                         f"{', '.join(reader.fieldnames or [])[:80]}); add a header row", 1)
+    position = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            yield Record(source, reader.line_num, skip_reason=f"broken CSV row ({exc})")
+            continue
+        if None in row:  # more cells than header columns
+            row.pop(None)
+        yield _record(source, start, row, position)
+        position += 1
+
+
+def _looks_like_heading(paragraph: str) -> bool:
+    return "\n" not in paragraph and len(paragraph) < 120 and not re.search(r"[.!?]\s*$", paragraph) \
+        and len(paragraph.split()) < 15
+
+
+def _read_text_list(text: str, source: str) -> Iterator[Record]:
+    """Plain-text list: an optional heading line, then one abstract per paragraph (blank-line
+    separated). Papers have no title: each gets a derived display name."""
+    paragraphs: list[tuple[int, str]] = []
+    current: list[str] = []
+    start = 1
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            if not current:
+                start = line_no
+            current.append(line)
+        elif current:
+            paragraphs.append((start, "\n".join(current)))
+            current = []
+    if current:
+        paragraphs.append((start, "\n".join(current)))
+    if paragraphs and _looks_like_heading(paragraphs[0][1].strip()) and len(paragraphs) > 1:
+        paragraphs = paragraphs[1:]
+    for position, (line_no, paragraph) in enumerate(paragraphs):
+        abstract = " ".join(clean_text(paragraph).split())
+        if not abstract:
+            yield Record(source, line_no, skip_reason="empty paragraph")
+            continue
+        yield Record(source, line_no, paper=Paper(
+            abstract=abstract, title=derive_display_name(abstract), title_is_derived=True,
+            source=source, position=position))

@@ -99,8 +99,9 @@ class OnnxMiniLM:
 
     @cached_property
     def _session(self):
+        ef = self._ef  # raises EmbeddingError naming the setting when the files are missing
         try:
-            return self._ef.model
+            return ef.model
         except Exception as exc:
             raise EmbeddingError(f"cannot load the ONNX embedding model ({exc}); check "
                                  f"ASSISTANT_EMBEDDING_MODEL_DIR") from None

@@ -68,6 +68,8 @@ class PaperStore:
         return self._call("count", self.collection.count)
 
     def revision(self) -> int:
+        """The collection's change counter, read from Chroma (another process may have changed it)."""
+        _ = self.collection  # created on first use
         fresh = self._call("get collection", self.client.get_collection, self.settings.collection,
                            embedding_function=None)
         return revision(fresh)

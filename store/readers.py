@@ -28,8 +28,10 @@ URL_FIELDS = ("url", "paper_url", "site", "pdf_url", "link", "forum")
 ID_FIELDS = ("id", "paper_id", "doc_id", "_id", "uid")
 TOPIC_FIELDS = ("topic", "primary_area", "keywords")
 
-_KNOWN_VENUES = {"iclr", "icml", "neurips", "nips", "cvpr", "iccv", "eccv", "acl", "emnlp", "naacl",
-                 "aaai", "ijcai", "colm", "aistats", "uai", "colt", "kdd", "www", "sigir"}
+# Canonical spellings of common venues (dumps often lower-case them: "iclr", "neurips").
+_KNOWN_VENUES = {v.casefold(): v for v in (
+    "ICLR", "ICML", "NeurIPS", "CVPR", "ICCV", "ECCV", "ACL", "EMNLP", "NAACL", "AAAI", "IJCAI", "COLM",
+    "AISTATS", "UAI", "COLT", "KDD", "WWW", "SIGIR", "TMLR", "JMLR")} | {"nips": "NeurIPS"}
 
 
 class InputError(Exception):
@@ -142,7 +144,7 @@ def _authors(value) -> tuple[str, ...]:
 
 def _venue(value) -> str:
     text = _as_text(value, "venue")
-    return text.upper() if text.casefold() in _KNOWN_VENUES else text
+    return _KNOWN_VENUES.get(text.casefold(), text)
 
 
 def _year(value) -> int | None:

@@ -1,0 +1,153 @@
+"""Ingestion into a real embedded Chroma store: idempotence, in-place edits, ids, duplicates, bad input.
+
+Most tests use the deterministic fake embedder (fast); the ones about the real model say so.
+"""
+
+import json
+
+import pytest
+
+from store.chroma import StoreError
+from store.collection import PaperStore
+from store.ingest import ingest
+
+from tests.conftest import AIRAS_DIR, ICML_FILE, FakeEmbedder
+
+
+def write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    return path
+
+
+def test_reingesting_the_same_file_changes_nothing_and_embeds_nothing(fake_store):
+    first = ingest([ICML_FILE], fake_store)
+    assert (first.added, first.updated, first.unchanged) == (19, 0, 0) and first.ok
+    embedded = fake_store.embedder.embedded
+    again = ingest([ICML_FILE], fake_store)
+    assert (again.added, again.updated, again.unchanged) == (0, 0, 19)
+    assert fake_store.count() == 19
+    assert fake_store.embedder.embedded == embedded  # nothing re-embedded
+
+
+def test_edited_abstract_replaces_the_old_one_in_place(fake_store, tmp_path):
+    f = write_jsonl(tmp_path / "p.jsonl", [{"id": "x1", "title": "Paper X", "abstract": "Old text about cats."},
+                                           {"id": "x2", "title": "Paper Y", "abstract": "Dogs."}])
+    ingest([f], fake_store)
+    write_jsonl(f, [{"id": "x1", "title": "Paper X", "abstract": "New text about zebras."},
+                    {"id": "x2", "title": "Paper Y", "abstract": "Dogs."}])
+    report = ingest([f], fake_store)
+    assert (report.added, report.updated, report.unchanged) == (0, 1, 1)
+    assert fake_store.count() == 2
+    abstracts = [p.abstract for p in fake_store.papers()]
+    assert "New text about zebras." in abstracts and "Old text about cats." not in abstracts
+
+
+def test_edited_paragraph_of_a_text_list_replaces_the_old_one(fake_store, tmp_path):
+    f = tmp_path / "list.txt"
+    f.write_text("My list\n\nWe propose AlphaNet for cats.\n\nWe introduce BetaNet for dogs.\n")
+    ingest([f], fake_store)
+    f.write_text("My list\n\nWe propose AlphaNet for cats and lions.\n\nWe introduce BetaNet for dogs.\n")
+    report = ingest([f], fake_store)
+    assert report.updated == 1 and report.added == 0
+    assert sorted(p.abstract for p in fake_store.papers()) == [
+        "We introduce BetaNet for dogs.", "We propose AlphaNet for cats and lions."]
+
+
+def test_same_id_in_another_venue_or_year_is_another_paper(fake_store, tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": "dup", "title": "Paper A", "abstract": "A.", "conference": "iclr", "year": 2023}])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": "dup", "title": "Paper B", "abstract": "B.", "conference": "icml", "year": 2023}])
+    ingest([a], fake_store)
+    ingest([b], fake_store)
+    assert sorted(p.title for p in fake_store.papers()) == ["Paper A", "Paper B"]
+
+
+def test_same_id_with_a_different_title_in_one_file_keeps_both(fake_store, tmp_path):
+    f = write_jsonl(tmp_path / "f.jsonl", [{"id": "same", "title": "One", "abstract": "1."},
+                                           {"id": "same", "title": "Two", "abstract": "2."}])
+    report = ingest([f], fake_store)
+    assert report.added == 2 and fake_store.count() == 2
+
+
+def test_duplicate_records_in_one_file_are_reported_once(fake_store, tmp_path):
+    row = {"id": "d", "title": "Dup", "abstract": "Same."}
+    f = write_jsonl(tmp_path / "f.jsonl", [row, row, {"id": "e", "title": "Other", "abstract": "x"}])
+    report = ingest([f], fake_store)
+    assert report.added == 2 and report.ok
+    assert len(report.duplicates) == 1
+    assert report.duplicates[0].line == 2 and "duplicate of" in report.duplicates[0].reason
+
+
+def test_broken_line_is_reported_and_the_rest_is_ingested(fake_store, tmp_path):
+    f = tmp_path / "f.jsonl"
+    f.write_text('{"title": "A", "abstract": "a"}\n{oops\n{"title": "B", "abstract": "b"}\n{"title": "C"}\n')
+    report = ingest([f], fake_store)
+    assert report.added == 2 and not report.ok
+    assert [(e.line, e.reason.split(" (")[0]) for e in report.errors] == [(2, "broken JSON"), (4, "record has no abstract")]
+
+
+def test_a_missing_file_does_not_stop_the_others(fake_store, tmp_path):
+    good = write_jsonl(tmp_path / "good.jsonl", [{"title": "A", "abstract": "a"}])
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    report = ingest([good, empty], fake_store)
+    assert report.added == 1 and len(report.errors) == 1 and "empty" in report.errors[0].reason
+
+
+def test_control_characters_are_cleaned_and_the_record_kept(fake_store, tmp_path):
+    f = tmp_path / "f.jsonl"
+    f.write_text(json.dumps({"title": "Ctrl\u0007 title", "abstract": "Text with \u0000 nul and \ud800 surrogate."}) + "\n")
+    report = ingest([f], fake_store)
+    assert report.added == 1
+    (p,) = fake_store.papers()
+    assert p.title == "Ctrl title" and "\x00" not in p.abstract and "\ud800" not in p.abstract
+
+
+def test_metadata_lists_and_nulls_are_mapped_and_shown_in_full(fake_store, tmp_path):
+    f = write_jsonl(tmp_path / "f.jsonl", [{"id": "1", "title": "T", "abstract": "a", "authors": ["A B", "C D"],
+                                            "topic": None, "paper_url": None, "year": 2024, "conference": "iclr"}])
+    assert ingest([f], fake_store).added == 1
+    (p,) = fake_store.papers()
+    assert p.authors == ("A B", "C D") and p.url == "" and p.year == 2024 and p.venue == "ICLR"
+
+
+def test_opening_with_another_embedding_model_is_a_clear_error(settings, fake_store):
+    ingest([ICML_FILE], fake_store)
+
+    class OtherModel(FakeEmbedder):
+        name = "other-model"
+        dim = 32
+
+    with pytest.raises(StoreError) as err:
+        PaperStore(settings, embedder=OtherModel()).count()
+    assert "fake-hash-64" in str(err.value) and "other-model" in str(err.value)
+
+
+def test_airas_file_with_duplicate_ids_ingests_with_a_correct_summary(fake_store):
+    # ICML 2022: every record appears twice (SOURCE.md: 2,466 records, 1,233 ids, 1,229 identical dupes)
+    report = ingest([AIRAS_DIR / "icml" / "2022.json"], fake_store)
+    assert report.ok
+    assert report.added + len(report.duplicates) == 2466
+    assert fake_store.count() == report.added
+    assert 1233 <= report.added <= 1237  # the 4 ids whose copies differ in text are kept once each
+
+
+@pytest.mark.integration
+def test_a_100kb_abstract_is_stored_in_full_and_truncation_is_reported(real_store, tmp_path):
+    long = "We propose LongNet. " + " ".join(f"word{i}" for i in range(15000))
+    assert len(long) > 100_000
+    f = write_jsonl(tmp_path / "long.jsonl", [{"title": "Long", "abstract": long}])
+    report = ingest([f], real_store)
+    assert report.added == 1 and report.truncated == 1
+    (p,) = real_store.papers()
+    assert p.abstract == long
+
+
+@pytest.mark.integration
+def test_missing_embedding_model_names_the_setting(tmp_path, monkeypatch):
+    from assistant.settings import load_settings
+    from store.embeddings import EmbeddingError
+
+    monkeypatch.setenv("ASSISTANT_EMBEDDING_MODEL_DIR", str(tmp_path / "nowhere"))
+    store = PaperStore(load_settings())
+    with pytest.raises(EmbeddingError, match="ASSISTANT_EMBEDDING_MODEL_DIR"):
+        ingest([ICML_FILE], store)

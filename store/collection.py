@@ -123,10 +123,11 @@ class PaperStore:
         index = BM25Index.load(folder, key)
         if index is None or index.ids != [p.id for p in papers]:
             index = BM25Index.build([p.id for p in papers], [p.document for p in papers])
-            try:
-                index.save(folder, key)
-            except OSError:
-                pass  # a read-only data folder only costs a rebuild next time
+            if papers:
+                try:
+                    index.save(folder, key)
+                except OSError:
+                    pass  # a read-only data folder only costs a rebuild next time
         self._snapshot = (rev, papers, index)
         return self._snapshot
 

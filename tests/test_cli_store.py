@@ -1,0 +1,99 @@
+"""The store commands as a user runs them: ingest, search, papers, show; --json shapes; errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.cli import app
+
+from tests.conftest import ICML_FILE
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_help_is_instant_and_imports_nothing_heavy():
+    code = ("import sys, assistant.cli; heavy = [m for m in ('chromadb', 'onnxruntime', 'llama_index', 'textual', "
+            "'openai', 'bm25s', 'llama_cpp') if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    result = subprocess.run([sys.executable, "-m", "assistant", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "ingest" in result.stdout and "search" in result.stdout
+
+
+@pytest.mark.integration
+def test_search_json_has_the_documented_shape_and_loads_the_bundled_collection():
+    result = run("search", "KV cache compression", "-k", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["query"] == "KV cache compression"
+    assert len(data["results"]) == 3
+    first = data["results"][0]
+    assert {"id", "title", "abstract", "venue", "year", "score"} <= set(first)
+    assert first["title"] == "STAR-KV" and first["venue"] == "ICML" and first["year"] == 2026
+
+
+@pytest.mark.integration
+def test_search_text_output_names_paper_venue_and_score():
+    result = run("search", "NorMuon optimizer", "-k", "2")
+    assert result.exit_code == 0
+    assert "NorMuon" in result.stdout and "ICML 2026" in result.stdout and "score" in result.stdout
+
+
+@pytest.mark.integration
+def test_papers_and_show():
+    result = run("papers", "--json")
+    assert result.exit_code == 0
+    papers = json.loads(result.stdout)
+    assert len(papers) == 19 and all("score" not in p for p in papers)
+    star = next(p for p in papers if p["title"] == "STAR-KV")
+    shown = run("show", star["id"][:8], "--json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["abstract"] == star["abstract"]
+    missing = run("show", "nope")
+    assert missing.exit_code == 1 and "no paper with id 'nope'" in missing.stderr
+
+
+@pytest.mark.integration
+def test_ingest_reports_and_exits_nonzero_on_a_broken_line(tmp_path):
+    f = tmp_path / "mixed.jsonl"
+    f.write_text('{"title": "Good", "abstract": "We propose GoodNet."}\n{broken\n')
+    result = run("ingest", str(f))
+    assert result.exit_code == 1
+    assert "added 1" in result.stdout
+    assert f"{f}:2: broken JSON" in result.stderr
+    again = run("ingest", str(f), "--json")
+    data = json.loads(again.stdout)
+    assert data["unchanged"] == 1 and data["errors"] == 1
+
+
+def test_ingest_missing_file_is_one_line():
+    result = run("ingest", "/no/such/file.json")
+    assert result.exit_code == 1 and "/no/such/file.json: no such file or directory" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_bad_year_is_one_line():
+    result = run("search", "x", "--year", "last year")
+    assert result.exit_code == 1 and "--year" in result.stderr
+
+
+@pytest.mark.integration
+def test_empty_collection_says_so(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "empty_one")
+    result = run("search", "anything")
+    assert result.exit_code == 0 and "No abstracts loaded" in result.stdout
+
+
+@pytest.mark.integration
+def test_ingest_with_venue_and_year_for_a_plain_list(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "mine")
+    result = run("ingest", str(ICML_FILE), "--venue", "ICML", "--year", "2026", "--json")
+    assert json.loads(result.stdout)["added"] == 19
+    listed = json.loads(run("papers", "--json", "--year", "2026").stdout)
+    assert len(listed) == 19

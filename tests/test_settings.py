@@ -1,0 +1,42 @@
+"""Settings: env prefix, TOML file, flags on top, OpenAI variables, paths under one folder."""
+
+import pytest
+
+from assistant.settings import SettingsError, load_settings
+
+
+def test_env_toml_and_flags_in_order(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('top_k = 4\ncollection = "from_toml"\nmax_tokens = 99\n')
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "from_env")
+    s = load_settings(max_tokens=7)
+    assert s.top_k == 4 and s.collection == "from_env" and s.max_tokens == 7
+
+
+def test_openai_standard_variables_are_honoured(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    s = load_settings()
+    assert s.openai_api_key == "sk-test" and s.openai_base_url == "http://127.0.0.1:9/v1"
+
+
+def test_every_path_lives_under_the_data_dir(data_dir):
+    p = load_settings().paths
+    for path in (p.chroma_dir, p.cache_dir, p.conversations_db, p.log_dir):
+        assert data_dir in path.parents
+
+
+def test_invalid_value_is_one_line_naming_the_setting(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_TOP_K", "lots")
+    with pytest.raises(SettingsError) as err:
+        load_settings()
+    assert "top_k" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_broken_toml_names_the_file(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("top_k = = 3\n")
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
+    with pytest.raises(SettingsError, match="config.toml"):
+        load_settings()

@@ -1,5 +1,280 @@
-"""Commands: cli_eval (see assistant.cli)."""
+"""Commands ``eval`` (answer quality against a question file) and ``stats`` (the collection by venue and
+year). Heavy libraries are imported inside the commands."""
 
 from __future__ import annotations
 
-from assistant.cli import app  # noqa: F401
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from assistant.cli import (
+    AuthorOpt,
+    JsonOpt,
+    UserError,
+    VenueOpt,
+    YearOpt,
+    app,
+    echo_json,
+    get_settings,
+    make_filters,
+    open_store,
+    user_errors,
+)
+
+LLM_CHOICES = ("auto", "openai", "local", "extractive")
+
+MinOpt = Optional[float]
+
+
+def _min(metric: str) -> object:
+    return typer.Option(f"--min-{metric.replace('_', '-')}", min=0.0, max=1.0,
+                        help=f"Exit 2 if the overall {metric} is below this (0..1).")
+
+
+@app.command("eval")
+def eval_(
+    ctx: typer.Context,
+    questions_file: Annotated[Path, typer.Argument(metavar="QA.jsonl",
+                                                   help="Questions: one JSON object per line (id, type, q, gold, facts).")],
+    llm: Annotated[Optional[str], typer.Option("--llm", help="Backend: auto, openai, local or extractive.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Model name (openai) or GGUF file (local).")] = None,
+    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the LLM.")] = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    retrieval_only: Annotated[bool, typer.Option("--retrieval-only",
+                                                 help="Score retrieval only (recall@5, MRR); no answers.")] = False,
+    as_json: JsonOpt = False,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Also write the JSON report here.")] = None,
+    min_recall_at_5: Annotated[MinOpt, _min("recall_at_5")] = None,
+    min_mrr: Annotated[MinOpt, _min("mrr")] = None,
+    min_fact_recall: Annotated[MinOpt, _min("fact_recall")] = None,
+    min_citation_precision: Annotated[MinOpt, _min("citation_precision")] = None,
+    min_refusal_rate: Annotated[MinOpt, _min("refusal_rate")] = None,
+) -> None:
+    """Evaluate retrieval and answers on a question file.
+
+    Per question: recall@5 and MRR of the gold papers, fact recall (numbers compared as numbers),
+    citation precision (single/multi), refusal (out_of_corpus: "no paper in the collection" and no
+    citation; not_in_abstract: "the abstracts do not state it"). Prints a table per question and a
+    summary by type; --json prints {"summary": {"overall": {...}, "<type>": {...}}, "questions": [...]}.
+    Exits 2 when a --min-* threshold is missed (for CI), 1 on a usage error.
+    """
+    from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report, run_eval
+    from assistant.retrieval import Retriever
+
+    with user_errors():
+        if llm is not None and llm not in LLM_CHOICES:
+            raise UserError(f"--llm must be one of {', '.join(LLM_CHOICES)}, not '{llm}'")
+        try:
+            questions = load_questions(questions_file)
+        except QuestionFileError as exc:
+            raise UserError(str(exc)) from None
+        filters = make_filters(venue, year, author)
+        overrides = {"llm": llm, "model": model}
+        if k is not None:
+            overrides["top_k"] = k
+        settings = get_settings(ctx, **overrides)
+        store = open_store(settings)
+        if store.count() == 0:
+            raise UserError("no abstracts loaded: add some with `assistant ingest FILE`")
+        retriever = Retriever(store, settings)
+        backend = None
+        if not retrieval_only:
+            backend = _make_llm(settings, llm, model)
+            if getattr(backend, "notice", "") and not as_json:
+                typer.echo(backend.notice, err=True)
+        results = _run_with_progress(questions, retriever, backend, settings, filters, k, quiet=as_json)
+        meta = {"file": str(questions_file), "backend": getattr(backend, "name", None),
+                "model": getattr(backend, "model", None), "top_k": k or settings.top_k,
+                "filters": filters.to_json(), "collection": settings.collection, "papers": store.count()}
+        data = report(results, **meta)
+        if output is not None:
+            try:
+                output.parent.mkdir(parents=True, exist_ok=True)
+                output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+            except OSError as exc:
+                raise UserError(f"-o {output}: cannot write the report ({exc.strerror or exc})") from None
+        if as_json:
+            echo_json(data)
+        else:
+            _print_report(data, results)
+        for r in results:
+            for problem in r.problems:
+                typer.echo(f"warning: {questions_file}:{r.question.line} ({r.question.id}): {problem}", err=True)
+        missed = check_thresholds(data["summary"], {
+            "recall_at_5": min_recall_at_5, "mrr": min_mrr, "fact_recall": min_fact_recall,
+            "citation_precision": min_citation_precision, "refusal_rate": min_refusal_rate})
+        for line in missed:
+            typer.echo(f"FAILED: {line}", err=True)
+        if missed:
+            raise typer.Exit(2)
+
+
+def _make_llm(settings, name: str | None, model: str | None):
+    from assistant.llm import LLMError, make_llm
+
+    try:
+        return make_llm(settings, name=name, model=model)
+    except LLMError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _run_with_progress(questions, retriever, backend, settings, filters, k, quiet: bool):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from assistant.evaluation import run_eval
+
+    kwargs = dict(retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
+    if quiet:
+        return run_eval(questions, **kwargs)
+    with Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("", total=len(questions))
+
+        def progress(done, total, result):
+            bar.update(task, completed=done, description=result.question.id)
+
+        return run_eval(questions, progress=progress, **kwargs)
+
+
+def _fmt(v) -> str:
+    return "–" if v is None else f"{v:.2f}"
+
+
+def _print_report(data: dict, results) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from assistant.evaluation import METRICS
+
+    console = Console(highlight=False)
+    heads = {"recall_at_5": "R@5", "mrr": "MRR", "fact_recall": "facts", "citation_precision": "cite prec",
+             "refusal_rate": "refusal"}
+    table = Table(title="Questions", title_justify="left")
+    for col in ("id", "type", *(heads[m] for m in METRICS), "cited", "s"):
+        table.add_column(col, justify="right" if col not in ("id", "type", "cited") else "left",
+                         no_wrap=col in ("id", "type"))
+    for r in results:
+        row = [r.question.id, r.question.type, *(_fmt(r.metrics.get(m)) for m in METRICS),
+               str(len(r.cited)), f"{r.seconds:.1f}"]
+        if r.error:
+            row[-2] = "error"
+        table.add_row(*row)
+    console.print(table)
+    summary = Table(title=f"Summary ({data.get('backend') or 'retrieval only'})", title_justify="left")
+    for col in ("type", "n", *(heads[m] for m in METRICS), "errors"):
+        summary.add_column(col, justify="left" if col == "type" else "right")
+    for name, block in data["summary"].items():
+        summary.add_row(name, str(block["n"]), *(_fmt(block[m]) for m in METRICS), str(block["errors"]),
+                        style="bold" if name == "overall" else None)
+    console.print(summary)
+    for r in results:
+        if r.error:
+            typer.echo(f"error in {r.question.id}: {r.error}", err=True)
+
+
+# --- stats --------------------------------------------------------------------------------------------
+
+def collection_stats(papers) -> dict:
+    """``{"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}], "years": [{"year",
+    "count"}]}``; papers without a venue or year are counted under None. Venues by count, years in order."""
+    from collections import Counter
+
+    by_venue: Counter = Counter()
+    by_year: Counter = Counter()
+    by_pair: Counter = Counter()
+    for p in papers:
+        v, y = p.venue or None, p.year
+        by_venue[v] += 1
+        by_year[y] += 1
+        by_pair[(v, y)] += 1
+
+    def year_key(y):
+        return (y is None, y or 0)
+
+    venues = [{"venue": v, "count": n,
+               "years": [{"year": y, "count": by_pair[(v, y)]}
+                         for y in sorted({y for (vv, y) in by_pair if vv == v}, key=year_key)]}
+              for v, n in sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0] is None, str(kv[0])))]
+    years = [{"year": y, "count": by_year[y]} for y in sorted(by_year, key=year_key)]
+    return {"total": sum(by_venue.values()), "venues": venues, "years": years}
+
+
+def bar(count: int, largest: int, width: int = 30) -> str:
+    """A horizontal bar of `count` relative to `largest`, at most `width` cells (eighths of a cell)."""
+    if largest <= 0 or count <= 0:
+        return ""
+    eighths = max(1, round(count / largest * width * 8))
+    full, rest = divmod(eighths, 8)
+    return "█" * full + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[rest]
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the collection by venue and year, as counts with a bar chart.
+
+    --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
+    "years": [{"year", "count"}]}.
+    """
+    with user_errors():
+        filters = make_filters(venue, year, author)
+        store = open_store(get_settings(ctx))
+        papers = [p for p in store.papers() if filters.matches(p)]
+        data = collection_stats(papers)
+        if as_json:
+            echo_json(data | {"collection": store.name, "filters": filters.to_json()})
+            return
+        if not papers:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
+                       else f"No paper matches the filters ({filters.describe()}).")
+            return
+        _print_stats(data, store.name)
+
+
+def _print_stats(data: dict, name: str) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    console.print(Text(f"{name}: {data['total']:,} abstracts", style="bold"))
+    rows = []
+    for v in data["venues"]:
+        for y in v["years"]:
+            rows.append((v["venue"] or "(no venue)", "" if y["year"] is None else str(y["year"]), y["count"]))
+    largest = max(n for *_, n in rows)
+    wv = max(len(r[0]) for r in rows)
+    console.print()
+    console.print(Text("by venue and year", style="dim"))
+    for venue_name, year_label, n in rows:
+        line = Text(f"  {venue_name:<{wv}} {year_label:>4}  ")
+        line.append(f"{bar(n, largest):<31}", style="cyan")
+        line.append(f"{n:>7,}")
+        console.print(line)
+    if len(data["venues"]) > 1:
+        console.print()
+        console.print(Text("by venue", style="dim"))
+        top = max(v["count"] for v in data["venues"])
+        for v in data["venues"]:
+            line = Text(f"  {(v['venue'] or '(no venue)'):<{wv + 5}}  ")
+            line.append(f"{bar(v['count'], top):<31}", style="green")
+            line.append(f"{v['count']:>7,}")
+            console.print(line)
+    if len(data["years"]) > 1:
+        console.print()
+        console.print(Text("by year", style="dim"))
+        top = max(y["count"] for y in data["years"])
+        for y in data["years"]:
+            line = Text(f"  {('(no year)' if y['year'] is None else str(y['year'])):<{wv + 5}}  ")
+            line.append(f"{bar(y['count'], top):<31}", style="magenta")
+            line.append(f"{y['count']:>7,}")
+            console.print(line)

@@ -1,0 +1,376 @@
+"""Evaluation of retrieval and answers against a question file (format: ``../shared/eval/README.md``).
+
+One JSON object per line: ``id``, ``type`` (``single`` | ``multi`` | ``out_of_corpus`` |
+``not_in_abstract``), ``q``, ``gold`` (substrings that each identify one abstract of the collection),
+``facts`` (strings a correct answer contains). Per question:
+
+- ``recall_at_5`` (recall@k): share of the gold papers among the first k retrieved; ``mrr``: 1 / rank of
+  the first gold paper retrieved, 0 when none is (Voorhees, "The TREC-8 Question Answering Track
+  Report", 1999). Both only for questions with gold papers.
+- ``fact_recall``: share of the expected facts the answer contains, case-insensitively; numbers are
+  compared as numbers ("20" matches "20×" and "20.0", not "204"). Only for questions with facts.
+- ``citation_precision``: share of the cited papers that are gold, for ``single`` / ``multi``; an answer
+  that cites nothing scores 0 (every claim must be cited).
+- ``refusal_rate``: for ``out_of_corpus``, 1 when the answer says no paper in the collection is about it
+  and cites nothing; for ``not_in_abstract``, 1 when the answer says the abstracts do not state it.
+
+Metrics that do not apply to a question are None and are left out of the averages.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.retrieval import Filters, Retriever
+    from assistant.settings import Settings
+    from store.paper import Paper
+
+TYPES = ("single", "multi", "out_of_corpus", "not_in_abstract")
+METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_rate")
+RECALL_K = 5
+
+
+class QuestionFileError(Exception):
+    """A question file that cannot be used; the message is one line naming the file and line."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One evaluation question (see the module docstring for the fields)."""
+
+    id: str
+    type: str
+    q: str
+    gold: tuple[str, ...] = ()
+    facts: tuple[str, ...] = ()
+    line: int = 0
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Read a question file (JSONL). Raises `QuestionFileError` naming ``file:line`` and the field for
+    a missing file, broken JSON, an unknown type, a missing question or a duplicate id."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise QuestionFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QuestionFileError(f"{path}: cannot read it ({type(exc).__name__}); give a UTF-8 JSONL file") from None
+    out: list[Question] = []
+    seen: set[str] = set()
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise QuestionFileError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise QuestionFileError(f"{where}: expected a JSON object per line")
+        qid = str(obj.get("id", "")).strip() or f"line{n}"
+        qtype = obj.get("type")
+        if qtype not in TYPES:
+            raise QuestionFileError(f"{where}: field 'type' is {qtype!r}; use one of {', '.join(TYPES)}")
+        q = obj.get("q")
+        if not isinstance(q, str) or not q.strip():
+            raise QuestionFileError(f"{where}: field 'q' (the question) is missing or empty")
+        gold, facts = obj.get("gold") or [], obj.get("facts") or []
+        if not isinstance(gold, list) or not isinstance(facts, list):
+            raise QuestionFileError(f"{where}: fields 'gold' and 'facts' must be lists of strings")
+        if qid in seen:
+            raise QuestionFileError(f"{where}: duplicate question id '{qid}'")
+        seen.add(qid)
+        out.append(Question(qid, qtype, q.strip(), tuple(str(g) for g in gold if str(g)),
+                            tuple(str(f) for f in facts if str(f)), n))
+    if not out:
+        raise QuestionFileError(f"{path}: no questions in the file")
+    return out
+
+
+# --- gold papers -------------------------------------------------------------------------------------
+
+def resolve_gold(gold: Iterable[str], papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
+    """Map each gold substring to the id of the one paper whose title or abstract contains it.
+
+    Exact (case-sensitive) matches win; otherwise a case-insensitive match. Returns
+    ``(ids, problems)``: a substring matching no paper, or several, is a problem (and gives no id).
+    """
+    ids: list[str] = []
+    problems: list[str] = []
+    for g in gold:
+        hits = [p.id for p in papers if g in p.title or g in p.abstract]
+        if not hits:
+            needle = g.casefold()
+            hits = [p.id for p in papers if needle in p.title.casefold() or needle in p.abstract.casefold()]
+        if len(hits) == 1:
+            if hits[0] not in ids:
+                ids.append(hits[0])
+        elif not hits:
+            problems.append(f"gold '{g}' matches no paper in the collection")
+        else:
+            problems.append(f"gold '{g}' matches {len(hits)} papers")
+    return ids, problems
+
+
+# --- metrics -----------------------------------------------------------------------------------------
+
+def recall_at_k(retrieved: Sequence[str], gold: Sequence[str], k: int = RECALL_K) -> float | None:
+    """|gold ∩ retrieved[:k]| / |gold|; None without gold papers."""
+    if not gold:
+        return None
+    return len(set(gold) & set(retrieved[:k])) / len(set(gold))
+
+
+def reciprocal_rank(retrieved: Sequence[str], gold: Sequence[str]) -> float | None:
+    """1 / (rank of the first gold paper, from 1); 0 when none is retrieved; None without gold."""
+    if not gold:
+        return None
+    wanted = set(gold)
+    for rank, pid in enumerate(retrieved, start=1):
+        if pid in wanted:
+            return 1.0 / rank
+    return 0.0
+
+
+# A number not glued to a name: "GPT-4", "A2R" and "L2" hold no number; "20×", "4-bit", "21.74%" do.
+_NUMBER = re.compile(r"(?:(?<![^\s(\[])[-+−])?(?<![A-Za-z0-9.])(?<![A-Za-z]-)(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
+_FOLD = re.compile(r"[\s\-‐‑–—_]+")
+
+
+def numbers_in(text: str) -> list[float]:
+    """The numbers written in `text` as floats: ``"1,000"`` → 1000, ``"21.74%"`` → 21.74, ``"4×"`` → 4."""
+    out = []
+    for m in _NUMBER.finditer(text):
+        s = m.group(0).replace(",", "").replace("−", "-")
+        try:
+            out.append(float(s))
+        except ValueError:
+            continue
+    return out
+
+
+def _fold(text: str) -> str:
+    return _FOLD.sub(" ", text.casefold()).strip()
+
+
+def fact_found(fact: str, answer: str) -> bool:
+    """True when `answer` states `fact`: every number in the fact occurs in the answer as a number of
+    equal value, and the fact's words (with the numbers taken out) occur in the answer in order,
+    ignoring case, hyphens and spacing."""
+    wanted = numbers_in(fact)
+    have = numbers_in(answer)
+    for x in wanted:
+        if not any(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for y in have):
+            return False
+    words = _fold(_NUMBER.sub(" ", fact))
+    words = re.sub(r"^[%×x\s]+|[%×\s]+$", "", words).strip()  # units glued to a number: "20×", "4x", "3%"
+    if not words:
+        return bool(wanted)
+    return words in _fold(answer)
+
+
+def fact_recall(answer: str, facts: Sequence[str]) -> float | None:
+    """Share of `facts` found in `answer` (`fact_found`); None without facts."""
+    if not facts:
+        return None
+    return sum(fact_found(f, answer) for f in facts) / len(facts)
+
+
+def citation_precision(cited: Sequence[str], gold: Sequence[str]) -> float:
+    """Share of the cited papers that are gold; 0 when nothing is cited."""
+    cited_set = set(cited)
+    if not cited_set:
+        return 0.0
+    return len(cited_set & set(gold)) / len(cited_set)
+
+
+_NO_PAPER = re.compile(
+    r"\bno (?:paper|abstract|source|study|work)s?\b[^.]{0,80}?\b(?:collection|corpus|provided|given|available|sources?)\b"
+    r"|\b(?:collection|corpus|sources?|abstracts?) (?:do(?:es)?n[’']t|do(?:es)? not) (?:contain|include|have|cover)\b"
+    r"|\bnone of the (?:papers|abstracts|sources)\b"
+    r"|\bno relevant (?:paper|abstract|source)s?\b",
+    re.IGNORECASE)
+_NOT_STATED = re.compile(
+    r"\b(?:abstracts?|papers?|sources?)\b[^.]{0,60}?\b(?:do(?:es)?n[’']t|do(?:es)? not|never)\s+"
+    r"(?:\w+\s+)?(?:state|say|mention|report|specify|give|provide|disclose|include|contain|describe)"
+    r"|\bnot (?:stated|mentioned|reported|specified|given|provided|disclosed|described)\b"
+    r"|\b(?:cannot|can[’']t|can not) be (?:determined|found|answered)\b"
+    r"|\bno (?:information|mention|details?)\b",
+    re.IGNORECASE)
+
+
+def says_no_paper(answer: str) -> bool:
+    """The answer says that no paper in the collection is about the question."""
+    return bool(_NO_PAPER.search(answer)) or says_not_stated(answer) and "collection" in answer.casefold()
+
+
+def says_not_stated(answer: str) -> bool:
+    """The answer says that the abstracts do not state what was asked."""
+    return bool(_NOT_STATED.search(answer))
+
+
+def refusal(qtype: str, answer: str, cited: Sequence[str], refused_flag: bool = False) -> float | None:
+    """1.0 / 0.0 for ``out_of_corpus`` (said "no paper in the collection" and cited nothing) and
+    ``not_in_abstract`` (said the abstracts do not state it); None for other types.
+    `refused_flag` is the answerer's own `Done.refused`."""
+    if qtype == "out_of_corpus":
+        return float((refused_flag or says_no_paper(answer) or says_not_stated(answer)) and not cited)
+    if qtype == "not_in_abstract":
+        return float(refused_flag or says_not_stated(answer) or says_no_paper(answer))
+    return None
+
+
+# --- one question, many questions ---------------------------------------------------------------------
+
+@dataclass
+class QuestionResult:
+    """What happened for one question, with its metrics (None where a metric does not apply)."""
+
+    question: Question
+    gold_ids: list[str] = field(default_factory=list)
+    retrieved: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)
+    answer: str = ""
+    refused: bool = False
+    error: str = ""
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    metrics: dict[str, float | None] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        q = self.question
+        return {"id": q.id, "type": q.type, "q": q.q, "gold": list(q.gold), "gold_ids": self.gold_ids,
+                "retrieved": self.retrieved, "sources": self.sources, "cited": self.cited,
+                **{m: _round(self.metrics.get(m)) for m in METRICS},
+                "answer": self.answer, "refused": self.refused, "error": self.error or None,
+                "problems": self.problems, "seconds": round(self.seconds, 3)}
+
+
+def _round(v: float | None) -> float | None:
+    return None if v is None else round(v, 4)
+
+
+def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
+    """Fill `result.metrics` from its retrieved / cited ids and answer text. With `answered` False
+    (retrieval only), the answer metrics are None."""
+    q, gold = result.question, result.gold_ids
+    has_gold = bool(q.gold) and q.type != "out_of_corpus"
+    m: dict[str, float | None] = {
+        "recall_at_5": recall_at_k(result.retrieved, gold if has_gold else [], RECALL_K) if has_gold else None,
+        "mrr": reciprocal_rank(result.retrieved, gold) if has_gold else None,
+        "fact_recall": None, "citation_precision": None, "refusal_rate": None,
+    }
+    if answered:
+        m["fact_recall"] = fact_recall(result.answer, q.facts)
+        if q.type in ("single", "multi"):
+            m["citation_precision"] = citation_precision(result.cited, gold)
+        m["refusal_rate"] = refusal(q.type, result.answer, result.cited, result.refused)
+    result.metrics = m
+    return result
+
+
+def summarize(results: Sequence[QuestionResult]) -> dict:
+    """``{"overall": {...}, "<type>": {...}}``: each the mean of every metric over the questions it
+    applies to (None when it applies to none), with ``n`` questions and ``errors``."""
+
+    def block(rs: Sequence[QuestionResult]) -> dict:
+        out: dict[str, float | int | None] = {"n": len(rs), "errors": sum(1 for r in rs if r.error)}
+        for name in METRICS:
+            vals = [r.metrics[name] for r in rs if r.metrics.get(name) is not None]
+            out[name] = round(sum(vals) / len(vals), 4) if vals else None
+        return out
+
+    summary = {"overall": block(results)}
+    for t in TYPES:
+        rs = [r for r in results if r.question.type == t]
+        if rs:
+            summary[t] = block(rs)
+    return summary
+
+
+def evaluate_question(question: Question, *, retriever: Retriever, papers: Sequence[Paper], llm=None,
+                      settings: Settings | None = None, filters: Filters | None = None,
+                      top_k: int | None = None) -> QuestionResult:
+    """Retrieve (and, with an `llm`, answer) one question and score it. Answering failures are
+    recorded in `error`, never raised."""
+    started = time.perf_counter()
+    result = QuestionResult(question)
+    result.gold_ids, result.problems = resolve_gold(question.gold, papers) if question.type != "out_of_corpus" \
+        else ([], [])
+    k = max(top_k or (settings.top_k if settings else 8), 10)
+    result.retrieved = [r.paper.id for r in retriever.search(question.q, top_k=k, filters=filters)]
+    if llm is not None:
+        _answer_into(result, question, retriever=retriever, llm=llm, settings=settings, filters=filters,
+                     top_k=top_k)
+    result.seconds = time.perf_counter() - started
+    return score(result, answered=llm is not None)
+
+
+def _answer_into(result: QuestionResult, question: Question, **kwargs) -> None:
+    from assistant import answering
+    from assistant.events import Citations, Done, Error, Sources, TextDelta
+
+    text: list[str] = []
+    try:
+        for event in answering.answer(question.q, **kwargs):
+            if isinstance(event, Sources):
+                result.sources = [s.paper.id for s in event.sources]
+            elif isinstance(event, TextDelta):
+                text.append(event.text)
+            elif isinstance(event, Citations):
+                result.cited = list(dict.fromkeys(c.paper.id for c in event.citations))
+            elif isinstance(event, Done):
+                result.answer = event.answer
+                result.refused = bool(event.refused)
+            elif isinstance(event, Error):
+                result.error = event.message
+                result.answer = event.partial or "".join(text)
+    except Exception as exc:  # one failing question must not stop the run
+        result.error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        result.answer = "".join(text)
+    if not result.answer and not result.error:
+        result.answer = "".join(text)
+
+
+def run_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,
+             filters: Filters | None = None, top_k: int | None = None,
+             progress: Callable[[int, int, QuestionResult], None] | None = None) -> list[QuestionResult]:
+    """Evaluate every question in order; `progress(done, total, result)` after each."""
+    papers = retriever.store.papers()
+    out = []
+    for n, q in enumerate(questions, start=1):
+        out.append(evaluate_question(q, retriever=retriever, papers=papers, llm=llm, settings=settings,
+                                     filters=filters, top_k=top_k))
+        if progress:
+            progress(n, len(questions), out[-1])
+    return out
+
+
+def report(results: Sequence[QuestionResult], **meta) -> dict:
+    """The ``eval --json`` object: ``{"summary", "questions", **meta}``."""
+    return {"summary": summarize(results), "questions": [r.to_json() for r in results], **meta}
+
+
+def check_thresholds(summary: dict, minimums: dict[str, float | None]) -> list[str]:
+    """One message per missed ``--min-*`` threshold (overall figures); a metric with no value (None)
+    misses any threshold set on it."""
+    missed = []
+    overall = summary["overall"]
+    for name, minimum in minimums.items():
+        if minimum is None:
+            continue
+        value = overall.get(name)
+        if value is None or value < minimum:
+            shown = "n/a" if value is None else f"{value:.3f}"
+            missed.append(f"{name} {shown} is below the minimum {minimum:.3f}")
+    return missed

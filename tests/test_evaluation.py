@@ -1,0 +1,254 @@
+"""Evaluation metrics on small hand-checked cases, the question-file reader, and `assistant eval`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.evaluation import (
+    Question,
+    QuestionFileError,
+    QuestionResult,
+    check_thresholds,
+    citation_precision,
+    fact_found,
+    fact_recall,
+    load_questions,
+    numbers_in,
+    reciprocal_rank,
+    recall_at_k,
+    refusal,
+    resolve_gold,
+    says_no_paper,
+    says_not_stated,
+    score,
+    summarize,
+)
+from store.paper import Paper
+
+# --- retrieval metrics -------------------------------------------------------------------------------
+
+
+def test_recall_at_k_counts_gold_in_the_first_k_only():
+    retrieved = ["a", "b", "c", "d", "e", "f"]
+    assert recall_at_k(retrieved, ["b"], 5) == 1.0
+    assert recall_at_k(retrieved, ["f"], 5) == 0.0  # rank 6 is outside recall@5
+    assert recall_at_k(retrieved, ["a", "f"], 5) == 0.5
+    assert recall_at_k(retrieved, ["a", "x", "y", "z"], 5) == 0.25
+    assert recall_at_k(retrieved, [], 5) is None
+
+
+def test_reciprocal_rank_is_one_over_the_first_gold_rank():
+    assert reciprocal_rank(["a", "b", "c"], ["a"]) == 1.0
+    assert reciprocal_rank(["a", "b", "c"], ["c", "b"]) == 0.5  # b at rank 2 comes first
+    assert reciprocal_rank(["a", "b", "c", "d"], ["d"]) == 0.25
+    assert reciprocal_rank(["a", "b"], ["z"]) == 0.0
+    assert reciprocal_rank(["a"], []) is None
+
+
+# --- facts: numbers compared as numbers ---------------------------------------------------------------
+
+
+def test_numbers_in_reads_decimals_thousands_and_units():
+    assert numbers_in("20× less memory, 21.74% better, 1,000 steps, 4x faster") == [20.0, 21.74, 1000.0, 4.0]
+    assert numbers_in("A2R, GPT-4o and L2 loss") == []  # digits glued to names are not numbers
+    assert numbers_in("a loss of -0.5 after 3-5 epochs") == [-0.5, 3.0, 5.0]
+
+
+@pytest.mark.parametrize("fact, answer, found", [
+    ("20", "It compresses the KV cache by up to 20× with quantization [1].", True),
+    ("20", "a 20.0-fold reduction", True),
+    ("20", "a 204-fold reduction", False),  # 204 is not 20
+    ("20", "a 2.0x reduction", False),
+    ("4", "WinQ speeds QAT up by 4x [1].", True),
+    ("4", "WinQ speeds QAT up by 40% [1].", False),
+    ("21.74%", "an accuracy gain of 21.74 % on MATH", True),
+    ("21.74%", "an accuracy gain of 21.7% on MATH", False),
+    ("1000", "trained for 1,000 steps", True),
+    ("orthogonalization", "NorMuon combines Orthogonalization with neuron-wise normalisation.", True),
+    ("exploration constant", "Larger exploration constants matter more than simulations.", True),
+    ("exploration constant", "Exploration matters; so does the constant.", False),
+    ("neuron-wise", "a neuron wise adaptive step", True),
+    ("entropy", "It adapts the decoding.", False),
+])
+def test_fact_found(fact, answer, found):
+    assert fact_found(fact, answer) is found
+
+
+def test_fact_recall_is_the_share_of_facts_found():
+    assert fact_recall("up to 20x with 4-bit quantization", ["20", "4", "pruning"]) == pytest.approx(2 / 3)
+    assert fact_recall("anything", []) is None
+
+
+# --- citations and refusals ---------------------------------------------------------------------------
+
+
+def test_citation_precision():
+    assert citation_precision(["a"], ["a"]) == 1.0
+    assert citation_precision(["a", "b", "c"], ["a", "c", "d"]) == pytest.approx(2 / 3)
+    assert citation_precision(["a", "a"], ["a"]) == 1.0  # the same paper cited twice counts once
+    assert citation_precision([], ["a"]) == 0.0  # an answer that cites nothing earns nothing
+
+
+@pytest.mark.parametrize("text", [
+    "No paper in the collection is about image segmentation for medical scans.",
+    "None of the abstracts address this question.",
+    "I found no relevant papers for this question.",
+    "The collection does not contain a paper on this topic.",
+])
+def test_says_no_paper(text):
+    assert says_no_paper(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The abstracts do not state which GPU was used to train PowerFlow.",
+    "The PowerFlow abstract doesn't mention the hardware [1].",
+    "The GPU is not stated in the abstract [1].",
+])
+def test_says_not_stated(text):
+    assert says_not_stated(text)
+
+
+def test_an_ordinary_answer_is_not_a_refusal():
+    text = "STAR-KV compresses the KV cache by 20x when combined with quantization [1]."
+    assert not says_no_paper(text) and not says_not_stated(text)
+    assert refusal("out_of_corpus", text, cited=["p1"]) == 0.0
+    assert refusal("not_in_abstract", text, cited=["p1"]) == 0.0
+
+
+def test_out_of_corpus_refusal_must_cite_nothing():
+    text = "No paper in the collection is about this."
+    assert refusal("out_of_corpus", text, cited=[]) == 1.0
+    assert refusal("out_of_corpus", text, cited=["p1"]) == 0.0  # said no paper, yet cited one
+    assert refusal("out_of_corpus", "Something.", cited=[], refused_flag=True) == 1.0
+    assert refusal("single", text, cited=[]) is None
+
+
+def test_not_in_abstract_refusal_may_cite_the_paper():
+    assert refusal("not_in_abstract", "The abstract does not report the GPU [1].", cited=["p1"]) == 1.0
+    assert refusal("not_in_abstract", "It was trained on an H100 [1].", cited=["p1"]) == 0.0
+
+
+# --- gold papers, scoring and summary -----------------------------------------------------------------
+
+PAPERS = [
+    Paper(abstract="We introduce NorMuon, an optimizer.", title="NorMuon", title_is_derived=True, id="p_nor"),
+    Paper(abstract="STAR-KV compresses the KV cache.", title="STAR-KV", title_is_derived=True, id="p_star"),
+    Paper(abstract="A study of optimizers: NorMuon and Muon compared.", title="Optimizers", id="p_opt"),
+]
+
+
+def test_resolve_gold_prefers_the_exact_substring_and_reports_ambiguity():
+    assert resolve_gold(["STAR-KV"], PAPERS) == (["p_star"], [])
+    assert resolve_gold(["star-kv"], PAPERS) == (["p_star"], [])  # case-insensitive fallback
+    ids, problems = resolve_gold(["NorMuon", "nothing like this"], PAPERS)
+    assert ids == [] and len(problems) == 2
+    assert "2 papers" in problems[0] and "matches no paper" in problems[1]
+
+
+def test_score_and_summary_by_type():
+    single = QuestionResult(Question("q1", "single", "?", ("STAR-KV",), ("20",)), gold_ids=["p_star"],
+                            retrieved=["p_nor", "p_star"], cited=["p_star", "p_nor"], answer="about 20x [1][2]")
+    ooc = QuestionResult(Question("q2", "out_of_corpus", "?"), retrieved=["p_nor"], cited=[],
+                         answer="No paper in the collection is about this.")
+    nia = QuestionResult(Question("q3", "not_in_abstract", "?", ("NorMuon",)), gold_ids=["p_nor"],
+                         retrieved=["p_star", "p_opt", "p_nor"], cited=["p_nor"], answer="It uses H100s [1].")
+    for r in (single, ooc, nia):
+        score(r)
+    assert single.metrics == {"recall_at_5": 1.0, "mrr": 0.5, "fact_recall": 1.0, "citation_precision": 0.5,
+                              "refusal_rate": None}
+    assert ooc.metrics["recall_at_5"] is None and ooc.metrics["refusal_rate"] == 1.0
+    assert nia.metrics["mrr"] == pytest.approx(1 / 3) and nia.metrics["refusal_rate"] == 0.0
+    s = summarize([single, ooc, nia])
+    assert s["overall"]["n"] == 3
+    assert s["overall"]["mrr"] == pytest.approx((0.5 + 1 / 3) / 2, abs=1e-4)
+    assert s["overall"]["refusal_rate"] == 0.5  # one of the two refusal questions
+    assert s["overall"]["citation_precision"] == 0.5  # only the single question has it
+    assert s["out_of_corpus"]["refusal_rate"] == 1.0 and s["out_of_corpus"]["mrr"] is None
+    assert "multi" not in s
+
+
+def test_check_thresholds_names_each_missed_metric():
+    summary = {"overall": {"recall_at_5": 0.8, "mrr": 0.7, "citation_precision": None}}
+    assert check_thresholds(summary, {"recall_at_5": 0.8, "mrr": None}) == []
+    missed = check_thresholds(summary, {"recall_at_5": 0.9, "citation_precision": 0.5})
+    assert missed == ["recall_at_5 0.800 is below the minimum 0.900",
+                      "citation_precision n/a is below the minimum 0.500"]
+
+
+# --- the question file ---------------------------------------------------------------------------------
+
+
+def test_load_questions_reads_the_seed_format(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text('{"id":"d01","type":"single","q":"What is NorMuon?","gold":["NorMuon"],"facts":["x"]}\n\n'
+                    '{"id":"d02","type":"out_of_corpus","q":"Segmentation?","gold":[],"facts":[]}\n')
+    qs = load_questions(path)
+    assert [(q.id, q.type, q.gold, q.line) for q in qs] == [("d01", "single", ("NorMuon",), 1),
+                                                             ("d02", "out_of_corpus", (), 3)]
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"id":"a","type":"single","q":"x"}\n{broken\n', ":2: not valid JSON"),
+    ('{"id":"a","type":"weird","q":"x"}\n', ":1: field 'type' is 'weird'"),
+    ('{"id":"a","type":"single","q":""}\n', ":1: field 'q'"),
+    ('{"id":"a","type":"single","q":"x"}\n{"id":"a","type":"single","q":"y"}\n', ":2: duplicate question id 'a'"),
+    ("\n", "no questions"),
+])
+def test_load_questions_errors_name_the_line(tmp_path, content, message):
+    path = tmp_path / "qa.jsonl"
+    path.write_text(content)
+    with pytest.raises(QuestionFileError, match=message.replace("(", r"\(")):
+        load_questions(path)
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+QA = [
+    {"id": "s1", "type": "single", "q": "KV cache compression with quantization", "gold": ["STAR-KV"], "facts": []},
+    {"id": "s2", "type": "single", "q": "NorMuon optimizer orthogonalization", "gold": ["NorMuon"], "facts": []},
+    {"id": "o1", "type": "out_of_corpus", "q": "medical image segmentation", "gold": [], "facts": []},
+]
+
+
+@pytest.fixture
+def qa_file(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text("\n".join(json.dumps(q) for q in QA) + "\n")
+    return path
+
+
+@pytest.mark.integration
+def test_eval_retrieval_only_json_and_thresholds(bundled_store, qa_file, tmp_path):
+    from assistant.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "report.json"
+    res = runner.invoke(app, ["eval", str(qa_file), "--retrieval-only", "--json", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert json.loads(out.read_text())["summary"] == data["summary"]
+    assert set(data["summary"]) == {"overall", "single", "out_of_corpus"}
+    assert data["summary"]["single"]["recall_at_5"] == 1.0
+    q1 = data["questions"][0]
+    assert q1["id"] == "s1" and q1["retrieved"][0] == q1["gold_ids"][0]  # STAR-KV ranked first
+    assert set(q1) >= {"retrieved", "cited", "recall_at_5", "mrr", "fact_recall", "citation_precision",
+                       "refusal_rate"}
+    res = runner.invoke(app, ["eval", str(qa_file), "--retrieval-only", "--min-recall-at-5", "1.0",
+                              "--min-refusal-rate", "0.5"])
+    assert res.exit_code == 2  # no answers, so no refusal rate: the threshold is missed
+    assert "refusal_rate n/a is below the minimum 0.500" in res.stderr
+
+
+def test_eval_bad_file_is_one_line_and_exit_1(tmp_path):
+    from assistant.cli import app
+
+    bad = tmp_path / "qa.jsonl"
+    bad.write_text('{"id":"a","type":"single"}\n')
+    res = CliRunner().invoke(app, ["eval", str(bad), "--retrieval-only"])
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"error: {bad}:1: field 'q' (the question) is missing or empty"
+    res = CliRunner().invoke(app, ["eval", str(tmp_path / "missing.jsonl")])
+    assert res.exit_code == 1 and "no such file" in res.stderr

@@ -1,5 +1,66 @@
-"""Commands: cli_chat (see assistant.cli)."""
+"""The ``chat`` command: the Textual app (see `assistant.tui.app.make_app`).
+
+Textual and the store are imported inside the command, so ``assistant --help`` stays instant.
+"""
 
 from __future__ import annotations
 
-from assistant.cli import app  # noqa: F401
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from assistant.cli import AuthorOpt, UserError, VenueOpt, YearOpt, app, get_settings, make_filters, user_errors
+
+
+@app.command()
+def chat(
+    ctx: typer.Context,
+    llm: Annotated[Optional[str], typer.Option("--llm", help="Backend: auto, openai, local or extractive.")] = None,
+    model: Annotated[Optional[str], typer.Option(help="Model name for the backend.")] = None,
+    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model.")] = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    open_id: Annotated[Optional[str], typer.Option(
+        "--open", metavar="ID", help="Reopen a saved conversation (its id or a prefix; 'last' for the latest).")] = None,
+    export_dir: Annotated[Optional[Path], typer.Option(
+        help="Folder for Markdown exports (Ctrl+R in the app). Default: the current folder.")] = None,
+) -> None:
+    """Chat with the collection in a terminal app: answers stream in with their sources beside them.
+
+    Enter sends, Esc stops an answer, Tab goes to the sources (Enter opens an abstract), Ctrl+N starts a new conversation, Ctrl+O lists saved ones, Ctrl+S sets backend, model and filters, Ctrl+R exports to Markdown, Ctrl+T copies the answer, F1 shows every key.
+
+    Conversations are saved in the data folder as they go.
+    """
+    with user_errors():
+        if llm is not None and llm not in ("auto", "openai", "local", "extractive"):
+            raise UserError(f"--llm must be auto, openai, local or extractive, not '{llm}'")
+        filters = make_filters(venue, year, author)
+        settings = get_settings(ctx)
+        from assistant.chats import ChatStore, ChatStoreError
+
+        chats = ChatStore(settings.paths.conversations_db)
+        try:
+            chat_id = _chat_to_open(chats, open_id)
+        except ChatStoreError as exc:
+            raise UserError(str(exc)) from None
+        from assistant.tui.app import make_app
+
+        make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,
+                 export_dir=export_dir, chat_id=chat_id).run()
+
+
+def _chat_to_open(chats, open_id: str | None) -> str | None:
+    """The id of the saved conversation named by ``--open`` (id, prefix or 'last'), or None."""
+    if not open_id:
+        return None
+    if open_id == "last":
+        items = chats.list()
+        if not items:
+            raise UserError("there is no saved conversation yet")
+        return items[0].id
+    chat = chats.load(open_id)
+    if chat is None:
+        raise UserError(f"no saved conversation with id '{open_id}' (or the prefix matches several)")
+    return chat.id

@@ -1,0 +1,1 @@
+"""Screens of the chat app: help, abstract viewer, conversation list, settings and filters."""

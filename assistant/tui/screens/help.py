@@ -1,0 +1,48 @@
+"""The help screen: what each key does and how to read sources."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+KEYS = [
+    ("Enter", "send the question"),
+    ("Ctrl+J / Shift+Enter", "new line in the question"),
+    ("Up / Down", "earlier / later questions (on the first / last line)"),
+    ("Esc", "stop the answer (what came is kept, marked stopped)"),
+    ("Tab / F2", "go to the sources panel; Enter or click opens the abstract"),
+    ("click [n] in an answer", "open the abstract of source n"),
+    ("Ctrl+N", "new conversation"),
+    ("Ctrl+O", "saved conversations: open (Enter) or delete (D)"),
+    ("Ctrl+S", "settings: backend, model, filters (venue, year, author)"),
+    ("Ctrl+R", "export the conversation to Markdown (with a reference list)"),
+    ("Ctrl+T", "copy the last answer to the clipboard"),
+    ("F1", "this help"),
+    ("Ctrl+Q", "quit (conversations are saved as they go)"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,f1", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        for key, what in KEYS:
+            table.add_row(Text(key), Text(what))
+        intro = Text.assemble(
+            ("Ask about the papers in the collection. ", "bold"),
+            "Answers cite their sources as [n]; the sources panel lists the papers given to the model, "
+            "● marks the ones the answer cites. Opening a source shows its full abstract with the "
+            "sentences the answer relied on highlighted.\n")
+        with VerticalScroll(id="help-box") as box:
+            box.border_title = "Help"
+            box.border_subtitle = "Esc closes"
+            yield Static(intro, markup=False)
+            yield Static(table)

@@ -116,7 +116,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                 if first is not None:
                     where = f"{first[0]}:{first[1]}"
                     reason = (f"duplicate of {where}" if first[2] == digest
-                              else f"same id and title as {where} but different text; kept the first")
+                              else f"same id and title as {where} but different content; kept the first")
                     report.skipped.append(Skipped(record.source, record.line, reason, error=False))
                     continue
                 seen[paper.id] = (record.source, record.line, digest)

@@ -53,12 +53,12 @@ class Record:
     skip_reason: str = ""
 
 
-def iter_input_files(paths: list[Path]) -> Iterator[Path]:
+def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
     """Expand directories (recursively, sorted) into the supported files they contain.
 
     Raises `InputError` for a missing path or a directory with no supported file.
     """
-    for path in paths:
+    for path in map(Path, paths):
         if not path.exists():
             raise InputError(path, "no such file or directory; check the path")
         if path.is_dir():
@@ -221,11 +221,13 @@ def _read_json_array(text: str, source: str) -> Iterator[Record]:
     if not isinstance(data, list):
         raise InputError(source, "expected a JSON array of records")
     idx = text.index("[") + 1
+    line, counted = 1, 0
     for position, _ in enumerate(data):
         while text[idx] in " \t\r\n,":
             idx += 1
         obj, end = decoder.raw_decode(text, idx)
-        line = text.count("\n", 0, idx) + 1
+        line += text.count("\n", counted, idx)
+        counted = idx
         yield _record(source, line, obj, position)
         idx = end
 

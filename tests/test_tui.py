@@ -333,3 +333,39 @@ async def test_text_is_shown_verbatim(settings, tmp_path):
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
         text = rendered_text(app.screen)
         assert weird.title in text and weird.abstract in text and "Ünïcødé [Author]" in text
+
+
+@pytest.mark.integration
+async def test_real_extractive_backend_over_bundled_collection(settings, bundled_store, tmp_path):
+    """The real answer function and extractive backend, real ONNX model and Chroma, bundled abstracts."""
+    try:
+        import assistant.answering  # noqa: F401
+        import assistant.llm  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"answering is not in this checkout yet ({exc})")
+    from assistant.tui.app import make_app
+
+    app = make_app(settings, store=bundled_store, backend="extractive", export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.count == 19, timeout=60, what="bundled collection")
+        assert "extractive" in str(app.header.render())
+        await ask(pilot, app, "What is NorMuon and what does it combine?")
+        await wait_until(pilot, lambda: app.turns, timeout=60, what="extractive answer")
+        turn = app.turns[0]
+        assert turn.status == "complete", turn.error
+        assert turn.backend == "extractive"
+        cited = [c.paper.title for c in turn.citations]
+        assert cited and "NorMuon" in cited[0]
+        assert app.sources_panel.cited == {c.n for c in turn.citations}
+        # the abstract viewer highlights the quoted sentences of the cited paper
+        n = turn.citations[0].n
+        assert app.open_source(0, n)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
+        abstract = app.screen.query_one(".source-abstract").render()
+        assert abstract.spans, "no sentence of the cited abstract highlighted"
+        await pilot.press("escape")
+        # a follow-up goes through the conversation (standalone rewriting) and is answered too
+        await ask(pilot, app, "and how much does it save?")
+        await wait_until(pilot, lambda: len(app.turns) == 2, timeout=60)
+        assert app.turns[1].status == "complete"
+        assert app.turns[1].standalone_question != "and how much does it save?"

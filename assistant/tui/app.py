@@ -113,7 +113,7 @@ def _new_conversation():
     return Conversation()
 
 
-def _conversation_turn(saved: SavedTurn):
+def _conversation_turn(saved: SavedTurn, dropped: tuple[int, ...] = (), refused: bool = False):
     """The `assistant.conversation.Turn` for a finished turn (the saved record itself as a fallback)."""
     try:
         from assistant.conversation import Turn
@@ -121,8 +121,21 @@ def _conversation_turn(saved: SavedTurn):
         return saved
     status = saved.status if saved.status in ("complete", "partial", "stopped", "error") else "partial"
     return Turn(question=saved.question, standalone_question=saved.standalone_question or saved.question,
-                answer=saved.answer, sources=tuple(saved.sources), citations=tuple(saved.citations),
-                status=status, backend=saved.backend, model=saved.model)
+                answer=saved.answer, sources=[s.to_json() for s in saved.sources],
+                citations=[c.to_json() for c in saved.citations], dropped_citations=list(dropped),
+                status=status, backend=saved.backend, model=saved.model, error=saved.error, refused=refused,
+                seconds=saved.seconds)
+
+
+def _snapshot(conversation):
+    """A copy of the conversation for one answer call. `answer()` appends its turn to the conversation
+    it is given when its stream ends, which for a stopped answer happens later, on the worker thread;
+    the app instead records each turn itself, in order, exactly as shown and saved."""
+    import copy
+
+    snap = copy.copy(conversation)
+    snap.turns = list(conversation.turns)
+    return snap
 
 
 def error_message(exc: BaseException) -> str:
@@ -263,6 +276,9 @@ class ChatApp(App):
         llm = self._llm
         self.header.set_state(count=count, problem="", backend=getattr(llm, "name", "?"),
                               model=getattr(llm, "model", "") or "")
+        notice = getattr(llm, "notice", "")
+        if notice:
+            await self.view.add_note(Text(notice, style="italic"))
         if count == 0:
             await self.view.add_note(Text("No abstracts loaded: add some with `assistant ingest FILE`, "
                                           "then start the chat again.", style="bold"), classes="note -error")
@@ -302,7 +318,7 @@ class ChatApp(App):
             if self.count is None:
                 self._from_thread(self._loaded, self._store.count())
             events = self._answer_fn(job.question, retriever=self._retriever, llm=self._llm,
-                                     settings=self.settings, conversation=self.conversation,
+                                     settings=self.settings, conversation=_snapshot(self.conversation),
                                      filters=None if job.filters.empty else job.filters, top_k=self.top_k,
                                      cancel=job.cancel)
             for event in events:
@@ -407,7 +423,7 @@ class ChatApp(App):
         self.turns.append(job.turn)
         if job.turn.answer.strip() or job.turn.status != "error":
             try:
-                self.conversation.add(_conversation_turn(job.turn))
+                self.conversation.add(_conversation_turn(job.turn, job.dropped, job.refused))
             except Exception as exc:  # never lose the UI over the history object
                 self.notify(f"follow-ups will not see this turn ({error_message(exc)})", severity="warning")
         self._save(job.position, job.turn)

@@ -1,0 +1,101 @@
+"""Saved conversations: SQLite store with numbered migrations, reopen, delete, Markdown export."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from assistant.chats import ChatStore, SavedTurn, export_markdown, migrate, title_from, to_markdown
+from assistant.events import Citation, Source
+from tests.tui_helpers import PAPERS
+
+
+def turn(question="What is NorMuon?", answer="NorMuon combines orthogonalization [1]. STAR-KV compresses [2].",
+         cited=(1, 2), status="complete"):
+    sources = tuple(Source(n=i, paper=p, score=0.03) for i, p in enumerate(PAPERS, start=1))
+    citations = tuple(Citation(n, sources[n - 1].paper, (f"sentence citing [{n}]",)) for n in cited)
+    return SavedTurn(question=question, answer=answer, status=status, sources=sources, citations=citations,
+                     backend="extractive", model="best-matching abstract sentences", standalone_question=question)
+
+
+def test_round_trip_keeps_every_field(settings):
+    store = ChatStore(settings.paths.conversations_db)
+    chat_id = store.create("What is NorMuon?", {"filters": "venue=ICML"})
+    store.save_turn(chat_id, 0, turn())
+    loaded = store.load(chat_id)
+    assert loaded.title == "What is NorMuon?" and loaded.settings == {"filters": "venue=ICML"}
+    got = loaded.turns[0]
+    assert got == turn()  # papers (abstract, authors, url), scores, citation sentences all come back
+    assert got.sources[2].paper.title == "[bold]Weird[/] title 注意力 🚀"
+    assert store.load(chat_id[:6]).id == chat_id  # a prefix is enough
+
+
+def test_list_newest_first_and_delete(settings):
+    store = ChatStore(settings.paths.conversations_db)
+    a = store.create("first")
+    b = store.create("second")
+    store.save_turn(a, 0, turn())
+    store.save_turn(a, 1, turn("and then?"))
+    listed = store.list()
+    assert [c.id for c in listed] == [a, b] and [c.turns for c in listed] == [2, 0]
+    assert store.delete(a) is True
+    assert store.delete(a) is False
+    assert [c.id for c in store.list()] == [b]
+    with sqlite3.connect(settings.paths.conversations_db) as db:
+        assert db.execute("SELECT COUNT(*) FROM turns").fetchone()[0] == 0  # turns went with the chat
+
+
+def test_saving_a_turn_again_replaces_it(settings):
+    store = ChatStore(settings.paths.conversations_db)
+    chat_id = store.create("q")
+    store.save_turn(chat_id, 0, turn(status="stopped", answer="half"))
+    store.save_turn(chat_id, 0, turn())
+    assert [t.status for t in store.load(chat_id).turns] == ["complete"]
+
+
+def test_migrations_run_once(settings):
+    path = settings.paths.conversations_db
+    ChatStore(path).list()
+    ChatStore(path).list()
+    with sqlite3.connect(path) as db:
+        assert [r[0] for r in db.execute("SELECT name FROM _migrations")] == ["001_initial"]
+        assert migrate(db) == []
+
+
+def test_unwritable_database_is_one_line_error(tmp_path):
+    import pytest
+
+    from assistant.chats import ChatStoreError
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ChatStoreError, match="cannot open the conversations database"):
+        ChatStore(blocker / "sub" / "c.sqlite").list()
+
+
+def test_markdown_export_numbers_cited_papers_across_turns(settings, tmp_path):
+    store = ChatStore(settings.paths.conversations_db)
+    chat_id = store.create("What is NorMuon?")
+    store.save_turn(chat_id, 0, turn(answer="STAR-KV compresses [2]. NorMuon [1].", cited=(2, 1)))
+    # second turn: its own [1] is the weird paper, its [2] again STAR-KV
+    sources = (Source(1, PAPERS[2], 0.03), Source(2, PAPERS[1], 0.02))
+    second = SavedTurn(question="[bold]and[/] the rest?", answer="Weird [1] and STAR-KV [2] and unknown [9].",
+                       sources=sources, citations=(Citation(1, PAPERS[2]), Citation(2, PAPERS[1])),
+                       status="stopped")
+    store.save_turn(chat_id, 1, second)
+    md = to_markdown(store.load(chat_id))
+    # references numbered in order of first citation (the turn's [1] before [2])
+    assert "1. Zichong Li, Liming Liu. *NorMuon: Making Muon more efficient and scalable*. ICML 2026. " \
+           "<https://example.org/normuon>" in md
+    assert "2. *STAR-KV*. ICML 2026." in md
+    assert "3. Ünïcødé [Author]. *[bold]Weird[/] title 注意力 🚀*. ICLR 2025." in md
+    assert "STAR-KV compresses [2]. NorMuon [1]." in md
+    assert "Weird [3] and STAR-KV [2] and unknown [9]." in md  # renumbered; an unchecked marker left alone
+    assert "> [bold]and[/] the rest?" in md and "_(answer stopped)_" in md
+    path = export_markdown(store.load(chat_id), tmp_path / "out")
+    assert path.read_text(encoding="utf-8") == md and path.suffix == ".md"
+
+
+def test_title_from_clips_at_a_word():
+    assert title_from("  short\nquestion ") == "short question"
+    long = title_from("word " * 40, max_chars=30)
+    assert len(long) <= 30 and long.endswith("…")

@@ -1,5 +1,247 @@
-"""Commands: cli_answer (see assistant.cli)."""
+"""Commands: ``ask`` (one question, streamed) and ``batch`` (a file of questions to JSONL).
+
+Both are thin: `assistant.answering.answer` does the work and these print its events.
+"""
 
 from __future__ import annotations
 
-from assistant.cli import app  # noqa: F401
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings,
+                           make_filters, open_store, user_errors)
+
+LlmOpt = Annotated[Optional[str], typer.Option(
+    "--llm", help="LLM backend: openai, local, extractive or auto [env ASSISTANT_LLM].")]
+ModelOpt = Annotated[Optional[str], typer.Option(
+    "--model", help="Model name (openai) or GGUF file (local) [env ASSISTANT_MODEL].")]
+TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model [env ASSISTANT_TOP_K].")]
+
+
+def _backend(settings, llm: str | None, model: str | None):
+    from assistant.llm import LLMError, make_llm
+
+    try:
+        backend = make_llm(settings, llm, model)
+    except LLMError as exc:
+        raise UserError(str(exc)) from None
+    if backend.notice:
+        typer.echo(backend.notice, err=True)
+    return backend
+
+
+def _source_line(console, source, cited: bool) -> None:
+    from rich.text import Text
+
+    p = source.paper
+    line = Text(f"[{source.n}] ", style="bold" if cited else "dim")
+    line.append(p.display_name, style="bold cyan" if cited else "cyan")
+    if p.venue_year:
+        line.append(f"  ({p.venue_year})", style="dim")
+    if p.url:
+        line.append(f"  {p.url}", style="underline")
+    line.append(f"  {p.id}", style="dim")
+    console.print(line)
+
+
+def print_answer(events, question: str, backend) -> bool:
+    """Stream `events` to the terminal: the text as it comes, then the numbered sources (cited ones
+    highlighted), then one line naming the backend. Returns False when the answer failed."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from assistant.events import Citations, Done, Error, Sources, TextDelta
+
+    out = sys.stdout
+    console = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    sources: tuple = ()
+    note = ""
+    cited: set[int] = set()
+    dropped: tuple[int, ...] = ()
+    wrote = False
+    for ev in events:
+        if isinstance(ev, Sources):
+            sources, note = ev.sources, ev.note
+            if ev.question and ev.question != question:
+                err.print(Text(f"(searched for: {ev.question})", style="dim"))
+        elif isinstance(ev, TextDelta):
+            out.write(ev.text)
+            out.flush()
+            wrote = True
+        elif isinstance(ev, Citations):
+            cited = {c.n for c in ev.citations}
+            dropped = ev.dropped
+        elif isinstance(ev, Done):
+            out.write("\n")
+            out.flush()
+            if sources:
+                console.print()
+                console.print(Text("Sources:", style="bold"))
+                for s in sources:
+                    _source_line(console, s, s.n in cited)
+            if note:
+                console.print(Text(f"note: {note}", style="dim"))
+            if dropped:
+                console.print(Text("removed citation(s) naming no given source: "
+                                   + ", ".join(f"[{n}]" for n in dropped), style="yellow"))
+            console.print(Text(f"answered by {ev.backend} ({ev.model}) in {ev.seconds:.1f} s", style="dim"))
+            return True
+        elif isinstance(ev, Error):
+            if wrote:
+                out.write("\n")
+                out.flush()
+            typer.echo(f"error ({backend.name}, {backend.model}): {ev.message}", err=True)
+            return False
+    return False
+
+
+@app.command()
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="The question; '-' reads it from stdin.")],
+    llm: LlmOpt = None,
+    model: ModelOpt = None,
+    k: TopKOpt = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer a question from the abstracts, citing them as [n].
+
+    Streams the answer, then lists the numbered papers it was given (display name, venue/year, link)
+    and names the backend. When no paper is about the question, or the abstracts do not say, it says
+    so. --json prints {"question", "answer", "sources": [{"n", "id", "title", "score"}], "citations":
+    [{"n", "id", "title"}], "dropped_citations", "backend", "model", "usage", "seconds", "refused"}
+    (plus "error" and "error_kind" when it failed; exit code 1).
+    """
+    from assistant.answering import answer, answer_to_json
+    from assistant.retrieval import Retriever
+
+    with user_errors():
+        if question == "-":
+            question = sys.stdin.read()
+        question = " ".join(question.split())
+        if not question:
+            raise UserError("the question is empty; give it as an argument or on stdin with '-'")
+        filters = make_filters(venue, year, author)
+        settings = get_settings(ctx)
+        backend = _backend(settings, llm, model)
+        retriever = Retriever(open_store(settings))
+        events = answer(question, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
+        if as_json:
+            obj = answer_to_json(question, events, backend=backend.name, model=backend.model)
+            echo_json(obj)
+            if obj.get("error"):
+                raise typer.Exit(1)
+            return
+        if not print_answer(events, question, backend):
+            raise typer.Exit(1)
+
+
+@app.command()
+def batch(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Argument(help="Questions: .txt (one per line) or .jsonl "
+                                                   "({id, q|question, venue?, year?, author?}).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Answers file (JSONL, one line per question).")],
+    llm: LlmOpt = None,
+    model: ModelOpt = None,
+    k: TopKOpt = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", min=1, max=64,
+                                             help="Questions answered at once (openai backend only).")] = 1,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip questions already answered in the output file "
+                                                          "(and repair a torn last line).")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Start the output file afresh.")] = False,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Answer every question of a file; write one JSON line per answer as each finishes.
+
+    Each line has the fields of `ask --json` plus "question_id" (the JSONL id, else the line number),
+    and "error"/"error_kind" when that question failed (the batch goes on). --resume continues a stopped
+    or killed run: answered ids are skipped, failed ones asked again. Ends with a summary; exit code 1
+    if any question failed or any input line was not a question.
+    """
+    from assistant.batch import BatchError, read_questions, run_batch
+    from assistant.retrieval import Retriever
+
+    with user_errors():
+        if resume and overwrite:
+            raise UserError("--resume and --overwrite contradict each other; choose one")
+        try:
+            items, problems = read_questions(questions)
+        except BatchError as exc:
+            raise UserError(str(exc)) from None
+        for p in problems:
+            typer.echo(f"skipped {p}", err=True)
+        if not items:
+            raise UserError(f"{questions}: no questions found")
+        if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
+            raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
+        if overwrite and output.exists():
+            output.unlink()
+        filters = make_filters(venue, year, author)
+        settings = get_settings(ctx)
+        backend = _backend(settings, llm, model)
+        if concurrency > 1 and backend.name != "openai":
+            typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
+                       f"applies to the openai backend", err=True)
+            concurrency = 1
+        retriever = Retriever(open_store(settings))
+        summary = _run_with_progress(run_batch, items, output, retriever=retriever, llm=backend, settings=settings,
+                                     concurrency=concurrency, resume=resume, filters=filters, top_k=k,
+                                     quiet=as_json)
+        summary.bad_input = problems
+        if as_json:
+            echo_json(summary.to_json() | {"backend": backend.name, "model": backend.model})
+        else:
+            _print_summary(summary, backend)
+        if summary.failed or problems:
+            raise typer.Exit(1)
+
+
+def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    if quiet:
+        return run_batch(items, output, **kwargs)
+    console = Console(stderr=True)
+    with Progress(TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[failed]} failed"),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False) as bar:
+        task = bar.add_task("answer", total=len(items), failed=0)
+        failed = 0
+
+        def on_record(record: dict) -> None:
+            nonlocal failed
+            if record.get("error"):
+                failed += 1
+                bar.console.print(f"question {record['question_id']}: error: {record['error']}", highlight=False,
+                                  markup=False)
+            bar.update(task, advance=1, failed=failed)
+
+        def on_start(todo: int, already: int) -> None:
+            bar.update(task, completed=already)
+
+        return run_batch(items, output, on_record=on_record, on_start=on_start, **kwargs)
+
+
+def _print_summary(summary, backend) -> None:
+    lines = [f"answered {summary.answered}, failed {summary.failed}, already answered {summary.skipped}, "
+             f"refused {summary.refused} of {summary.total} questions in {summary.seconds:.1f} s "
+             f"({summary.per_minute:.1f}/min) with {backend.name} ({backend.model}) -> {summary.output}"]
+    if summary.repaired:
+        lines.append(f"repaired the output file: {summary.repaired}")
+    if summary.retried_errors:
+        lines.append(f"asked {summary.retried_errors} previously failed question(s) again")
+    if summary.bad_input:
+        lines.append(f"{len(summary.bad_input)} input line(s) were not questions (listed above)")
+    for line in lines:
+        typer.echo(line, err=True)

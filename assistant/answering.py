@@ -79,6 +79,7 @@ class CitationChecker:
         self.dropped: list[int] = []
         self._buf = ""
         self._space = ""  # whitespace held back: removed when a dropped marker follows it
+        self._started = False  # text shown yet (leading whitespace after a dropped first marker goes)
 
     def _fix(self, m: re.Match) -> str:
         keep: list[int] = []
@@ -94,8 +95,11 @@ class CitationChecker:
         return "[" + ", ".join(map(str, keep)) + "]" if keep else ""
 
     def _emit(self, out: list[str], text: str) -> None:
+        if not self._started:
+            text = text.lstrip()
         if not text:
             return
+        self._started = True
         stripped = text.rstrip()
         if stripped:
             out.append(self._space + stripped)

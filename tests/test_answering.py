@@ -1,0 +1,367 @@
+"""Answering: citation checking, context packing, refusals, follow-ups, cancel, conversation turns.
+
+Unit tests use a scripted fake LLM and the fake embedder on a real Chroma store; the extractive smoke
+test and the `ask` command run on the bundled collection with the real ONNX model (integration).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from assistant.events import Citations, Done, Error, Sources, TextDelta
+from assistant.llm import Chunk, LLMError
+
+PAPERS = [
+    {"id": "alpha", "title": "KVPress: compressing the KV cache",
+     "abstract": "We compress the KV cache of large language models by low-rank projection. KVPress reduces "
+                 "KV cache memory by 4x with no loss in accuracy.", "venue": "ICML", "year": 2026,
+     "url": "https://example.org/kvpress"},
+    {"id": "beta", "title": "AdamZ: an optimizer for language model training",
+     "abstract": "AdamZ is an optimizer for training large language models. AdamZ converges 30% faster than "
+                 "AdamW on GPT-2 pretraining.", "venue": "ICML", "year": 2025},
+    {"id": "gamma", "title": "BeamLess decoding",
+     "abstract": "BeamLess is a decoding method that replaces beam search with entropy-guided branching. "
+                 "BeamLess improves code generation accuracy.", "venue": "NeurIPS", "year": 2024},
+]
+
+
+class ScriptedLLM:
+    """A fake LLM that streams scripted chunks and records what it was asked."""
+
+    name = "scripted"
+    model = "scripted-1"
+    notice = ""
+    can_chat = True
+
+    def __init__(self, chunks=("Answer [1].",), rewrite="", fail: LLMError | None = None,
+                 context_window: int | None = 8192, max_tokens: int = 256, on_chunk=None):
+        self.chunks = list(chunks)
+        self.rewrite = rewrite
+        self.fail = fail
+        self.context_window = context_window
+        self.max_tokens = max_tokens
+        self.on_chunk = on_chunk
+        self.requests = []
+        self.completions = []
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def stream(self, request, cancel=None):
+        self.requests.append(request)
+        for i, c in enumerate(self.chunks):
+            if self.on_chunk:
+                self.on_chunk(i)
+            yield Chunk(c)
+        if self.fail:
+            raise self.fail
+        yield Chunk("", {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15})
+
+    def complete(self, messages, max_tokens=128):
+        self.completions.append(messages)
+        return self.rewrite
+
+
+@pytest.fixture
+def store(fake_store, tmp_path):
+    from store.ingest import ingest
+
+    f = tmp_path / "papers.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in PAPERS) + "\n")
+    report = ingest([f], fake_store)
+    assert report.added == 3
+    return fake_store
+
+
+@pytest.fixture
+def open_settings(settings):
+    """Settings with the relevance gate off (the fake embedder's similarities mean little)."""
+    return settings.model_copy(update={"min_similarity": -1.0})
+
+
+def run(question, store, llm, settings, **kw):
+    from assistant.answering import answer
+    from assistant.retrieval import Retriever
+
+    return list(answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw))
+
+
+def kinds(events):
+    return [type(e).__name__ for e in events]
+
+
+# --- citations ----------------------------------------------------------------------------------
+
+def test_model_citing_2_and_7_with_three_sources_keeps_2_and_drops_7(store, open_settings):
+    llm = ScriptedLLM(["AdamZ trains ", "faster [", "2]. It also beats everything [7", "]."])
+    events = run("Which optimizer trains language models faster?", store, llm, open_settings, top_k=3)
+    sources = events[0]
+    assert isinstance(sources, Sources) and len(sources.sources) == 3
+    cites = next(e for e in events if isinstance(e, Citations))
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert [c.n for c in cites.citations] == [2]
+    assert cites.citations[0].paper.id == sources.sources[1].paper.id
+    assert cites.dropped == (7,)
+    assert "[7]" not in done.answer and "[2]" in done.answer
+    assert done.answer == "AdamZ trains faster [2]. It also beats everything."
+    # what was streamed is what the user sees in the end
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == done.answer
+    assert cites.citations[0].sentences == ("AdamZ trains faster [2].",)
+
+
+@pytest.mark.parametrize("raw, n, clean, cited, dropped", [
+    ("a [2, 7] b", 3, "a [2] b", [2], [7]),
+    ("a [2][3].", 3, "a [2][3].", [2, 3], []),
+    ("a [1-3].", 3, "a [1, 2, 3].", [1, 2, 3], []),
+    ("claim [9].", 3, "claim.", [], [9]),
+    ("claim [9] and more", 3, "claim and more", [], [9]),
+    ("see [a] and [x1]", 3, "see [a] and [x1]", [], []),
+    ("[0] zero", 2, "zero", [], [0]),
+])
+def test_check_citations(raw, n, clean, cited, dropped):
+    from assistant.answering import check_citations
+
+    assert check_citations(raw, n) == (clean, cited, dropped)
+
+
+def test_citation_checker_holds_back_a_marker_split_across_chunks():
+    from assistant.answering import CitationChecker
+
+    c = CitationChecker(2)
+    shown = [c.feed(x) for x in ["Result ", "[", "1", ",", " 5", "] done [2"]] + [c.feed("]."), c.flush()]
+    assert "".join(shown) == "Result [1] done [2]."
+    assert shown[1:4] == ["", "", ""]  # nothing half-made is shown
+    assert c.cited == [1, 2] and c.dropped == [5]
+
+
+# --- refusals -------------------------------------------------------------------------------------
+
+def test_model_saying_the_abstracts_do_not_say_is_a_refusal(store, open_settings):
+    from prompts import CANNOT_ANSWER
+
+    events = run("What GPU trained AdamZ?", store, ScriptedLLM([CANNOT_ANSWER]), open_settings)
+    done = events[-1]
+    assert isinstance(done, Done) and done.refused and done.answer == CANNOT_ANSWER
+
+
+def test_nothing_relevant_gives_no_sources_and_never_calls_the_model(store, settings):
+    from prompts import NO_RELEVANT_PAPER
+
+    strict = settings.model_copy(update={"min_similarity": 0.999})
+    llm = ScriptedLLM(["Invented answer [1]."])
+    events = run("how do I bake sourdough bread?", store, llm, strict)
+    assert kinds(events) == ["Sources", "TextDelta", "Citations", "Done"]
+    assert events[0].sources == () and "similarity" in events[0].note
+    assert events[-1].refused and events[-1].answer == NO_RELEVANT_PAPER
+    assert events[2].citations == ()
+    assert llm.requests == []
+
+
+def test_a_named_method_passes_the_relevance_gate(store, settings):
+    strict = settings.model_copy(update={"min_similarity": 0.999})
+    events = run("What does KVPress do?", store, ScriptedLLM(["It compresses [1]."]), strict)
+    assert events[0].sources and events[0].sources[0].paper.title == PAPERS[0]["title"]
+    assert not events[-1].refused
+
+
+def test_filters_matching_nothing_are_named(store, open_settings):
+    from assistant.retrieval import Filters
+
+    events = run("optimizer", store, ScriptedLLM(), open_settings, filters=Filters(venue="CVPR"))
+    assert events[0].sources == () and "venue=CVPR" in events[0].note
+
+
+# --- context packing ------------------------------------------------------------------------------
+
+def test_sources_are_packed_into_the_context_window_dropping_the_lowest_ranked(store, open_settings):
+    from assistant.answering import prompt_tokens
+
+    probe = ScriptedLLM(context_window=100_000)
+    full = run("language models", store, probe, open_settings, top_k=3)
+    all_ids = [s.paper.id for s in full[0].sources]
+    base = prompt_tokens(probe.requests[0].messages, probe.count_tokens) - sum(
+        len(s.paper.abstract.split()) + len(s.paper.title.split()) + 4 for s in full[0].sources)
+    # room for roughly two of the three abstracts
+    window = base + 64 + 32 + 2 * 40
+    llm = ScriptedLLM(context_window=window, max_tokens=64)
+    events = run("language models", store, llm, open_settings, top_k=3)
+    kept = [s.paper.id for s in events[0].sources]
+    assert 1 <= len(kept) < 3 and kept == all_ids[: len(kept)]
+    assert "left out" in events[0].note
+    used = prompt_tokens(llm.requests[0].messages, llm.count_tokens)
+    assert used + llm.max_tokens <= window
+
+
+def test_a_window_too_small_for_any_source_is_a_clear_error(store, open_settings):
+    events = run("language models", store, ScriptedLLM(context_window=300, max_tokens=290), open_settings)
+    assert isinstance(events[-1], Error) and events[-1].kind == "context_length"
+    assert "ASSISTANT_CONTEXT_WINDOW" in events[-1].message
+
+
+# --- failures, cancel, conversation ---------------------------------------------------------------
+
+def test_an_llm_error_after_some_text_keeps_the_partial_answer(store, open_settings):
+    from assistant.conversation import Conversation
+
+    conv = Conversation()
+    llm = ScriptedLLM(["KVPress compresses", " the cache [1]"], fail=LLMError("connection lost", "connection"))
+    events = run("What does KVPress do?", store, llm, open_settings, conversation=conv)
+    err = events[-1]
+    assert isinstance(err, Error) and err.kind == "connection" and err.partial == "KVPress compresses the cache [1]"
+    assert conv.turns[-1].status == "partial" and conv.turns[-1].answer == err.partial
+
+
+def test_cancel_stops_the_stream_and_the_turn_stays_marked_stopped(store, open_settings):
+    from assistant.conversation import Conversation
+
+    cancel = threading.Event()
+    conv = Conversation()
+    llm = ScriptedLLM(["one ", "two ", "three ", "four "], on_chunk=lambda i: i == 2 and cancel.set())
+    events = run("What does KVPress do?", store, llm, open_settings, conversation=conv, cancel=cancel)
+    assert isinstance(events[-1], Error) and events[-1].kind == "cancelled"
+    assert "three" not in "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert conv.turns[-1].status == "stopped" and conv.turns[-1].answer == "one two"
+
+
+def test_a_consumer_that_stops_reading_leaves_a_stopped_turn(store, open_settings):
+    from assistant.answering import answer
+    from assistant.conversation import Conversation
+    from assistant.retrieval import Retriever
+
+    conv = Conversation()
+    gen = answer("What does KVPress do?", retriever=Retriever(store), llm=ScriptedLLM(["a ", "b ", "c"]),
+                 settings=open_settings, conversation=conv)
+    for ev in gen:
+        if isinstance(ev, TextDelta):
+            break
+    gen.close()
+    assert len(conv.turns) == 1 and conv.turns[0].status == "stopped" and conv.turns[0].answer == "a"
+
+
+def test_follow_up_is_rewritten_only_when_there_is_history(store, open_settings):
+    from assistant.conversation import Conversation
+
+    conv = Conversation()
+    llm = ScriptedLLM(["KVPress reduces memory by 4x [1]."], rewrite="How much memory does KVPress save?")
+    first = run("What does KVPress do?", store, llm, open_settings, conversation=conv)
+    assert llm.completions == [] and first[0].question == "What does KVPress do?"
+    second = run("and how much memory does it save?", store, llm, open_settings, conversation=conv)
+    assert len(llm.completions) == 1
+    prompt = llm.completions[0][0]["content"]
+    assert "What does KVPress do?" in prompt and "and how much memory does it save?" in prompt
+    assert second[0].question == "How much memory does KVPress save?"
+    assert second[0].sources[0].paper.title == PAPERS[0]["title"]
+    assert [t.status for t in conv.turns] == ["complete", "complete"]
+    assert conv.turns[1].standalone_question == "How much memory does KVPress save?"
+
+
+def test_extractive_style_rewrite_names_the_previous_subject():
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+
+    conv = Conversation([Turn("How much does STAR-KV compress the KV cache?")])
+    assert deterministic_rewrite("and how much faster is it?", conv) == "and how much faster is it? (STAR-KV, KV)"
+    assert deterministic_rewrite("What about WinQ?", conv) == "What about WinQ?"
+
+
+def test_conversation_round_trips_through_json(store, open_settings):
+    from assistant.conversation import Conversation
+
+    conv = Conversation()
+    run("What does KVPress do?", store, ScriptedLLM(["It compresses [1] [4]."]), open_settings, conversation=conv)
+    back = Conversation.from_dict(json.loads(json.dumps(conv.to_dict())))
+    assert back.to_dict() == conv.to_dict()
+    turn = back.turns[0]
+    assert turn.citations[0]["title"] == PAPERS[0]["title"] and turn.dropped_citations == [4]
+    assert turn.backend == "scripted" and turn.status == "complete"
+    assert back.history_messages()[-1] == {"role": "assistant", "content": "It compresses [1]."}
+
+
+def test_answer_to_json_has_the_ask_fields(store, open_settings):
+    from assistant.answering import answer, answer_to_json
+    from assistant.retrieval import Retriever
+
+    llm = ScriptedLLM(["KVPress [1] and [9]."])
+    obj = answer_to_json("What does KVPress do?", answer("What does KVPress do?", retriever=Retriever(store),
+                                                         llm=llm, settings=open_settings))
+    for key in ("question", "answer", "sources", "citations", "dropped_citations", "backend", "model", "usage",
+                "seconds"):
+        assert key in obj
+    assert obj["answer"] == "KVPress [1] and."
+    assert obj["citations"] == [{"n": 1, "id": obj["sources"][0]["id"], "title": PAPERS[0]["title"]}]
+    assert obj["dropped_citations"] == [9]
+    assert {"n", "id", "title", "score"} <= obj["sources"][0].keys()
+    assert obj["backend"] == "scripted" and obj["usage"]["total_tokens"] == 15
+
+
+# --- extractive on the bundled collection (real model) -------------------------------------------------
+
+def _seed_questions():
+    from tests.conftest import SEED_QA
+
+    if not SEED_QA.exists():
+        pytest.skip(f"{SEED_QA} not found")
+    return [json.loads(line) for line in SEED_QA.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.integration
+def test_extractive_smoke_over_the_seed_questions(bundled_store, settings):
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    llm = make_llm(settings, "extractive")
+    retriever = Retriever(bundled_store)
+    titles = {p.id: p for p in bundled_store.papers()}
+    misses = []
+    for q in _seed_questions():
+        obj = answer_to_json(q["q"], answer(q["q"], retriever=retriever, llm=llm, settings=settings))
+        assert "error" not in obj, obj
+        cited = [titles[c["id"]] for c in obj["citations"]]
+        if q["type"] == "single":
+            gold = q["gold"][0]
+            if not any(gold in p.title or gold in p.abstract for p in cited):
+                misses.append((q["id"], q["q"], [p.title for p in cited]))
+        elif q["type"] == "out_of_corpus":
+            assert obj["citations"] == [] and obj["sources"] == [] and obj["refused"], obj
+            assert "No paper in the collection" in obj["answer"]
+        elif q["type"] == "not_in_abstract":
+            assert obj["refused"] and obj["citations"] == [], obj
+    assert misses == []
+
+
+@pytest.mark.integration
+def test_ask_prints_answer_sources_and_backend(bundled_store, tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["ask", "--llm", "extractive", "What speedup does WinQ give to quantization-aware training?"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "[1]" in out and "Sources:" in out and "WinQ" in out and "(ICML 2026)" in out
+    assert "answered by extractive" in out
+
+    result = runner.invoke(app, ["ask", "--llm", "extractive", "--json", "-"],
+                           input="Which paper proposes a new image segmentation architecture for medical scans?\n")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["question"].startswith("Which paper proposes")
+    assert obj["sources"] == [] and obj["citations"] == [] and obj["refused"] is True
+    assert obj["backend"] == "extractive"
+
+
+def test_ask_with_an_empty_question_is_one_line_error():
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    result = CliRunner().invoke(app, ["ask", "--llm", "extractive", "   "])
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith("error: the question is empty")
+    assert "Traceback" not in result.output

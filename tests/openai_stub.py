@@ -10,6 +10,7 @@ is empty every request gets `default`. Behaviours (`Behaviour.kind`):
 - ``"context_length"``: 400 with code ``context_length_exceeded``;
 - ``"hang"``: accept the request and never answer (until the stub stops).
 
+``behaviour_for(request_json)`` may return a `Behaviour` for a given request (e.g. fail one question).
 Server-wide switches: ``reject_stream_options`` (400 "Unrecognized request argument supplied:
 stream_options", like older compatible servers), ``empty_choices`` (interleave chunks whose ``choices``
 is empty), ``chunk_delay`` (seconds between streamed chunks), ``delay`` (seconds before answering).
@@ -37,6 +38,7 @@ class OpenAIStub:
     def __init__(self, host: str = "127.0.0.1", port: int = 0):
         self.reply: str | Callable[[dict], str] = "Stub answer [1]."
         self.default = Behaviour("ok")
+        self.behaviour_for: Callable[[dict], Behaviour | None] | None = None  # per-request override
         self.reject_stream_options = False
         self.empty_choices = False
         self.chunk_delay = 0.0
@@ -126,7 +128,7 @@ class OpenAIStub:
         if not h.path.rstrip("/").endswith("/chat/completions"):
             h._json(404, {"error": {"message": f"no route {h.path}"}})
             return
-        b = self._next()
+        b = (self.behaviour_for(body) if self.behaviour_for else None) or self._next()
         if self.delay:
             time.sleep(self.delay)
         if b.kind == "hang":

@@ -1,0 +1,184 @@
+"""`assistant batch`: input formats, error records, resume, and a run killed with SIGKILL then resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.openai_stub import Behaviour, OpenAIStub
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]  # every line must parse
+
+
+# --- input and output files -------------------------------------------------------------------------
+
+def test_read_questions_from_text_and_jsonl(tmp_path):
+    from assistant.batch import read_questions
+
+    txt = tmp_path / "q.txt"
+    txt.write_text("# my questions\nWhat is WinQ?\n\n  What is   NorMuon?  \n")
+    qs, problems = read_questions(txt)
+    assert [(q.id, q.question) for q in qs] == [("2", "What is WinQ?"), ("4", "What is NorMuon?")]
+    assert problems == []
+
+    jl = tmp_path / "q.jsonl"
+    jl.write_text("\n".join([
+        json.dumps({"id": "a", "q": "What is WinQ?"}),
+        json.dumps({"id": "b", "question": "What is EDEN?", "venue": "ICML", "year": "2026"}),
+        "{not json",
+        json.dumps({"id": "c"}),
+        json.dumps({"id": "a", "q": "duplicate id"}),
+        json.dumps({"q": "no id", "filters": {"author": "Smith", "year": "2020-2022"}}),
+        json.dumps({"id": "d", "q": "bad year", "year": "last year"}),
+    ]) + "\n")
+    qs, problems = read_questions(jl)
+    assert [q.id for q in qs] == ["a", "b", "6"]
+    assert qs[1].filters.venue == "ICML" and qs[1].filters.year_min == 2026 == qs[1].filters.year_max
+    assert qs[2].filters.author == "Smith" and (qs[2].filters.year_min, qs[2].filters.year_max) == (2020, 2022)
+    assert [p.split(":")[1] for p in problems] == ["3", "4", "5", "7"]
+    assert problems[0].startswith("q.jsonl:3: not valid JSON")
+    assert "no question" in problems[1] and "already used" in problems[2] and "last year" in problems[3]
+
+
+def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):
+    from assistant.batch import load_answered
+
+    out = tmp_path / "a.jsonl"
+    out.write_text(json.dumps({"question_id": "1", "answer": "x"}) + "\n"
+                   + json.dumps({"question_id": "2", "answer": "", "error": "boom"}) + "\n"
+                   + json.dumps({"question_id": "3", "answer": "y"}) + "\n"
+                   + '{"question_id": "4", "answ')
+    answered, repaired, errors = load_answered(out)
+    assert answered == {"1", "3"} and errors == 1 and "1 torn" in repaired
+    assert [r["question_id"] for r in read_jsonl(out)] == ["1", "3"]
+    assert load_answered(out) == ({"1", "3"}, "", 0)  # nothing left to repair
+
+
+# --- the command through the openai backend (stub server) ------------------------------------------
+
+@pytest.fixture
+def stub():
+    with OpenAIStub() as s:
+        yield s
+
+
+@pytest.mark.integration
+def test_batch_writes_one_line_per_question_and_a_failure_does_not_stop_it(stub, bundled_store, tmp_path,
+                                                                          monkeypatch):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
+    stub.reply = "From the abstracts [1]."
+    stub.behaviour_for = lambda body: (Behaviour("500") if "NorMuon" in body["messages"][-1]["content"]
+                                       and "Question: What is NorMuon" in body["messages"][-1]["content"] else None)
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("\n".join(json.dumps(x) for x in [
+        {"id": "winq", "q": "What speedup does WinQ give to quantization-aware training?"},
+        {"id": "normuon", "q": "What is NorMuon?"},
+        {"id": "starkv", "question": "How much does STAR-KV compress the KV cache?", "venue": "ICML"},
+        {"id": "med", "q": "Which paper proposes a new image segmentation architecture for medical scans?"},
+    ]) + "\n")
+    out = tmp_path / "answers.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "openai", "--concurrency", "4",
+                                 "-k", "3"])
+    assert result.exit_code == 1, result.output  # one question failed
+    records = {r["question_id"]: r for r in read_jsonl(out)}
+    assert set(records) == {"winq", "normuon", "starkv", "med"}
+    assert records["normuon"]["error_kind"] == "server" and "HTTP 500" in records["normuon"]["error"]
+    assert records["winq"]["citations"][0]["title"] == "WinQ" and "error" not in records["winq"]
+    assert records["starkv"]["sources"][0]["title"] == "STAR-KV"
+    assert records["med"]["refused"] and records["med"]["citations"] == []
+    for r in records.values():
+        assert {"question", "answer", "sources", "citations", "dropped_citations", "backend", "model", "usage",
+                "seconds"} <= r.keys() and r["backend"] == "openai"
+    assert "answered 3, failed 1" in result.stderr
+
+    # the service recovers: --resume asks only the failed question again
+    stub.behaviour_for = None
+    before = len(stub.chat_requests)
+    result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "openai", "--resume", "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert len(stub.chat_requests) - before == 1
+    records = read_jsonl(out)
+    assert sorted(r["question_id"] for r in records) == ["med", "normuon", "starkv", "winq"]
+    assert not any("error" in r for r in records)
+
+    # an existing output file is not overwritten by accident
+    result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "openai"])
+    assert result.exit_code == 1 and "--resume" in result.stderr
+
+
+@pytest.mark.integration
+def test_batch_killed_with_sigkill_and_resumed_answers_each_question_once(stub, tmp_path):
+    stub.reply = "Answer [1]."
+    stub.delay = 0.5
+    n = 12
+    questions = tmp_path / "q.txt"
+    questions.write_text("\n".join(f"What does WinQ do for quantization, variant {i}?" for i in range(n)) + "\n")
+    out = tmp_path / "answers.jsonl"
+    env = {**os.environ, "OPENAI_BASE_URL": stub.url, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "assistant", "batch", str(questions), "-o", str(out), "--llm", "openai", "-k", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if out.exists() and len(out.read_bytes().splitlines()) >= 3:
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"batch ended before it was killed: {proc.communicate()}")
+            time.sleep(0.05)
+        else:
+            pytest.fail("batch wrote no answers within 120 s")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    written = len(out.read_bytes().splitlines())
+    assert 3 <= written < n
+    with open(out, "ab") as f:  # what a kill in the middle of a write leaves behind
+        f.write(b'{"question_id": "12", "answer": "half a li')
+
+    stub.delay = 0
+    resumed = subprocess.run(cmd + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    records = read_jsonl(out)
+    ids = [r["question_id"] for r in records]
+    assert sorted(ids, key=int) == [str(i) for i in range(1, n + 1)]  # each exactly once
+    assert all("error" not in r and r["answer"] for r in records)
+    assert "repaired the output file" in resumed.stderr
+    assert f"already answered {written}" in resumed.stderr
+
+
+@pytest.mark.integration
+def test_batch_with_the_extractive_backend(bundled_store, tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    questions = tmp_path / "q.txt"
+    questions.write_text("What speedup does WinQ give to quantization-aware training?\n"
+                         "Which GPU was used to train PowerFlow?\n")
+    out = tmp_path / "a.jsonl"
+    result = CliRunner().invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive", "-c", "4",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["answered"] == 2 and summary["refused"] == 1 and summary["backend"] == "extractive"
+    assert "one question at a time" in result.stderr
+    winq, gpu = read_jsonl(out)
+    assert winq["question_id"] == "1" and winq["citations"][0]["title"] == "WinQ"
+    assert gpu["refused"] and gpu["citations"] == []

@@ -319,7 +319,8 @@ async def test_help_screen(settings, tmp_path):
 
 async def test_text_is_shown_verbatim(settings, tmp_path):
     weird = PAPERS[2]
-    answer = ("Text with [bold]brackets[/] and [link=x]y[/link], LaTeX $\\alpha_i$, 注意力机制 🚀, "
+    answer = ("Text with [bold]brackets[/] and [link=x]y[/link], LaTeX $\\alpha_i * b_i$ and 75\\%, "
+              "<sub>tag</sub> 注意力机制 🚀, "
               "Pneumonoultramicroscopicsilicovolcanoconiosis_and_more_and_more_and_more_and_more [3].")
     app = build(settings, tmp_path, Script(chunks=[answer], cited=(3,)))
     async with app.run_test(size=SIZE) as pilot:
@@ -328,7 +329,10 @@ async def test_text_is_shown_verbatim(settings, tmp_path):
         question = app.view.turns()[0].query_one(".question").render()
         assert str(question).endswith("[bold]what[/] about 注意力 🚀 [1]?")
         assert app.turns[0].answer == answer
-        assert "[bold]brackets[/]" in app.view.turns()[0].markdown.source
+        shown = " ".join(str(b._content) for b in app.view.turns()[0].markdown.query("*") if hasattr(b, "_content"))
+        assert "[bold]brackets[/] and [link=x]y[/link]" in shown
+        assert "$\\alpha_i * b_i$ and 75\\%, <sub>tag</sub> 注意力机制 🚀" in shown
+        assert "coniosis_and_more_and_more_and_more_and_more" in shown
         app.open_source(0, 3)
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
         text = rendered_text(app.screen)

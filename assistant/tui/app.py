@@ -472,6 +472,7 @@ class ChatApp(App):
         async def chosen(chat_id: str | None) -> None:
             if chat_id:
                 await self.open_chat(chat_id)
+            self.input.focus()
 
         self.push_screen(ChatsScreen(self.chats, current=self.chat_id), chosen)
 
@@ -526,6 +527,7 @@ class ChatApp(App):
         def chosen(options: ChatOptions | None) -> None:
             if options is not None:
                 self.apply_options(options)
+            self.input.focus()
 
         self.push_screen(SettingsScreen(self.options), chosen)
 
@@ -567,7 +569,7 @@ class ChatApp(App):
         self.sources_panel.focus()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(), lambda _: self.input.focus())
 
     # --- sources -----------------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#sources")

@@ -96,3 +96,30 @@ def one_line(text: str, max_chars: int) -> str:
     """`text` on one line, clipped to `max_chars` characters with an ellipsis."""
     line = " ".join(text.split())
     return line if len(line) <= max_chars else line[: max_chars - 1] + "…"
+
+
+_MATH_OR_CODE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|\$[^$\n]+?\$", re.S)
+_ESCAPED_PUNCT = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_MATH_SPECIAL = re.compile(r"([*_\[\]<`~])")
+
+
+def verbatim_markdown(text: str) -> str:
+    """Markdown that renders the model's text as it is while keeping its Markdown (lists, bold, code).
+
+    LaTeX survives: a backslash before punctuation (``75\\%``, ``\\{``) is doubled so Markdown does not
+    eat it, and inside ``$...$`` / ``$$...$$`` the characters Markdown would read as emphasis or links
+    (``* _ [ ] < ` ~``) are escaped. Outside math, ``<tag`` is escaped so it is not taken as HTML.
+    Code spans are left alone.
+    """
+    out: list[str] = []
+    last = 0
+    for m in _MATH_OR_CODE.finditer(text):
+        out.append(_TAG_START.sub(r"\\<", _ESCAPED_PUNCT.sub(r"\\\\", text[last:m.start()])))
+        chunk = m.group(0)
+        if not chunk.startswith("`"):
+            chunk = _MATH_SPECIAL.sub(r"\\\1", _ESCAPED_PUNCT.sub(r"\\\\", chunk))
+        out.append(chunk)
+        last = m.end()
+    out.append(_TAG_START.sub(r"\\<", _ESCAPED_PUNCT.sub(r"\\\\", text[last:])))
+    return "".join(out)

@@ -1,6 +1,7 @@
 """The conversation view: each turn is the question (verbatim), the answer as streaming Markdown, and
 a status line (backend, time, stopped / error). Questions, notes and errors are `rich.text.Text`,
-never markup; the answer is Markdown because the model writes Markdown."""
+never markup; the answer is Markdown because the model writes Markdown, passed through
+`verbatim_markdown` so LaTeX, brackets and tags show as they are."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
-from assistant.tui.textutil import link_citations
+from assistant.tui.textutil import link_citations, verbatim_markdown
 
 
 class AnswerMarkdown(Markdown):
@@ -50,7 +51,7 @@ class TurnView(Vertical):
         self.text += fragment
         if self._stream is None:
             self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(fragment)
+        await self._stream.write(verbatim_markdown(fragment))
 
     async def _stop_stream(self) -> None:
         if self._stream is not None:
@@ -63,7 +64,7 @@ class TurnView(Vertical):
         if answer is not None:
             self.text = answer
         self.status = status
-        await self.markdown.update(link_citations(self.text, cited, self.position) if self.text else "")
+        await self.markdown.update(link_citations(verbatim_markdown(self.text), cited, self.position) if self.text else "")
         self.set_class(status == "stopped", "-stopped")
         self.status_line.update(note if note is not None else Text(""))
 
@@ -84,7 +85,7 @@ class TurnView(Vertical):
         """Show a finished turn from a saved conversation (no streaming)."""
         self.text = answer
         self.status = status
-        self.call_after_refresh(self.markdown.update, link_citations(answer, cited, self.position))
+        self.call_after_refresh(self.markdown.update, link_citations(verbatim_markdown(answer), cited, self.position))
         self.status_line.update(note)
         self.set_class(status == "stopped", "-stopped")
         self.set_class(status in ("error", "partial") and not answer.strip(), "-error")

@@ -9,6 +9,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from assistant.events import Source
+from assistant.tui.textutil import one_line
+
+NAME_CHARS = 32  # the panel is 42 columns wide; longer names are clipped (the viewer shows them whole)
 
 
 def source_label(source: Source, cited: bool) -> Text:
@@ -16,7 +19,7 @@ def source_label(source: Source, cited: bool) -> Text:
     t = Text()
     t.append("● " if cited else "  ", style="bold green" if cited else "")
     t.append(f"[{source.n}] ", style="bold")
-    t.append(source.paper.display_name, style="bold" if cited else "")
+    t.append(one_line(source.paper.display_name, NAME_CHARS - len(str(source.n))), style="bold" if cited else "")
     t.append("\n    ")
     meta = source.paper.venue_year or "venue/year unknown"
     t.append(f"{meta} · score {source.score:.4f}" + (" · cited" if cited else ""), style="dim")
@@ -46,6 +49,18 @@ class SourcesPanel(OptionList):
             return
         self.add_options([Option(source_label(s, s.n in self.cited), id=f"source-{s.n}") for s in self.sources])
         self.highlighted = highlighted if highlighted is not None and highlighted < len(self.sources) else 0
+
+    async def _on_key(self, event) -> None:
+        # typing while the list has focus goes to the question input instead of being lost
+        if event.is_printable and event.character and event.character != " ":
+            target = self.app.query_one("#question")
+            if not getattr(target, "read_only", False):
+                event.stop()
+                event.prevent_default()
+                target.focus()
+                target.insert(event.character)
+                return
+        await super()._on_key(event)
 
     def mark_cited(self, cited: Iterable[int]) -> None:
         self.show_sources(self.sources, cited, self.turn)

@@ -278,13 +278,17 @@ class OpenAIBackend:
                             pass
                         return
             threading.Thread(target=watch, daemon=True, name="llm-cancel").start()
+        finished = wrote = False
         try:
             for chunk in stream:
                 if cancel is not None and cancel.is_set():
                     return
                 usage = getattr(chunk, "usage", None)
-                text = "".join((c.delta.content or "") for c in (chunk.choices or []) if c.delta is not None)
+                choices = chunk.choices or []
+                text = "".join((c.delta.content or "") for c in choices if c.delta is not None)
+                finished = finished or any(getattr(c, "finish_reason", None) for c in choices)
                 if text or usage:
+                    wrote = wrote or bool(text)
                     yield Chunk(text, _usage_dict(usage) if usage else None)
         except (openai.OpenAIError, httpx.HTTPError) as exc:
             if cancel is not None and cancel.is_set():
@@ -296,6 +300,11 @@ class OpenAIBackend:
                 stream.close()
             except Exception:
                 pass
+        if not wrote and not finished and not (cancel is not None and cancel.is_set()):
+            # The stream broke before any text (llama.cpp's server does this when the prompt exceeds its
+            # context: the error comes after the 200 headers). Ask once without streaming for the reason.
+            self.complete(request.messages, max_tokens=1)
+            raise LLMError(f"the LLM server at {self.where} ended the stream without an answer", kind="server")
 
 
 def _status_message(exc) -> str:
@@ -378,7 +387,10 @@ class LocalBackend:
                 try:
                     from llama_cpp import Llama
 
-                    llama = Llama(model_path=str(self.path), n_ctx=self.context_window, verbose=False)
+                    import os
+
+                    llama = Llama(model_path=str(self.path), n_ctx=self.context_window,
+                                  n_threads=os.cpu_count() or 1, verbose=False)
                 except Exception as exc:
                     raise LLMError(f"cannot load the GGUF model {self.path} ({type(exc).__name__}: "
                                    f"{str(exc)[:120]})", kind="config") from None

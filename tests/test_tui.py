@@ -113,6 +113,19 @@ async def test_escape_stops_mid_stream_and_keeps_text(settings, tmp_path):
         assert saved.turns[0].status == "stopped"
 
 
+async def test_quit_mid_stream_saves_the_stopped_turn(settings, tmp_path):
+    gate = threading.Event()
+    app = build(settings, tmp_path, Script(gate=gate))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "What is NorMuon?")
+        await wait_until(pilot, lambda: app.sources_panel.sources)
+        await pilot.press("ctrl+q")
+        gate.set()
+    chats = ChatStore(settings.paths.conversations_db)
+    [summary] = chats.list()
+    assert [(t.question, t.status) for t in chats.load(summary.id).turns] == [("What is NorMuon?", "stopped")]
+
+
 async def test_new_question_cancels_the_streaming_one(settings, tmp_path):
     gate = threading.Event()
     first = Script(gate=gate)

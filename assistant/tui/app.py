@@ -369,10 +369,11 @@ class ChatApp(App):
             await self._end(job)
         elif isinstance(event, Error):
             turn.error = event.message
+            turn.status = "partial" if (job.view.text or event.partial).strip() else "error"
+            self._fill_backend(turn)
             await job.view.fail(event.message, event.partial, self._note(job, with_time=False))
             turn.answer = job.view.text
             turn.status = job.view.status
-            self._fill_backend(turn)
             await self._end(job)
 
     def _fill_backend(self, turn: SavedTurn) -> None:
@@ -393,6 +394,8 @@ class ChatApp(App):
             t.append(" · cites no source")
         if job.dropped:
             t.append(" · removed unknown markers " + " ".join(f"[{n}]" for n in job.dropped), style="yellow")
+        if turn.status == "partial":
+            t.append(" · the answer is incomplete", style="yellow")
         if job.refused:
             t.append(" · the abstracts do not answer this", style="yellow")
         if not turn.sources and job.note:
@@ -454,6 +457,11 @@ class ChatApp(App):
     async def action_stop(self) -> None:
         if self.current is not None:
             await self._stop_current()
+
+    async def action_quit(self) -> None:
+        """Quit; an answer still streaming is stopped and saved first (nothing shown is lost)."""
+        await self._stop_current()
+        self.exit()
 
     async def action_new_chat(self) -> None:
         await self._stop_current()

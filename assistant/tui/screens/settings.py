@@ -50,20 +50,20 @@ class SettingsScreen(ModalScreen[ChatOptions | None]):
             box.border_subtitle = "Ctrl+S applies · Esc cancels"
             yield Label("LLM backend")
             yield Select([(b, b) for b in BACKENDS], value=self.options.backend if self.options.backend in BACKENDS
-                         else "auto", allow_blank=False, id="backend")
+                         else "auto", allow_blank=False, compact=True, id="backend")
             yield Label("Model (empty: the backend's default)")
-            yield Input(self.options.model or "", placeholder="e.g. gpt-4o-mini", id="model")
+            yield Input(self.options.model or "", placeholder="e.g. gpt-4o-mini", compact=True, id="model")
             yield Label("Venue (several: ICML,ICLR)")
-            yield Input(f.venue or "", placeholder="any venue", id="venue")
+            yield Input(f.venue or "", placeholder="any venue", compact=True, id="venue")
             yield Label("Year or range (2023, 2021-2023)")
-            yield Input(year_text(f), placeholder="any year", id="year")
+            yield Input(year_text(f), placeholder="any year", compact=True, id="year")
             yield Label("Author (part of a name)")
-            yield Input(f.author or "", placeholder="any author", id="author")
+            yield Input(f.author or "", placeholder="any author", compact=True, id="author")
             yield Static("", id="settings-error", markup=False)
             with Horizontal(id="settings-buttons"):
-                yield Button("Apply", variant="primary", id="apply")
-                yield Button("Clear filters", id="clear")
-                yield Button("Cancel", id="cancel")
+                yield Button("Apply", variant="primary", compact=True, id="apply")
+                yield Button("Clear filters", compact=True, id="clear")
+                yield Button("Cancel", compact=True, id="cancel")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "apply":

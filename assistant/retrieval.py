@@ -1,8 +1,20 @@
-"""Hybrid retrieval: dense kNN (Chroma, cosine) ∪ BM25 (bm25s), fused by reciprocal rank fusion.
+"""Hybrid retrieval: dense kNN (Chroma, cosine) ∪ BM25 (bm25s), fused into one ranking.
 
-``score(d) = w_dense / (k + rank_dense(d)) + w_bm25 / (k + rank_bm25(d))`` with ranks from 1 and a
-term left out when d is not among that retriever's candidates (Cormack, Clarke & Büttcher,
-"Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods", SIGIR 2009).
+Each retriever gives its top ``settings.candidates`` documents; the fusion (``settings.fusion``) is
+
+- ``"tmm"`` (default): a convex combination of theoretical-min-max normalised scores (TM2C2 in Bruch,
+  Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023):
+  ``score(d) = w_dense * (cos(d) + 1) / (cos_max + 1) + w_bm25 * bm25(d) / bm25_max``, where the
+  maxima are over each retriever's candidates and the minima are the scores' theoretical lower bounds
+  (-1 for cosine, 0 for BM25). BM25 scores are exact for every document; a document outside the dense
+  candidates gets the lowest dense candidate's similarity (an upper bound on its own).
+- ``"rrf"``: reciprocal rank fusion, ``score(d) = w_dense / (k + rank_dense(d)) + w_bm25 / (k + rank_bm25(d))``
+  with ranks from 1 and a term left out when d is not among that retriever's candidates (Cormack,
+  Clarke & Büttcher, "Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning
+  Methods", SIGIR 2009).
+
+The defaults (tmm, weights 0.8 dense / 0.2 BM25, 100 candidates; BM25 k1=0.9, b=0.4) were chosen
+on the BEIR SciFact train split (`benchmarks/tune_scifact.py`); test figures are in docs/benchmarks.md.
 Metadata filters (venue, year range, author substring) apply to both retrievers before fusion.
 """
 
@@ -158,9 +170,10 @@ class Retriever:
         by_id = {p.id: i for i, p in enumerate(papers)}
 
         bm25_ranked: list[tuple[int, float]] = []
+        bm25_all = np.zeros(len(papers), dtype=np.float32)
         if mode in ("hybrid", "bm25"):
             scores = bm25.scores(query)
-            scores = np.where(allowed, scores, 0.0)
+            scores = bm25_all = np.where(allowed, scores, 0.0)
             positive = int((scores > 0).sum())
             if positive:
                 take = min(n_cand, positive)
@@ -181,21 +194,34 @@ class Retriever:
         for rank, (i, score) in enumerate(bm25_ranked, start=1):
             fused.setdefault(i, {})["bm25"] = (rank, score)
 
-        def fused_score(parts: dict) -> float:
-            total = 0.0
-            if "dense" in parts:
-                total += s.dense_weight / (s.rrf_k + parts["dense"][0])
-            if "bm25" in parts:
-                total += s.bm25_weight / (s.rrf_k + parts["bm25"][0])
-            return total
+        if s.fusion == "tmm":
+            sims = [sim for _, sim in dense_ranked]
+            cos_max, cos_floor = (max(sims), min(sims)) if sims else (0.0, -1.0)
+            bm25_max = max((score for _, score in bm25_ranked), default=0.0)
 
-        order = sorted(fused.items(), key=lambda kv: (-fused_score(kv[1]), papers[kv[0]].id))[:top_k]
+            def fused_score(parts: dict, i: int) -> float:
+                cos = parts["dense"][1] if "dense" in parts else cos_floor
+                total = s.dense_weight * (cos + 1.0) / (cos_max + 1.0) if sims else 0.0
+                if bm25_max > 0:
+                    total += s.bm25_weight * float(bm25_all[i]) / bm25_max
+                return total
+        else:
+            def fused_score(parts: dict, i: int) -> float:
+                total = 0.0
+                if "dense" in parts:
+                    total += s.dense_weight / (s.rrf_k + parts["dense"][0])
+                if "bm25" in parts:
+                    total += s.bm25_weight / (s.rrf_k + parts["bm25"][0])
+                return total
+
+        scored = {i: fused_score(parts, i) for i, parts in fused.items()}
+        order = sorted(fused.items(), key=lambda kv: (-scored[kv[0]], papers[kv[0]].id))[:top_k]
         results = []
         for rank, (i, parts) in enumerate(order, start=1):
             dense = parts.get("dense")
             lex = parts.get("bm25")
             results.append(SearchResult(
-                paper=papers[i], score=fused_score(parts), rank=rank,
+                paper=papers[i], score=scored[i], rank=rank,
                 dense_similarity=dense[1] if dense else None, dense_rank=dense[0] if dense else None,
-                bm25_score=lex[1] if lex else 0.0, bm25_rank=lex[0] if lex else None))
+                bm25_score=lex[1] if lex else float(bm25_all[i]), bm25_rank=lex[0] if lex else None))
         return results

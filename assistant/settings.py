@@ -72,9 +72,15 @@ class Settings(BaseSettings):
     # --- retrieval
     top_k: int = Field(8, ge=1, description="Papers returned by search / given to the LLM.")
     candidates: int = Field(100, ge=1, description="Candidates taken from each retriever before fusion.")
-    rrf_k: float = Field(60.0, gt=0, description="Reciprocal rank fusion constant k (Cormack et al., SIGIR 2009).")
-    dense_weight: float = Field(1.0, ge=0, description="Weight of the dense ranking in the fusion.")
-    bm25_weight: float = Field(1.0, ge=0, description="Weight of the BM25 ranking in the fusion.")
+    fusion: Literal["tmm", "rrf"] = Field(
+        "tmm", description="How the dense and BM25 rankings are fused. 'tmm': convex combination of "
+                           "theoretical-min-max normalised scores (Bruch et al., TOIS 2023); 'rrf': reciprocal "
+                           "rank fusion (Cormack et al., SIGIR 2009). Default, weights and candidates tuned on "
+                           "the BEIR SciFact train split (benchmarks/tune_scifact.py).")
+    rrf_k: float = Field(60.0, gt=0, description="Reciprocal rank fusion constant k (Cormack et al., SIGIR 2009); "
+                                                 "used when fusion is 'rrf'.")
+    dense_weight: float = Field(0.8, ge=0, description="Weight of the dense retriever in the fusion.")
+    bm25_weight: float = Field(0.2, ge=0, description="Weight of the BM25 retriever in the fusion.")
     min_similarity: float = Field(
         0.35, ge=-1, le=1, description="Relevance gate of answering: when no retrieved abstract has at least this "
                                        "cosine similarity to the question (MiniLM) and none mentions a name the "

@@ -1,9 +1,11 @@
 """The BM25 index (`bm25s`), derived from the collection's own documents.
 
 Built from what Chroma holds (so a store opened fresh from disk or from a server has it too), cached
-on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and revision, and rebuilt when
-the collection changes. BM25 with Lucene's scoring variant, k1=1.2, b=0.75 (bm25s defaults; Lù,
-"BM25S", arXiv:2407.03618), English stopwords, Snowball stemming (PyStemmer).
+on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and revision (and the BM25
+parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
+"BM25S", arXiv:2407.03618), k1=0.9, b=0.4 (Anserini's defaults, used for BEIR's BM25 baselines; also
+the best pair on the BEIR SciFact train split, `benchmarks/tune_scifact.py`), English stopwords,
+Snowball stemming (PyStemmer).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 # decimal numbers kept whole ("21.74"), otherwise word characters (bm25s' default keeps 2+ chars).
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
+K1, B = 0.9, 0.4
+PARAMS = f"lucene k1={K1} b={B} tokens=1"  # part of the cache key: a change rebuilds cached indexes
 
 
 def _stemmer():
@@ -61,7 +65,7 @@ class BM25Index:
         import bm25s
 
         stemmer = _stemmer()
-        retriever = bm25s.BM25()
+        retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
         if documents:
             retriever.index(tokenize(documents, stemmer), show_progress=False)
         return cls(list(ids), retriever, stemmer)
@@ -84,7 +88,7 @@ class BM25Index:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         self._retriever.save(str(tmp))
-        (tmp / "ids.json").write_text(json.dumps({"key": key, "ids": self.ids}))
+        (tmp / "ids.json").write_text(json.dumps({"key": key, "params": PARAMS, "ids": self.ids}))
         shutil.rmtree(folder, ignore_errors=True)
         tmp.rename(folder)
 
@@ -95,7 +99,7 @@ class BM25Index:
 
         try:
             meta = json.loads((folder / "ids.json").read_text())
-            if meta.get("key") != key:
+            if meta.get("key") != key or meta.get("params") != PARAMS:
                 return None
             retriever = bm25s.BM25.load(str(folder))
         except Exception:

@@ -386,3 +386,23 @@ async def test_real_extractive_backend_over_bundled_collection(settings, bundled
         await wait_until(pilot, lambda: len(app.turns) == 2, timeout=60)
         assert app.turns[1].status == "complete"
         assert app.turns[1].standalone_question != "and how much does it save?"
+
+
+async def test_backend_that_cannot_start_then_switch(settings, tmp_path):
+    """openai chosen without an API key: the real make_llm's error is shown, the app stays usable, and
+    switching to the extractive backend in the app answers."""
+    from assistant.tui.app import make_app
+    from assistant.tui.screens.settings import ChatOptions
+
+    script = Script()
+    app = make_app(settings, answer_fn=script, store=StubStore(), backend="openai", export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "needs an API key" in rendered_text(app.view), what="backend error note")
+        await ask(pilot, app, "What is NorMuon?")
+        await wait_until(pilot, lambda: app.turns)
+        assert app.turns[0].status == "error" and "needs an API key" in app.turns[0].error
+        app.apply_options(ChatOptions("extractive", None, app.options.filters))
+        await wait_until(pilot, lambda: "extractive" in str(app.header.render()) and "…" not in str(app.header.render()))
+        await ask(pilot, app, "What is NorMuon?")
+        await wait_until(pilot, lambda: len(app.turns) == 2)
+        assert app.turns[1].status == "complete" and script.calls[-1]["llm"].name == "extractive"

@@ -95,30 +95,16 @@ def _default_llm_factory(settings, name=None, model=None):
     return make_llm(settings, name=name, model=model)
 
 
-class _History:
-    """Stand-in for `assistant.conversation.Conversation` when that module is not importable."""
-
-    def __init__(self) -> None:
-        self.turns: list = []
-
-    def add(self, turn) -> None:
-        self.turns.append(turn)
-
-
 def _new_conversation():
-    try:
-        from assistant.conversation import Conversation
-    except ImportError:
-        return _History()
+    from assistant.conversation import Conversation
+
     return Conversation()
 
 
 def _conversation_turn(saved: SavedTurn, dropped: tuple[int, ...] = (), refused: bool = False):
-    """The `assistant.conversation.Turn` for a finished turn (the saved record itself as a fallback)."""
-    try:
-        from assistant.conversation import Turn
-    except ImportError:
-        return saved
+    """The `assistant.conversation.Turn` for a finished turn (sources and citations as their JSON)."""
+    from assistant.conversation import Turn
+
     status = saved.status if saved.status in ("complete", "partial", "stopped", "error") else "partial"
     return Turn(question=saved.question, standalone_question=saved.standalone_question or saved.question,
                 answer=saved.answer, sources=[s.to_json() for s in saved.sources],
@@ -424,11 +410,8 @@ class ChatApp(App):
             return
         self.current = None
         self.turns.append(job.turn)
-        if job.turn.answer.strip() or job.turn.status != "error":
-            try:
-                self.conversation.add(_conversation_turn(job.turn, job.dropped, job.refused))
-            except Exception as exc:  # never lose the UI over the history object
-                self.notify(f"follow-ups will not see this turn ({error_message(exc)})", severity="warning")
+        # every turn, whatever its ending, as answer() itself records them
+        self.conversation.add(_conversation_turn(job.turn, job.dropped, job.refused))
         self._save(job.position, job.turn)
         self._lock_input(False)
 
@@ -516,8 +499,7 @@ class ChatApp(App):
                 status.append(" · cites " + " ".join(f"[{n}]" for n in cited))
             view.show_saved(turn.answer, cited, turn.status, status)
             self.turns.append(turn)
-            if turn.answer.strip() or turn.status != "error":
-                self.conversation.add(_conversation_turn(turn))
+            self.conversation.add(_conversation_turn(turn))
             self.input.remember(turn.question)
         if chat.turns:
             last = chat.turns[-1]

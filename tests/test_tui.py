@@ -78,6 +78,12 @@ async def test_follow_up_uses_the_conversation(settings, tmp_path):
         assert app.input.text == "What is NorMuon?"
         await pilot.press("down", "down")
         assert app.input.text == ""
+        # Ctrl+J breaks the line; Enter sends the whole multi-line question
+        await pilot.press("l", "i", "n", "e", "ctrl+j", "t", "w", "o")
+        assert app.input.text == "line\ntwo"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(app.turns) == 3)
+        assert app.turns[2].question == "line\ntwo"
 
 
 async def test_escape_stops_mid_stream_and_keeps_text(settings, tmp_path):

@@ -1,0 +1,57 @@
+"""The ``assistant chat`` command: thin over `make_app`; Textual only imported when it runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from assistant.chats import ChatStore, SavedTurn
+
+
+def test_help_does_not_import_textual():
+    code = ("import sys; from typer.testing import CliRunner; from assistant.cli import app; "
+            "r = CliRunner().invoke(app, ['chat', '--help']); assert r.exit_code == 0, r.output; "
+            "assert 'Chat with the collection' in r.output; print('textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_open_unknown_conversation_is_one_line_error():
+    from assistant.cli import app
+
+    result = CliRunner().invoke(app, ["chat", "--open", "nope"])
+    assert result.exit_code == 1
+    assert "no saved conversation with id 'nope'" in result.output
+    result = CliRunner().invoke(app, ["chat", "--open", "last"])
+    assert result.exit_code == 1 and "no saved conversation yet" in result.output
+    result = CliRunner().invoke(app, ["chat", "--llm", "gpt"])
+    assert result.exit_code == 1 and "--llm must be" in result.output
+    result = CliRunner().invoke(app, ["chat", "--year", "soon"])
+    assert result.exit_code == 1 and "--year" in result.output
+
+
+def test_open_resolves_prefix_and_last(settings, monkeypatch):
+    """--open hands the full id to make_app (the app itself is not run here)."""
+    import assistant.tui.app as tui_app
+    from assistant.cli import app
+
+    chats = ChatStore(settings.paths.conversations_db)
+    first = chats.create("first")
+    chats.save_turn(first, 0, SavedTurn(question="first"))
+    seen = {}
+
+    class FakeApp:
+        def run(self):
+            pass
+
+    def fake_make_app(settings, **kw):
+        seen.update(kw)
+        return FakeApp()
+
+    monkeypatch.setattr(tui_app, "make_app", fake_make_app)
+    assert CliRunner().invoke(app, ["chat", "--open", first[:6], "--llm", "extractive", "--venue", "ICML"]).exit_code == 0
+    assert seen["chat_id"] == first and seen["backend"] == "extractive" and seen["filters"].venue == "ICML"
+    assert CliRunner().invoke(app, ["chat", "--open", "last"]).exit_code == 0
+    assert seen["chat_id"] == first

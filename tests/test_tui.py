@@ -177,7 +177,18 @@ async def test_open_source_from_panel_and_from_marker(settings, tmp_path):
         assert "It keeps the memory footprint of Muon." not in highlighted
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
-        # the marker [2] in the answer is a link to source 2
+        # the markers in the answer are links to their sources: click the first [1] on screen
+        from textual.widgets._markdown import MarkdownParagraph
+
+        paragraph = app.view.turns()[0].query_one(MarkdownParagraph)
+        content = paragraph._content
+        first = content.plain.index("[1]")
+        assert any(sp.start == first and "cite:0:1" in str(sp.style) for sp in content.spans)
+        await pilot.click(paragraph, offset=(first + 1, 0))
+        await wait_until(pilot, lambda: isinstance(app.screen, SourceScreen), what="source opened by a click")
+        assert app.screen.source.paper.id == "p-normuon"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
         app.view.turns()[0].markdown.post_message(
             __import__("textual.widgets", fromlist=["Markdown"]).Markdown.LinkClicked(
                 app.view.turns()[0].markdown, "cite:0:2"))
@@ -217,7 +228,7 @@ async def test_exception_in_answering_and_unreachable_store(settings, tmp_path):
                                                                            "http://localhost:1 (ConnectError)")))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "ConnectError" in rendered_text(app.view), what="store error note")
-        assert "unavailable" in str(app.header.render())
+        assert "store unavailable" in str(app.header.render())
         await ask(pilot, app, "anything?")
         await wait_until(pilot, lambda: app.turns)
         assert app.turns[0].status == "error"
@@ -404,6 +415,8 @@ async def test_backend_that_cannot_start_then_switch(settings, tmp_path):
     app = make_app(settings, answer_fn=script, store=StubStore(), backend="openai", export_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "needs an API key" in rendered_text(app.view), what="backend error note")
+        header = str(app.header.render())
+        assert "19 abstracts" in header and "openai (not available)" in header
         await ask(pilot, app, "What is NorMuon?")
         await wait_until(pilot, lambda: app.turns)
         assert app.turns[0].status == "error" and "needs an API key" in app.turns[0].error

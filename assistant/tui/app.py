@@ -169,6 +169,7 @@ class ChatApp(App):
         self._llm = None
         self._llm_key: tuple[str, str | None] | None = None
         self.count: int | None = None
+        self._counted: int | None = None  # last count seen by a worker (the store answered)
         self.chat_id: str | None = None
         self.turns: list[SavedTurn] = []
         self.conversation = _new_conversation()
@@ -230,6 +231,7 @@ class ChatApp(App):
                 if message:
                     self.call_from_thread(self.notify, message)
             count = self._store.count()
+            self._counted = count
             if self._retriever is None:
                 from assistant.retrieval import Retriever
 
@@ -270,9 +272,12 @@ class ChatApp(App):
                                           "then start the chat again.", style="bold"), classes="note -error")
 
     async def _load_failed(self, message: str) -> None:
-        self.header.set_state(problem="unavailable" if self._store is None or self.count is None else "")
-        if self._llm is not None:
-            self.header.set_state(backend=self._llm.name, model=self._llm.model or "")
+        if self._counted is None:  # the store did not answer
+            self.header.set_state(problem="store unavailable")
+        else:  # the store is fine; the backend could not be set up
+            self.count = self._counted
+            self.header.set_state(count=self._counted, problem="",
+                                  backend=f"{self.options.backend} (not available)", model="")
         await self.view.add_note(Text("⚠ " + message, style="bold"), classes="note -error")
 
     # --- asking ------------------------------------------------------------------------------------

@@ -234,6 +234,8 @@ async def test_exception_in_answering_and_unreachable_store(settings, tmp_path):
         assert app.turns[0].status == "error"
         assert "Chroma count failed" in rendered_text(app.view.turns()[0])
         assert not app.input.read_only
+        assert "scripted" in str(app.header.render())  # the backend is named though the store is down
+        assert "No sources: the answer failed." in str(app.sources_panel.get_option_at_index(0).prompt)
 
 
 async def test_rate_limit_exception_from_the_stream(settings, tmp_path):

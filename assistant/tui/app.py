@@ -224,24 +224,35 @@ class ChatApp(App):
     # --- collaborators (store, retriever, LLM), prepared off the event loop -------------------------
     def _ensure_ready(self) -> int:
         """Open the store and make the LLM backend if not done yet (worker threads only). Returns the
-        number of abstracts. Raises the store's or backend's errors."""
+        number of abstracts. Raises the store's error, else the backend's (each is tried either way,
+        so the header can name a working backend when only the store is down, and the reverse)."""
         with self._lock:
-            if self._store is None:
-                self._store, message = self._store_factory(self.settings)
-                if message:
-                    self.call_from_thread(self.notify, message)
-            count = self._store.count()
-            self._counted = count
-            if self._retriever is None:
-                from assistant.retrieval import Retriever
+            error: Exception | None = None
+            count = 0
+            try:
+                if self._store is None:
+                    self._store, message = self._store_factory(self.settings)
+                    if message:
+                        self.call_from_thread(self.notify, message)
+                count = self._store.count()
+                self._counted = count
+                if self._retriever is None:
+                    from assistant.retrieval import Retriever
 
-                self._retriever = Retriever(self._store, self.settings)
+                    self._retriever = Retriever(self._store, self.settings)
+            except Exception as exc:
+                error = exc
             key = (self.options.backend, self.options.model)
             if self._llm is None or self._llm_key != key:
                 self._llm = None
-                self._llm = self._llm_factory(self.settings, name=None if key[0] == "auto" else key[0],
-                                              model=key[1])
-                self._llm_key = key
+                try:
+                    self._llm = self._llm_factory(self.settings, name=None if key[0] == "auto" else key[0],
+                                                  model=key[1])
+                    self._llm_key = key
+                except Exception as exc:
+                    error = error or exc
+            if error is not None:
+                raise error
             return count
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
@@ -274,10 +285,13 @@ class ChatApp(App):
     async def _load_failed(self, message: str) -> None:
         if self._counted is None:  # the store did not answer
             self.header.set_state(problem="store unavailable")
-        else:  # the store is fine; the backend could not be set up
+        else:
             self.count = self._counted
-            self.header.set_state(count=self._counted, problem="",
-                                  backend=f"{self.options.backend} (not available)", model="")
+            self.header.set_state(count=self._counted, problem="")
+        if self._llm is not None:
+            self.header.set_state(backend=self._llm.name, model=getattr(self._llm, "model", "") or "")
+        else:  # the backend could not be set up
+            self.header.set_state(backend=f"{self.options.backend} (not available)", model="")
         await self.view.add_note(Text("⚠ " + message, style="bold"), classes="note -error")
 
     # --- asking ------------------------------------------------------------------------------------
@@ -360,6 +374,8 @@ class ChatApp(App):
             await self._end(job)
         elif isinstance(event, Error):
             turn.error = event.message
+            if not turn.sources:
+                self.sources_panel.show_sources((), turn=job.position, note="No sources: the answer failed.")
             turn.status = "partial" if (job.view.text or event.partial).strip() else "error"
             self._fill_backend(turn)
             await job.view.fail(event.message, event.partial, self._note(job, with_time=False))

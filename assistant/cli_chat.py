@@ -23,13 +23,18 @@ def chat(
     year: YearOpt = None,
     author: AuthorOpt = None,
     open_id: Annotated[Optional[str], typer.Option(
-        "--open", metavar="ID", help="Reopen a saved conversation (its id or a prefix; 'last' for the latest).")] = None,
+        "--open", metavar="ID",
+        help="Reopen a saved conversation (its id or a prefix; 'last' for the latest).")] = None,
     export_dir: Annotated[Optional[Path], typer.Option(
         help="Folder for Markdown exports (Ctrl+R in the app). Default: the current folder.")] = None,
 ) -> None:
     """Chat with the collection in a terminal app: answers stream in with their sources beside them.
 
-    Enter sends, Esc stops an answer, Tab goes to the sources (Enter opens an abstract), Ctrl+N starts a new conversation, Ctrl+O lists saved ones, Ctrl+S sets backend, model and filters, Ctrl+R exports to Markdown, Ctrl+T copies the answer, F1 shows every key.
+    Enter sends, Esc stops an answer, Tab goes to the sources (Enter opens an abstract).
+
+    Ctrl+N: new conversation. Ctrl+O: saved ones. Ctrl+S: backend, model, filters. Ctrl+R: export to Markdown.
+
+    Ctrl+T copies the answer, F1 shows every key.
 
     Conversations are saved in the data folder as they go.
     """

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._report import markdown_table, write_section  # noqa: E402
 
-MODEL_DIR = Path(os.environ.get("ASSISTANT_EMBEDDING_MODEL_DIR", ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"))
+MODEL_DIR = Path(os.environ.get("ASSISTANT_EMBEDDING_MODEL_DIR",
+                               ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"))
 
 
 # --- 1. cold launch ----------------------------------------------------------------------------------

@@ -51,7 +51,8 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
         return FakeApp()
 
     monkeypatch.setattr(tui_app, "make_app", fake_make_app)
-    assert CliRunner().invoke(app, ["chat", "--open", first[:6], "--llm", "extractive", "--venue", "ICML"]).exit_code == 0
+    args = ["chat", "--open", first[:6], "--llm", "extractive", "--venue", "ICML"]
+    assert CliRunner().invoke(app, args).exit_code == 0
     assert seen["chat_id"] == first and seen["backend"] == "extractive" and seen["filters"].venue == "ICML"
     assert CliRunner().invoke(app, ["chat", "--open", "last"]).exit_code == 0
     assert seen["chat_id"] == first

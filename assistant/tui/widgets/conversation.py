@@ -64,7 +64,8 @@ class TurnView(Vertical):
         if answer is not None:
             self.text = answer
         self.status = status
-        await self.markdown.update(link_citations(verbatim_markdown(self.text), cited, self.position) if self.text else "")
+        shown = link_citations(verbatim_markdown(self.text), cited, self.position) if self.text else ""
+        await self.markdown.update(shown)
         self.set_class(status == "stopped", "-stopped")
         self.status_line.update(note if note is not None else Text(""))
 

@@ -46,5 +46,8 @@ class ChatHeader(Static):
         else:
             t.append("backend …", style="dim")
         t.append("  │  ", style="dim")
-        t.append(f"filters: {self.filters}" if self.filters else "no filters", style="yellow" if self.filters else "dim")
+        if self.filters:
+            t.append(f"filters: {self.filters}", style="yellow")
+        else:
+            t.append("no filters", style="dim")
         return t

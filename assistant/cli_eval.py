@@ -22,6 +22,7 @@ from assistant.cli import (
     open_store,
     user_errors,
 )
+from assistant.cli_answer import LlmOpt, ModelOpt, TopKOpt
 
 LLM_CHOICES = ("auto", "openai", "local", "extractive")
 
@@ -38,9 +39,9 @@ def eval_(
     ctx: typer.Context,
     questions_file: Annotated[Path, typer.Argument(metavar="QA.jsonl",
                                                    help="Questions: one JSON object per line (id, type, q, gold, facts).")],
-    llm: Annotated[Optional[str], typer.Option("--llm", help="Backend: auto, openai, local or extractive.")] = None,
-    model: Annotated[Optional[str], typer.Option("--model", help="Model name (openai) or GGUF file (local).")] = None,
-    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the LLM.")] = None,
+    llm: LlmOpt = None,
+    model: ModelOpt = None,
+    k: TopKOpt = None,
     venue: VenueOpt = None,
     year: YearOpt = None,
     author: AuthorOpt = None,

@@ -252,3 +252,71 @@ def test_eval_bad_file_is_one_line_and_exit_1(tmp_path):
     assert res.stderr.strip() == f"error: {bad}:1: field 'q' (the question) is missing or empty"
     res = CliRunner().invoke(app, ["eval", str(tmp_path / "missing.jsonl")])
     assert res.exit_code == 1 and "no such file" in res.stderr
+
+
+# --- answers through the event stream -----------------------------------------------------------------
+
+
+class _StubRetriever:
+    def __init__(self, store, papers):
+        self.store, self._papers = store, papers
+
+    def search(self, query, top_k=10, filters=None, mode="hybrid"):
+        from assistant.retrieval import SearchResult
+
+        return [SearchResult(paper=p, score=1.0 / n, rank=n) for n, p in enumerate(self._papers[:top_k], start=1)]
+
+
+def test_evaluate_question_reads_sources_citations_and_done(monkeypatch):
+    from assistant import answering
+    from assistant.evaluation import evaluate_question
+    from assistant.events import Citation, Citations, Done, Source, Sources, TextDelta
+
+    def fake_answer(question, **kwargs):
+        yield Sources(tuple(Source(n, p, 1.0) for n, p in enumerate(PAPERS, start=1)))
+        yield TextDelta("STAR-KV reaches 20× [2]")
+        yield TextDelta(" and NorMuon [1].")
+        yield Citations((Citation(2, PAPERS[1]), Citation(1, PAPERS[0])), dropped=(7,))
+        yield Done("STAR-KV reaches 20× [2] and NorMuon [1].", backend="fake", model="fake")
+
+    monkeypatch.setattr(answering, "answer", fake_answer)
+    q = Question("q1", "single", "How much does STAR-KV compress?", ("STAR-KV",), ("20",))
+    r = evaluate_question(q, retriever=_StubRetriever(None, PAPERS), papers=PAPERS, llm=object())
+    assert r.sources == ["p_nor", "p_star", "p_opt"] and r.cited == ["p_star", "p_nor"]
+    assert r.metrics["fact_recall"] == 1.0 and r.metrics["citation_precision"] == 0.5
+    assert r.metrics["mrr"] == 0.5  # the stub ranks STAR-KV second
+
+
+def test_a_failing_answer_is_recorded_not_raised(monkeypatch):
+    from assistant import answering
+    from assistant.evaluation import evaluate_question
+    from assistant.events import Error, TextDelta
+
+    def failing(question, **kwargs):
+        yield TextDelta("STAR-KV reaches 20")
+        yield Error("cannot connect to the LLM server", kind="connection", partial="STAR-KV reaches 20")
+
+    monkeypatch.setattr(answering, "answer", failing)
+    q = Question("q1", "single", "?", ("STAR-KV",), ("20",))
+    r = evaluate_question(q, retriever=_StubRetriever(None, PAPERS), papers=PAPERS, llm=object())
+    assert r.error == "cannot connect to the LLM server"
+    assert r.metrics["fact_recall"] == 1.0 and r.metrics["citation_precision"] == 0.0
+    assert summarize([r])["overall"]["errors"] == 1
+
+
+@pytest.mark.integration
+def test_eval_extractive_on_the_seed_questions_passes_the_ci_thresholds(bundled_store):
+    from assistant.cli import app
+    from tests.conftest import SEED_QA
+
+    if not SEED_QA.exists():
+        pytest.skip(f"{SEED_QA} not found")
+    res = CliRunner().invoke(app, ["eval", str(SEED_QA), "--llm", "extractive", "--json",
+                                   "--min-recall-at-5", "0.9", "--min-citation-precision", "0.9",
+                                   "--min-refusal-rate", "1.0"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["backend"] == "extractive" and data["summary"]["overall"]["n"] == 12
+    by_id = {q["id"]: q for q in data["questions"]}
+    assert by_id["d10"]["cited"] == [] and by_id["d10"]["refusal_rate"] == 1.0  # out of corpus
+    assert by_id["d02"]["cited"] == by_id["d02"]["gold_ids"]  # STAR-KV cited for the STAR-KV question

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 RETRY_AFTER_CAP = 30.0
 """Longest wait (seconds) for a server's Retry-After; a longer one fails at once as a rate-limit error."""
+CUT_HINT = ("; a llama.cpp server cuts a stream when another request arrives: start it with "
+            "--interrupt_requests False, or use --concurrency 1")
 CONFIGURE_HINT = ("set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server "
                   "(llama.cpp, Ollama, vLLM, LM Studio), or choose one with --llm")
 
@@ -260,6 +262,25 @@ class OpenAIBackend:
         return self._create(**kwargs)
 
     def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
+        broken = 0
+        while True:
+            outcome = yield from self._stream_once(request, cancel)
+            if outcome != "empty":
+                if outcome == "cut":
+                    raise LLMError(f"the LLM server at {self.where} ended the stream before the answer was "
+                                   f"finished{CUT_HINT}", kind="server")
+                return
+            # The stream broke before any text. llama.cpp's server does this when the prompt exceeds its
+            # context (the error comes after the 200 headers): one non-streamed request names the reason.
+            self.complete(request.messages, max_tokens=1)
+            broken += 1
+            if broken > self.max_retries:
+                raise LLMError(f"the LLM server at {self.where} ended the stream without an answer "
+                               f"({broken} attempt(s)){CUT_HINT}", kind="server")
+
+    def _stream_once(self, request: AnswerRequest, cancel: threading.Event | None):
+        """Yield the chunks of one streamed request; return "ok", "cancelled", "empty" (the stream ended
+        with no text and no finish_reason) or "cut" (text, then an end without finish_reason)."""
         import httpx
         import openai
 
@@ -282,7 +303,7 @@ class OpenAIBackend:
         try:
             for chunk in stream:
                 if cancel is not None and cancel.is_set():
-                    return
+                    return "cancelled"
                 usage = getattr(chunk, "usage", None)
                 choices = chunk.choices or []
                 text = "".join((c.delta.content or "") for c in choices if c.delta is not None)
@@ -292,7 +313,7 @@ class OpenAIBackend:
                     yield Chunk(text, _usage_dict(usage) if usage else None)
         except (openai.OpenAIError, httpx.HTTPError) as exc:
             if cancel is not None and cancel.is_set():
-                return
+                return "cancelled"
             raise self._error(exc) from None
         finally:
             done.set()
@@ -300,11 +321,11 @@ class OpenAIBackend:
                 stream.close()
             except Exception:
                 pass
-        if not wrote and not finished and not (cancel is not None and cancel.is_set()):
-            # The stream broke before any text (llama.cpp's server does this when the prompt exceeds its
-            # context: the error comes after the 200 headers). Ask once without streaming for the reason.
-            self.complete(request.messages, max_tokens=1)
-            raise LLMError(f"the LLM server at {self.where} ended the stream without an answer", kind="server")
+        if cancel is not None and cancel.is_set():
+            return "cancelled"
+        if finished:
+            return "ok"
+        return "cut" if wrote else "empty"
 
 
 def _status_message(exc) -> str:

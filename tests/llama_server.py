@@ -54,7 +54,8 @@ def start_llama_server(n_ctx: int = SERVER_CONTEXT, threads: int = 2, startup_se
     log = open(log_path, "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf()), "--model_alias", MODEL_ALIAS,
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads)],
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+         "--interrupt_requests", "False"],  # default True: a new request cuts the streaming one
         stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_for_port(port, proc, startup_seconds, "llama_cpp.server")

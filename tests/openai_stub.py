@@ -8,7 +8,10 @@ is empty every request gets `default`. Behaviours (`Behaviour.kind`):
 - ``"401"``, ``"500"``: an OpenAI-style error body with that status;
 - ``"429"``: rate limited, with ``Retry-After: <retry_after>`` when given;
 - ``"context_length"``: 400 with code ``context_length_exceeded``;
-- ``"hang"``: accept the request and never answer (until the stub stops).
+- ``"hang"``: accept the request and never answer (until the stub stops);
+- ``"broken"``: start a 200 stream and close it with no text and no ``finish_reason`` (what llama.cpp's
+  server does when the prompt is too long or another request interrupts it); ``"cut"``: the same after
+  some text.
 
 ``behaviour_for(request_json)`` may return a `Behaviour` for a given request (e.g. fail one question).
 Server-wide switches: ``reject_stream_options`` (400 "Unrecognized request argument supplied:
@@ -185,7 +188,11 @@ class OpenAIStub:
                 send({"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": model,
                       "choices": []})
             send(chunk({"role": "assistant", "content": ""}))
+            if b.kind == "broken":
+                return
             pieces = [text[i:i + 6] for i in range(0, len(text), 6)]
+            if b.kind == "cut":
+                pieces = pieces[: max(1, len(pieces) // 2)]
             for i, piece in enumerate(pieces):
                 if self.chunk_delay:
                     time.sleep(self.chunk_delay)
@@ -193,6 +200,8 @@ class OpenAIStub:
                 if self.empty_choices and i % 2 == 0:
                     send({"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": model,
                           "choices": []})
+            if b.kind == "cut":
+                return
             send(chunk({}, "stop"))
             if (body.get("stream_options") or {}).get("include_usage"):
                 send({"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": model,

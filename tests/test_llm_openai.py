@@ -172,6 +172,25 @@ def test_a_prompt_too_long_for_the_server(stub, settings, store):
     assert len(stub.chat_requests) == 1
 
 
+def test_a_stream_broken_before_any_text_is_retried(stub, settings, store):
+    stub.script(Behaviour("broken"))
+    stub.reply = "Second time lucky [1]."
+    llm, s = make(settings, stub, max_retries=1)
+    events = ask(store, llm, s)
+    assert isinstance(events[-1], Done) and events[-1].answer == "Second time lucky [1]."
+    # the broken stream, one non-streamed check, the retried stream
+    assert [r.get("stream", False) for r in stub.chat_requests] == [True, False, True]
+
+
+def test_a_stream_cut_after_some_text_keeps_it_as_partial(stub, settings, store):
+    stub.default = Behaviour("cut")
+    stub.reply = "This answer is cut off in the middle [1]."
+    llm, s = make(settings, stub)
+    err = one_line_error(ask(store, llm, s), "server")
+    assert "before the answer was finished" in err.message and "--interrupt_requests False" in err.message
+    assert err.partial and stub.reply.startswith(err.partial)
+
+
 def test_a_500_after_retries(stub, settings, store):
     stub.default = Behaviour("500")
     llm, s = make(settings, stub, max_retries=1)

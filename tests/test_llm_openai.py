@@ -263,3 +263,15 @@ def test_ask_json_through_the_openai_backend(stub, bundled_store, monkeypatch):
     assert result.exit_code == 1
     assert "error (openai, stub-model):" in result.stderr and "401" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_ask_with_the_openai_backend_and_no_key_is_one_line():
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    result = CliRunner().invoke(app, ["ask", "--llm", "openai", "What is WinQ?"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: the openai backend needs an API key")
+    assert "OPENAI_BASE_URL" in lines[0] and "Traceback" not in result.output

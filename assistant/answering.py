@@ -6,7 +6,8 @@ and the chat app consume the same stream.
 
 Steps:
 1. A follow-up (a conversation with turns) is rewritten into a standalone question: by the LLM with the
-   ``rewrite`` prompt, or, for the extractive backend, by naming the previous question's subject.
+   ``rewrite`` prompt, or, for the extractive backend, by naming the previous question's subject. The
+   answer prompt then holds the standalone question only (the history is spent on the rewrite).
 2. Retrieval (`Retriever.search`), then a relevance gate (`is_relevant`): when no paper is about the
    question the answer is `prompts.NO_RELEVANT_PAPER`, with no sources and no citations.
 3. The papers are numbered [1]..[k] and packed into the context window minus the answer's

@@ -2,7 +2,7 @@
 
 Input (`read_questions`): a text file with one question per line (blank lines and ``#`` comments are
 skipped; the id is the line number), or JSONL (``.jsonl`` / ``.ndjson``, or a ``.json`` file of one object
-per line) with ``id`` (default: the line number), ``q`` or ``question``, and optional filters ``venue``,
+per line, or a JSON array of such objects) with ``id`` (default: the line number), ``q`` or ``question``, and optional filters ``venue``,
 ``year``, ``author`` (top level or under ``"filters"``).
 
 Output (`run_batch`): one line per question with the fields of ``ask --json`` plus ``question_id``, and
@@ -104,13 +104,23 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         raise BatchError(f"cannot read the questions file {path}: {exc}") from None
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip()), "")
+    if first.startswith("["):  # a JSON array of question objects: one per "line" in the messages
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BatchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        lines = [json.dumps(item) for item in items] if isinstance(items, list) else []
+        first = "{"
+        path_note = " (array item)"
+    else:
+        path_note = ""
     is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson", ".json") or first.startswith("{")
     questions: list[BatchQuestion] = []
     problems: list[str] = []
     seen: set[str] = set()
     for no, raw in enumerate(lines, start=1):
         line = raw.strip()
-        where = f"{path.name}:{no}"
+        where = f"{path.name}:{no}{path_note}"
         if not line or (not is_jsonl and line.startswith("#")):
             continue
         if is_jsonl:

@@ -49,6 +49,11 @@ def test_read_questions_from_text_and_jsonl(tmp_path):
     assert problems[0].startswith("q.jsonl:3: not valid JSON")
     assert "no question" in problems[1] and "already used" in problems[2] and "last year" in problems[3]
 
+    arr = tmp_path / "q.json"
+    arr.write_text(json.dumps([{"id": "x", "q": "What is WinQ?"}, {"question": "What is EDEN?"}], indent=2))
+    qs, problems = read_questions(arr)
+    assert [(q.id, q.question) for q in qs] == [("x", "What is WinQ?"), ("2", "What is EDEN?")] and problems == []
+
 
 def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):
     from assistant.batch import load_answered

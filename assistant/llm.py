@@ -470,6 +470,7 @@ compare compared comparison summarize summarise summary describe explain tell li
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
+_PLURAL = re.compile(r"\b(papers|methods|approaches|works|studies)\b", re.I)
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
 
 
@@ -598,7 +599,16 @@ class ExtractiveBackend:
             return []
         scored.sort(key=lambda x: -x[0])
         best = scored[0][0]
-        picked = [x for x in scored if x[0] >= best - self.margin][: self.max_sentences]
+        if _PLURAL.search(question) and not named:
+            # "which papers ...": the best sentence of each paper first, so several papers are quoted
+            firsts, seen = [], set()
+            for x in scored:
+                if x[1] not in seen and x[0] >= best - 2 * self.margin:
+                    seen.add(x[1])
+                    firsts.append(x)
+            picked = firsts[: self.max_sentences]
+        else:
+            picked = [x for x in scored if x[0] >= best - self.margin][: self.max_sentences]
         return [(n, sent, sim) for _, n, sent, sim in picked]
 
     def answer_text(self, request: AnswerRequest) -> str:

@@ -15,10 +15,10 @@ from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app
                            make_filters, open_store, user_errors)
 
 LlmOpt = Annotated[Optional[str], typer.Option(
-    "--llm", help="LLM backend: openai, local, extractive or auto [env ASSISTANT_LLM].")]
+    "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
 ModelOpt = Annotated[Optional[str], typer.Option(
-    "--model", help="Model name (openai) or GGUF file (local) [env ASSISTANT_MODEL].")]
-TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model [env ASSISTANT_TOP_K].")]
+    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
+TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
 
 
 def _backend(settings, llm: str | None, model: str | None):
@@ -111,7 +111,7 @@ def ask(
     author: AuthorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Answer a question from the abstracts, citing them as [n].
+    """Answer a question from the abstracts, citing them as \\[n].
 
     Streams the answer, then lists the numbered papers it was given (display name, venue/year, link)
     and names the backend. When no paper is about the question, or the abstracts do not say, it says

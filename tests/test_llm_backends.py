@@ -1,0 +1,42 @@
+"""Choosing and setting up backends: names, one-line configuration errors, token counting."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.llm import LLMError, bpe_token_counter, make_llm, name_tokens
+
+
+def test_unknown_backend_is_a_config_error(settings):
+    with pytest.raises(LLMError, match="unknown LLM backend 'gpt'") as info:
+        make_llm(settings, "gpt")
+    assert info.value.kind == "config"
+
+
+def test_local_backend_with_a_missing_model_file_names_the_setting(settings, tmp_path):
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(LLMError, match="ASSISTANT_LOCAL_MODEL_PATH") as info:
+        make_llm(settings, "local", model=str(tmp_path / "nope.gguf"))
+    assert info.value.kind == "config"
+
+
+def test_every_backend_is_named(settings):
+    llm = make_llm(settings, "extractive")
+    assert (llm.name, llm.can_chat, llm.context_window) == ("extractive", False, None) and llm.model
+    openai_llm = make_llm(settings.model_copy(update={"openai_api_key": "sk-x"}), "openai", model="gpt-4o")
+    assert (openai_llm.name, openai_llm.model) == ("openai", "gpt-4o")
+    assert make_llm(settings.model_copy(update={"openai_api_key": "sk-x"})).name == "openai"
+
+
+def test_token_counts_use_the_openai_bpe_offline():
+    count = bpe_token_counter("gpt-4o-mini")
+    assert count("hello world") == 2
+    text = "Quantization-aware training (QAT) is widely adopted to quantize language models. " * 20
+    assert 250 < count(text) < 450
+    assert bpe_token_counter("smollm2-135m")(text) > count(text)  # a safety factor for other tokenizers
+
+
+def test_name_tokens_finds_methods_and_acronyms_but_not_common_words():
+    assert name_tokens("How does NorMuon compare to STAR-KV and GRPO on GPUs for LLMs?") == [
+        "NorMuon", "STAR-KV", "GRPO"]
+    assert name_tokens("Which paper proposes a new image segmentation architecture?") == []

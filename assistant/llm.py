@@ -213,9 +213,11 @@ class OpenAIBackend:
             return LLMError(f"the LLM server at {self.where} rejected the API key (HTTP {exc.status_code}); "
                             f"check OPENAI_API_KEY", kind="auth")
         if isinstance(exc, openai.RateLimitError):
-            after = self._retry_after(exc)
-            ask = f", it asks to wait {after:g} s" if after is not None else ""
-            return LLMError(f"rate limited by {self.where} (HTTP 429{ask}) after {tries} attempt(s); "
+            after, cap = self._retry_after(exc), min(RETRY_AFTER_CAP, self.timeout)
+            if after is not None and after > cap:
+                return LLMError(f"rate limited by {self.where} (HTTP 429): it asks to wait {after:g} s, more than "
+                                f"the {cap:g} s the assistant waits; try again later", kind="rate_limit")
+            return LLMError(f"rate limited by {self.where} (HTTP 429) after {tries} attempt(s); "
                             f"try again later or lower --concurrency", kind="rate_limit")
         if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException):
             return LLMError(f"no answer from the LLM server at {self.where} within {self.timeout:g} s "

@@ -103,36 +103,66 @@ def measure(system: str, size: str, fresh: bool = True) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+RESULTS = OUT / "results.json"
+NAMES = {"product": "assistant ingest", "baseline": "llama-index VectorStoreIndex over Chroma"}
+
+
+def default_plan(sizes: list[str]) -> list[tuple[str, str, bool]]:
+    """Product then baseline per size; the re-ingest of the largest collection right after its ingest."""
+    plan = []
+    for size in sizes:
+        plan.append(("product", size, True))
+        if size == sizes[-1]:
+            plan.append(("product", size, False))
+        plan.append(("baseline", size, True))
+    return plan
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="19,5k,16k")
+    ap.add_argument("--only", default="", help="Measure only these items (system:size[:re], comma-separated); "
+                                               "the other rows come from the last run's saved results.")
     ap.add_argument("--child", nargs=2)
     ap.add_argument("--reuse", action="store_true")
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(*args.child, fresh=not args.reuse)))
         return
-    rows: list[list[object]] = []
-    plan = []
-    for size in args.sizes.split(","):
-        plan += [("product", size, True), ("baseline", size, True)]
-        if size == args.sizes.split(",")[-1]:
-            plan.insert(len(plan) - 1, ("product", size, False))  # re-ingest before the slow baseline
+    sizes = args.sizes.split(",")
+    plan = default_plan(sizes)
+    only = {tuple(x.split(":")) for x in args.only.split(",") if x}
+    saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for system, size, fresh in plan:
+        key = f"{system}:{size}" + ("" if fresh else ":re")
+        if only and tuple(key.split(":")) not in only:
+            continue
         r = measure(system, size, fresh)
-        name = {"product": "assistant ingest", "baseline": "llama-index VectorStoreIndex over Chroma"}[system]
-        if not fresh:
-            name += ", re-ingest unchanged"
+        saved[key] = r
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(saved, indent=1))
         rate = r["abstracts"] / r["seconds"]
-        print(f"{name:<44} {size:>4}: {r['abstracts']:>6} abstracts in {r['seconds']:7.1f} s = {rate:6.1f}/s, "
-              f"embedded {r['embedded']}, peak {r['peak_mib']:.0f} MiB", flush=True)
-        rows.append([name, size, r["abstracts"], r["embedded"], f"{r['seconds']:.1f}", f"{rate:.1f}",
-                     f"{r['abstracts'] / max(r['work_seconds'], 1e-9):.1f}",
-                     f"{r['peak_mib']:.0f}"])
-        _write(rows, args.sizes, done=len(rows) == len(plan))
+        print(f"{_name(system, fresh):<44} {size:>4}: {r['abstracts']:>6} abstracts in {r['seconds']:7.1f} s = "
+              f"{rate:6.1f}/s, embedded {r['embedded']}, peak {r['peak_mib']:.0f} MiB", flush=True)
+        _write(plan, saved, args.sizes)
+    _write(plan, saved, args.sizes)
 
 
-def _write(rows, sizes: str, done: bool) -> None:
+def _name(system: str, fresh: bool) -> str:
+    return NAMES[system] + ("" if fresh else ", re-ingest unchanged")
+
+
+def _write(plan, saved: dict, sizes: str) -> None:
+    rows, missing = [], []
+    for system, size, fresh in plan:
+        key = f"{system}:{size}" + ("" if fresh else ":re")
+        r = saved.get(key)
+        if r is None:
+            missing.append(f"{_name(system, fresh)} at {size}")
+            continue
+        rows.append([_name(system, fresh), size, r["abstracts"], r["embedded"], f"{r['seconds']:.1f}",
+                     f"{r['abstracts'] / r['seconds']:.1f}",
+                     f"{r['abstracts'] / max(r['work_seconds'], 1e-9):.1f}", f"{r['peak_mib']:.0f}"])
     body = markdown_table(["pipeline", "collection", "abstracts", "embedded", "process s", "abstracts/s",
                            "abstracts/s after start-up",
                            "peak MiB"], rows)
@@ -145,8 +175,8 @@ def _write(rows, sizes: str, done: bool) -> None:
              "an unchanged collection embeds none. Peak MiB is the process's maximum resident memory. The "
              "machine is shared with other work, so rates are noisy; chromadb's own ONNX function was "
              "measured at about 38 abstracts/s here.")
-    if not done:
-        body += "\n\n(Partial: the run is still going or stopped early; rows not shown were not measured.)"
+    if missing:
+        body += "\n\nNot measured (yet): " + "; ".join(missing) + "."
     write_section("ingest_speed", "Ingest throughput", body, f"python -m benchmarks.ingest_speed --sizes {sizes}")
 
 

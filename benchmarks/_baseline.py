@@ -78,4 +78,4 @@ def open_index(chroma_dir: Path, name: str = "baseline", embed_model=None):
 def retrieve(index, query: str, top_k: int) -> list[str]:
     """Doc ids of the default retriever's nodes, best first, each doc once (chunks of one doc merged)."""
     nodes = index.as_retriever(similarity_top_k=top_k).retrieve(query)
-    return list(dict.fromkeys(n.node.ref_doc_id for n in nodes))
+    return list(dict.fromkeys(n.node.ref_doc_id or n.node.node_id for n in nodes))

@@ -8,8 +8,9 @@ missing). Warm: one process opens the store, runs one search to load the model a
 then times `Retriever.search(q, top_k=10)` (hybrid) over a fixed list of queries. Cold: a new
 process runs ``assistant search QUERY -k 10 --json`` (the user's command, imports included); the
 median of three. Baseline: the llama-index `VectorStoreIndex` over the same papers in Chroma, its
-default retriever with ``similarity_top_k=10`` (dense only), the same ONNX MiniLM. Peak memory is the
-maximum resident size of each process.
+default retriever with ``similarity_top_k=10`` (dense only), the same ONNX MiniLM; where
+`ingest_speed.py` did not build it, it is built from the product store's own vectors (no re-embedding).
+Peak memory is the maximum resident size of each process.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 
 from benchmarks._report import markdown_table, write_section
 from benchmarks._scifact import MODEL_DIR, ROOT
-from benchmarks.ingest_speed import store_dir
+from benchmarks.ingest_speed import OUT, store_dir
 
 QUERIES = [
     "KV cache compression", "What is NorMuon and what does it combine?", "diffusion language models",
@@ -38,6 +39,39 @@ QUERIES = [
     "low-rank adaptation fine-tuning", "speculative decoding", "medical image segmentation",
 ]
 WARM_REPEATS = 2  # each query this many times
+
+
+def baseline_dir(size: str):
+    """The llama-index baseline's Chroma folder: the one `ingest_speed.py` built, else one built here
+    from the product store's own vectors (same papers, same embeddings, no re-embedding)."""
+    built = store_dir("baseline", size) / "chroma"
+    if built.exists():
+        return built
+    return OUT / f"baseline-from-vectors-{size}" / "chroma"
+
+
+def build_baseline_from_vectors(size: str) -> None:
+    import chromadb
+    from llama_index.core import StorageContext, VectorStoreIndex
+    from llama_index.core.schema import TextNode
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    from assistant.settings import load_settings
+    from benchmarks._baseline import onnx_embedding
+    from store.collection import PaperStore
+
+    folder = baseline_dir(size)
+    if folder.exists():
+        return
+    store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))
+    nodes = []
+    for page in store.iter_raw(["documents", "embeddings"]):
+        nodes += [TextNode(id_=i, text=d, embedding=list(map(float, e)))
+                  for i, d, e in zip(page["ids"], page["documents"], page["embeddings"])]
+    client = chromadb.PersistentClient(path=str(folder))
+    vs = ChromaVectorStore(chroma_collection=client.get_or_create_collection("baseline"))
+    VectorStoreIndex(nodes, storage_context=StorageContext.from_defaults(vector_store=vs),
+                     embed_model=onnx_embedding())
 
 
 def child_warm(system: str, size: str) -> dict:
@@ -58,7 +92,7 @@ def child_warm(system: str, size: str) -> dict:
     else:
         from benchmarks._baseline import open_index, retrieve
 
-        index = open_index(store_dir("baseline", size) / "chroma")
+        index = open_index(baseline_dir(size))
         n = index.vector_store._collection.count()
 
         def search(q):
@@ -92,7 +126,7 @@ def cold(system: str, size: str, query: str = "KV cache compression with quantiz
         cmd = [str(ROOT / ".venv" / "bin" / "assistant") if (ROOT / ".venv" / "bin" / "assistant").exists()
                else "assistant", "search", query, "-k", "10", "--json"]
     else:
-        cmd = [sys.executable, "-c", BASELINE_COLD, str(store_dir("baseline", size) / "chroma"), query]
+        cmd = [sys.executable, "-c", BASELINE_COLD, str(baseline_dir(size)), query]
     runs, peaks = [], []
     for _ in range(3):
         t0 = time.perf_counter()
@@ -114,10 +148,10 @@ def main() -> None:
         print(json.dumps(child_warm(*args.child)))
         return
     sizes = args.sizes.split(",")
-    missing = [s for s in sizes if not (store_dir("product", s).exists() and store_dir("baseline", s).exists())]
-    if missing:
-        subprocess.run([sys.executable, "-m", "benchmarks.ingest_speed", "--sizes", ",".join(missing)], cwd=ROOT,
-                       check=True)
+    for size in sizes:
+        if not store_dir("product", size).exists():
+            raise SystemExit(f"no product store for {size}: run python -m benchmarks.ingest_speed first")
+        build_baseline_from_vectors(size)
     rows = []
     for size in sizes:
         for system in ("product", "baseline"):

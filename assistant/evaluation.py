@@ -208,24 +208,34 @@ _NOT_STATED = re.compile(
     re.IGNORECASE)
 
 
+def _phrases() -> tuple[str, str]:
+    """The answerer's own refusal sentences (`prompts.NO_RELEVANT_PAPER`, `prompts.CANNOT_ANSWER`)."""
+    try:
+        from prompts import CANNOT_ANSWER, NO_RELEVANT_PAPER
+    except ImportError:  # pragma: no cover - prompts is part of the package
+        return "no paper in the collection is about this question", "the abstracts do not say"
+    return NO_RELEVANT_PAPER.casefold().rstrip("."), CANNOT_ANSWER.casefold().rstrip(".")
+
+
 def says_no_paper(answer: str) -> bool:
     """The answer says that no paper in the collection is about the question."""
-    return bool(_NO_PAPER.search(answer)) or says_not_stated(answer) and "collection" in answer.casefold()
+    return _phrases()[0] in " ".join(answer.casefold().split()) or bool(_NO_PAPER.search(answer))
 
 
 def says_not_stated(answer: str) -> bool:
     """The answer says that the abstracts do not state what was asked."""
-    return bool(_NOT_STATED.search(answer))
+    return _phrases()[1] in " ".join(answer.casefold().split()) or bool(_NOT_STATED.search(answer))
 
 
-def refusal(qtype: str, answer: str, cited: Sequence[str], refused_flag: bool = False) -> float | None:
-    """1.0 / 0.0 for ``out_of_corpus`` (said "no paper in the collection" and cited nothing) and
-    ``not_in_abstract`` (said the abstracts do not state it); None for other types.
-    `refused_flag` is the answerer's own `Done.refused`."""
+def refusal(qtype: str, answer: str, cited: Sequence[str]) -> float | None:
+    """1.0 / 0.0 for ``out_of_corpus`` (said no paper in the collection is about it, and cited
+    nothing) and ``not_in_abstract`` (said the abstracts do not state it; citing the paper is fine);
+    None for other types. Judged from the text: the answerer's ``Done.refused`` flag is True for both
+    kinds of refusal, so it cannot tell them apart."""
     if qtype == "out_of_corpus":
-        return float((refused_flag or says_no_paper(answer) or says_not_stated(answer)) and not cited)
+        return float(says_no_paper(answer) and not cited)
     if qtype == "not_in_abstract":
-        return float(refused_flag or says_not_stated(answer) or says_no_paper(answer))
+        return float(says_not_stated(answer) and not says_no_paper(answer))
     return None
 
 
@@ -266,7 +276,7 @@ def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
     q, gold = result.question, result.gold_ids
     has_gold = bool(q.gold) and q.type != "out_of_corpus"
     m: dict[str, float | None] = {
-        "recall_at_5": recall_at_k(result.retrieved, gold if has_gold else [], RECALL_K) if has_gold else None,
+        "recall_at_5": recall_at_k(result.retrieved, gold, RECALL_K) if has_gold else None,
         "mrr": reciprocal_rank(result.retrieved, gold) if has_gold else None,
         "fact_recall": None, "citation_precision": None, "refusal_rate": None,
     }
@@ -274,7 +284,7 @@ def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
         m["fact_recall"] = fact_recall(result.answer, q.facts)
         if q.type in ("single", "multi"):
             m["citation_precision"] = citation_precision(result.cited, gold)
-        m["refusal_rate"] = refusal(q.type, result.answer, result.cited, result.refused)
+        m["refusal_rate"] = refusal(q.type, result.answer, result.cited)
     result.metrics = m
     return result
 

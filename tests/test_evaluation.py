@@ -122,12 +122,15 @@ def test_out_of_corpus_refusal_must_cite_nothing():
     text = "No paper in the collection is about this."
     assert refusal("out_of_corpus", text, cited=[]) == 1.0
     assert refusal("out_of_corpus", text, cited=["p1"]) == 0.0  # said no paper, yet cited one
-    assert refusal("out_of_corpus", "Something.", cited=[], refused_flag=True) == 1.0
+    assert refusal("out_of_corpus", "The abstracts do not say.", cited=[]) == 0.0  # not "no paper"
     assert refusal("single", text, cited=[]) is None
 
 
 def test_not_in_abstract_refusal_may_cite_the_paper():
     assert refusal("not_in_abstract", "The abstract does not report the GPU [1].", cited=["p1"]) == 1.0
+    assert refusal("not_in_abstract", "The abstracts do not say.", cited=[]) == 1.0  # the answerer's phrase
+    # the paper exists: saying no paper is about it is wrong
+    assert refusal("not_in_abstract", "No paper in the collection is about this question.", cited=[]) == 0.0
     assert refusal("not_in_abstract", "It was trained on an H100 [1].", cited=["p1"]) == 0.0
 
 

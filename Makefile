@@ -7,6 +7,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SHARED ?= $(abspath ../shared)
 QUESTION ?= Which papers compress the KV cache, and by how much?
+# The demo answers with the extractive backend (instant, quotes only what the abstracts say); try
+# LLM=local (SmolLM2-135M in process) or LLM=openai with OPENAI_API_KEY / OPENAI_BASE_URL set.
+LLM ?= extractive
 
 # The embedding model is read from a local folder (model hubs are unreachable here).
 export ASSISTANT_EMBEDDING_MODEL_DIR ?= $(SHARED)/models/all-MiniLM-L6-v2
@@ -22,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: setup
-	$(BIN)/assistant ask "$(QUESTION)"
+	$(BIN)/assistant ask --llm $(LLM) "$(QUESTION)"
 
 test: setup
 	$(BIN)/pytest -q

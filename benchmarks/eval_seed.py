@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks._report import markdown_table, write_section
-from benchmarks._scifact import MODEL_DIR, ROOT, SHARED
+from benchmarks._scifact import CACHE, MODEL_DIR, ROOT, SHARED
 
 SEED = SHARED / "eval" / "seed_dev_qa.jsonl"
 METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_rate")
@@ -29,7 +29,9 @@ METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_r
 
 def run_backend(name: str, data_dir: Path) -> tuple[dict, float]:
     exe = ROOT / ".venv" / "bin" / "assistant"
-    cmd = [str(exe) if exe.exists() else "assistant", "eval", str(SEED), "--llm", name, "--json"]
+    report = CACHE / f"eval-seed-{name}.json"  # the full per-question report, kept for inspection
+    report.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [str(exe) if exe.exists() else "assistant", "eval", str(SEED), "--llm", name, "--json", "-o", str(report)]
     env = {**os.environ, "ASSISTANT_DATA_DIR": str(data_dir), "ASSISTANT_EMBEDDING_MODEL_DIR": str(MODEL_DIR)}
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)

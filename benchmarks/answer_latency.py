@@ -125,8 +125,9 @@ def main() -> None:
                               "full answer (s, max)", "errors"], rows))
     if batch_rows:
         body += ("\n\nBatch throughput, `run_batch` through the openai backend against `python -m llama_cpp.server` "
-                 "(SmolLM2-135M-Instruct Q4_1, n_ctx 2048, 2 threads); the server evaluates one request at a time, "
-                 "so concurrency only overlaps retrieval and HTTP.\n\n"
+                 "(SmolLM2-135M-Instruct Q4_1, n_ctx 2048, 2 threads, --interrupt_requests False). The server runs one "
+                 "model, so concurrency overlaps retrieval, HTTP and queueing rather than generation; on this "
+                 "shared 2-core machine the difference between the rows is mostly the load at the time.\n\n"
                  + markdown_table(["concurrency", "questions", "answered", "failed", "seconds", "questions/minute"],
                                   batch_rows))
     write_section("answer_latency", "Answer latency and batch throughput", body,

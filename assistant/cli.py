@@ -38,11 +38,11 @@ class UserError(Exception):
 @app.callback()
 def _global(
     ctx: typer.Context,
-    data_dir: Annotated[Optional[Path], typer.Option(help="Data folder [env ASSISTANT_DATA_DIR].")] = None,
-    collection: Annotated[Optional[str], typer.Option(help="Collection name [env ASSISTANT_COLLECTION].")] = None,
-    chroma_url: Annotated[Optional[str], typer.Option(help="Chroma server URL [env ASSISTANT_CHROMA_URL].")] = None,
+    data_dir: Annotated[Optional[Path], typer.Option(help="Data folder \\[env ASSISTANT_DATA_DIR].")] = None,
+    collection: Annotated[Optional[str], typer.Option(help="Collection name \\[env ASSISTANT_COLLECTION].")] = None,
+    chroma_url: Annotated[Optional[str], typer.Option(help="Chroma server URL \\[env ASSISTANT_CHROMA_URL].")] = None,
     embedding_model_dir: Annotated[Optional[Path], typer.Option(
-        help="Folder of the ONNX embedding model [env ASSISTANT_EMBEDDING_MODEL_DIR].")] = None,
+        help="Folder of the ONNX embedding model \\[env ASSISTANT_EMBEDDING_MODEL_DIR].")] = None,
 ) -> None:
     ctx.obj = {"data_dir": data_dir, "collection": collection, "chroma_url": chroma_url,
                "embedding_model_dir": embedding_model_dir}
@@ -308,8 +308,28 @@ def show(
 from assistant import cli_answer, cli_chat, cli_eval  # noqa: E402,F401
 
 
-def main() -> None:
-    app()
+def main(args: list[str] | None = None) -> None:
+    """Run the CLI. A usage mistake (unknown command or option, a missing or bad value) is one line on
+    stderr starting with ``error:`` and naming the command's help, exit code 2, like every other error."""
+    try:  # typer >= 0.20 vendors click
+        from typer._click import exceptions as click_exc
+    except ImportError:  # pragma: no cover
+        from click import exceptions as click_exc
+
+    try:
+        code = app(args=args, standalone_mode=False)
+    except click_exc.UsageError as exc:
+        if type(exc).__name__ != "NoArgsIsHelpError":  # a bare `assistant`: typer has printed the help
+            where = exc.ctx.command_path if exc.ctx is not None else "assistant"
+            typer.echo(f"error: {' '.join(exc.format_message().split())} (see `{where} --help`)", err=True)
+        code = exc.exit_code
+    except click_exc.ClickException as exc:
+        typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+        code = exc.exit_code
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The store commands as a user runs them: ingest, search, papers, show; --json shapes; errors."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -26,6 +27,25 @@ def test_help_is_instant_and_imports_nothing_heavy():
     result = subprocess.run([sys.executable, "-m", "assistant", "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "ingest" in result.stdout and "search" in result.stdout
 
+
+
+@pytest.mark.parametrize("args, says", [
+    (["search", "x", "-k", "0"], "error: Invalid value for '-k' / '--top-k'"),
+    (["bogus"], "error: No such command 'bogus'"),
+    (["ingest", "x.json", "--year", "abc"], "error: Invalid value for '--year'"),
+    (["search"], "error: Missing argument 'query'"),
+])
+def test_a_usage_mistake_is_one_error_line_not_a_box(args, says):
+    result = subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.startswith(says) and result.stderr.count("\n") == 1, result.stderr
+    assert "--help`" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_global_help_names_the_environment_variables():
+    result = subprocess.run([sys.executable, "-m", "assistant", "--help"], capture_output=True, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    assert "[env ASSISTANT_DATA_DIR]" in result.stdout and "[env ASSISTANT_CHROMA_URL]" in result.stdout
 
 @pytest.mark.integration
 def test_search_json_has_the_documented_shape_and_loads_the_bundled_collection():

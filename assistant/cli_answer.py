@@ -183,6 +183,14 @@ def batch(
             typer.echo(f"skipped {p}", err=True)
         if not items:
             raise UserError(f"{questions}: no questions found")
+        if output.is_dir():
+            raise UserError(f"{output} is a folder; give -o a file such as {output / 'answers.jsonl'}")
+        try:  # fail now, not after the model has loaded
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.open("ab").close()
+        except OSError as exc:
+            raise UserError(f"cannot write the answers file {output}: {exc.strerror or exc}; "
+                            f"choose another -o path") from None
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
             raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
         if overwrite and output.exists():

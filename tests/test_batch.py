@@ -71,6 +71,20 @@ def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):
 
 # --- the command through the openai backend (stub server) ------------------------------------------
 
+def test_batch_refuses_an_answers_path_it_cannot_write_before_answering(tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is WinQ?\n")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for out, says in [(tmp_path, "is a folder"), (blocker / "answers.jsonl", "cannot write the answers file")]:
+        result = CliRunner().invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive"])
+        assert result.exit_code == 1
+        assert result.stderr.startswith("error: ") and says in result.stderr, result.stderr
+
 @pytest.fixture
 def stub():
     with OpenAIStub() as s:

@@ -147,14 +147,41 @@ def load_settings(**overrides) -> Settings:
     from pydantic import ValidationError
 
     clean = {k: v for k, v in overrides.items() if v is not None}
+    toml_keys = _config_file_keys()
     try:
         return Settings(**clean)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err.get("loc", ())) or "?"
-        raise SettingsError(f"setting '{field}' (env {ENV_PREFIX}{field.upper()}): {err['msg']}") from None
+        env = f"{ENV_PREFIX}{field.upper()}"
+        where = (f"env {env}" if env in os.environ or field not in toml_keys
+                 else f"in {config_file()}")
+        raise SettingsError(f"setting '{field}' ({where}): {err['msg']}") from None
     except Exception as exc:  # a broken TOML file
         raise SettingsError(f"{config_file()}: cannot read settings ({exc}); fix or remove the file") from None
+
+
+def _config_file_keys() -> set[str]:
+    """The keys of the TOML settings file, checked: a file named by ``$ASSISTANT_CONFIG`` must exist,
+    and a key that is no setting (a typo such as ``topk``) is an error rather than silently ignored.
+    A file that does not parse is left to pydantic-settings (reported by `load_settings`)."""
+    import tomllib
+
+    path = config_file()
+    if not path.is_file():
+        if os.environ.get(f"{ENV_PREFIX}CONFIG"):
+            raise SettingsError(f"{path}: no such settings file (named by {ENV_PREFIX}CONFIG); "
+                                f"fix the path or unset {ENV_PREFIX}CONFIG")
+        return set()
+    try:
+        keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()
+    unknown = sorted(keys - set(Settings.model_fields))
+    if unknown:
+        raise SettingsError(f"{path}: unknown setting '{unknown[0]}'; keys are the setting names in lower "
+                            f"case without {ENV_PREFIX} (e.g. top_k, llm, chroma_url)")
+    return keys
 
 
 class SettingsError(Exception):

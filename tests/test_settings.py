@@ -40,3 +40,22 @@ def test_broken_toml_names_the_file(tmp_path, monkeypatch):
     monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
     with pytest.raises(SettingsError, match="config.toml"):
         load_settings()
+
+
+def test_a_bad_value_in_the_toml_file_names_the_file_not_the_variable(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('top_k = "many"\n')
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
+    with pytest.raises(SettingsError, match=r"setting 'top_k' \(in .*config.toml\)"):
+        load_settings()
+
+
+def test_an_unknown_toml_key_or_a_missing_named_file_is_an_error(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("topk = 3\n")  # a typo would otherwise be ignored without a word
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
+    with pytest.raises(SettingsError, match="unknown setting 'topk'"):
+        load_settings()
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(tmp_path / "nope.toml"))
+    with pytest.raises(SettingsError, match="nope.toml: no such settings file"):
+        load_settings()

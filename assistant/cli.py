@@ -191,7 +191,8 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
 def search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help="What to look for.")],
-    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers.")] = 10,
+    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1,
+                                             help="How many papers \\[env ASSISTANT_TOP_K].")] = None,
     venue: VenueOpt = None,
     year: YearOpt = None,
     author: AuthorOpt = None,
@@ -209,8 +210,9 @@ def search(
         if mode not in ("hybrid", "dense", "bm25"):
             raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)
-        store = open_store(get_settings(ctx))
-        results = Retriever(store).search(query, top_k=k, filters=filters, mode=mode)  # type: ignore[arg-type]
+        settings = get_settings(ctx)
+        store = open_store(settings)
+        results = Retriever(store).search(query, top_k=k or settings.top_k, filters=filters, mode=mode)  # type: ignore[arg-type]
         if as_json:
             echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})
             return

@@ -47,6 +47,15 @@ def test_global_help_names_the_environment_variables():
                             env={**os.environ, "COLUMNS": "200"})
     assert "[env ASSISTANT_DATA_DIR]" in result.stdout and "[env ASSISTANT_CHROMA_URL]" in result.stdout
 
+
+@pytest.mark.integration
+def test_search_returns_top_k_papers_by_default(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_TOP_K", "2")  # the README: "Papers returned by search / given to the LLM"
+    result = run("search", "KV cache compression", "--json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["results"]) == 2
+
+
 @pytest.mark.integration
 def test_search_json_has_the_documented_shape_and_loads_the_bundled_collection():
     result = run("search", "KV cache compression", "-k", "3", "--json")

@@ -78,15 +78,18 @@ def read_file(path: Path) -> Iterator[Record]:
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(path, f"cannot read ({exc.strerror}); check permissions") from exc
+    suffix = path.suffix.lower()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); re-save the file as UTF-8",
-                         line) from exc
+        text = raw.decode("utf-8-sig", errors="surrogateescape")
+        if suffix not in (".jsonl", ".ndjson", ".json") or text.lstrip().startswith("["):
+            line = raw[: exc.start].count(b"\n") + 1
+            raise InputError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); re-save the file as UTF-8",
+                             line) from exc
+        # JSONL: only the lines with undecodable bytes are skipped (`_read_jsonl` reports each)
     if not text.strip():
         raise InputError(path, "file is empty; nothing to ingest")
-    suffix = path.suffix.lower()
     source = str(path)
     if suffix in (".jsonl", ".ndjson"):
         records = _read_jsonl(text, source)
@@ -198,9 +201,17 @@ def _record(source: str, line: int, obj, position: int) -> Record:
 
 # --- formats ---------------------------------------------------------------------------------------
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
+
 def _read_jsonl(text: str, source: str) -> Iterator[Record]:
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
+            continue
+        undecodable = _UNDECODABLE.search(line)
+        if undecodable:  # bytes that were not UTF-8, kept by read_file as lone surrogates
+            byte = ord(undecodable.group()) - 0xDC00
+            yield Record(source, line_no, skip_reason=f"not UTF-8 text (byte 0x{byte:02x}); re-save the file as UTF-8")
             continue
         try:
             obj = json.loads(line)

@@ -85,6 +85,17 @@ def test_csv_without_abstract_column_is_an_input_error(tmp_path):
         list(read_file(f))
 
 
+def test_non_utf8_line_of_jsonl_skips_only_itself(tmp_path):
+    f = tmp_path / "papers.jsonl"
+    f.write_bytes(b'{"title": "A", "abstract": "First."}\n'
+                  b'{"title": "B", "abstract": "Caf\xe9 latency."}\n'
+                  b'{"title": "C", "abstract": "Third."}\n')
+    records = list(read_file(f))
+    assert [r.paper.title for r in records if r.paper] == ["A", "C"]
+    assert [(r.line, r.skip_reason) for r in records if not r.paper] == [
+        (2, "not UTF-8 text (byte 0xe9); re-save the file as UTF-8")]
+
+
 def test_non_utf8_file_names_the_line(tmp_path):
     f = tmp_path / "latin1.txt"
     f.write_bytes("first paragraph.\n\nsecond caf\xe9 paragraph.\n".encode("latin-1"))

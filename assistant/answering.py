@@ -20,6 +20,7 @@ Steps:
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -178,7 +179,8 @@ def is_relevant(results: Sequence[SearchResult], question: str, settings: Settin
     names = name_tokens(question)
     if any(mentions(r.paper.document, nm) for r in results for nm in names):
         return True, ""
-    return False, (f"no paper is close enough to the question (best similarity {best:.2f} < "
+    shown = math.floor(best * 1000) / 1000  # rounded down: 0.3497 must not read "0.35 < 0.35"
+    return False, (f"no paper is close enough to the question (best similarity {shown:.3f} < "
                    f"min_similarity {settings.min_similarity:g})")
 
 

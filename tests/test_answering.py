@@ -161,6 +161,16 @@ def test_nothing_relevant_gives_no_sources_and_never_calls_the_model(store, sett
     assert llm.requests == []
 
 
+def test_the_relevance_note_never_shows_a_similarity_equal_to_the_threshold(settings):
+    from assistant.answering import is_relevant
+    from assistant.retrieval import SearchResult
+    from store.paper import Paper
+
+    result = SearchResult(Paper(title="T", abstract="An abstract."), score=1.0, rank=1, dense_similarity=0.3497)
+    relevant, why = is_relevant([result], "what is it?", settings.model_copy(update={"min_similarity": 0.35}))
+    assert not relevant and "0.349 < min_similarity 0.35" in why
+
+
 def test_a_named_method_passes_the_relevance_gate(store, settings):
     strict = settings.model_copy(update={"min_similarity": 0.999})
     events = run("What does KVPress do?", store, ScriptedLLM(["It compresses [1]."]), strict)

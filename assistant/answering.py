@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 MESSAGE_OVERHEAD = 8
 """Tokens a chat template adds per message (role markers); OpenAI's cookbook counts 3-4, templates of
 open models up to ~8."""
+LEXICAL_COVERAGE = 0.75
+"""Share of a question's content words (stemmed, at least two) that one abstract must contain to count
+as relevant by words alone."""
 SAFETY_MARGIN = 32
 """Tokens kept free in the context window in case the token count is an estimate."""
 
@@ -166,10 +169,12 @@ def is_relevant(results: Sequence[SearchResult], question: str, settings: Settin
 
     Relevant when the best dense cosine similarity is at least ``settings.min_similarity``, or when the
     question names a method, benchmark or acronym (``NorMuon``, ``GRPO``) that a retrieved abstract
-    mentions; MiniLM similarities of a short question to a whole abstract that names an unfamiliar
-    method are often low (0.2-0.3) even when it is the paper asked about.
+    mentions, or when one retrieved abstract contains at least `LEXICAL_COVERAGE` of the question's
+    content words ("What is the lottery ticket hypothesis?"); MiniLM similarities of a short question
+    to a whole abstract about an unfamiliar term are often low (0.2-0.3) even when it is the paper
+    asked about.
     """
-    from assistant.llm import mentions, name_tokens
+    from assistant.llm import content_stems, mentions, name_tokens
 
     if not results:
         return False, "no paper matched"
@@ -178,6 +183,10 @@ def is_relevant(results: Sequence[SearchResult], question: str, settings: Settin
         return True, ""
     names = name_tokens(question)
     if any(mentions(r.paper.document, nm) for r in results for nm in names):
+        return True, ""
+    asked = content_stems(question)
+    if len(asked) >= 2 and any(len(asked & content_stems(r.paper.document)) >= LEXICAL_COVERAGE * len(asked)
+                               for r in results):
         return True, ""
     shown = math.floor(best * 1000) / 1000  # rounded down: 0.3497 must not read "0.35 < 0.35"
     return False, (f"no paper is close enough to the question (best similarity {shown:.3f} < "

@@ -522,7 +522,7 @@ class ExtractiveBackend:
     followed by its source's marker ``[n]``; refuses (`CANNOT_ANSWER`) when no sentence matches well.
 
     A sentence qualifies when it shares a content word (stemmed) with the question, other than the
-    names the question uses to point at a paper, and its cosine similarity to the question is at least
+    names the question uses to point at a paper (names in a source's title), and its cosine similarity to the question is at least
     `min_sentence_similarity`; or when its similarity is at least `strong_similarity`. When the question
     names a paper (``NorMuon``, ``STAR-KV``), only the abstracts that mention the name are quoted.
     Similarities come from the store's embedder (MiniLM: cosine of L2-normalised vectors).
@@ -579,8 +579,11 @@ class ExtractiveBackend:
         named = [s for s in sources if any(mentions(s.paper.document, nm) for nm in names)]
         pool = named or sources
         used_names = [nm for nm in names if any(mentions(s.paper.document, nm) for s in pool)]
+        # Names that point at a paper (its display name or title: "NorMuon") are not what is asked
+        # about; other names ("... save over AdamW?") are content words like any other.
+        pointers = [nm for nm in used_names if any(mentions(s.paper.title, nm) for s in pool)] or used_names
         qvec = self._embed(request, [question])[0]
-        focus = content_stems(question, exclude=used_names)
+        focus = content_stems(question, exclude=pointers)
         scored = []
         for s in pool:
             sentences, vectors = self._sentence_vectors(request, s.paper)
@@ -589,7 +592,7 @@ class ExtractiveBackend:
             for sent, sim in zip(sentences, vectors @ qvec):
                 sim = float(sim)
                 overlap = len(focus & content_stems(sent))
-                names_here = any(mentions(sent, nm) for nm in used_names)
+                names_here = any(mentions(sent, nm) for nm in pointers)
                 if focus:
                     ok = (overlap > 0 and (sim >= self.min_sentence_similarity or (names_here and sim >= 0.1))
                           or sim >= self.strong_similarity)

@@ -178,6 +178,17 @@ def test_a_named_method_passes_the_relevance_gate(store, settings):
     assert not events[-1].refused
 
 
+def test_a_question_whose_words_an_abstract_contains_passes_the_relevance_gate(settings):
+    from assistant.answering import is_relevant
+    from assistant.retrieval import SearchResult
+    from store.paper import Paper
+
+    paper = Paper(title="Lottery", abstract="We study the lottery ticket hypothesis in dense networks.")
+    low = SearchResult(paper, score=1.0, rank=1, dense_similarity=0.28)
+    assert is_relevant([low], "What is the lottery ticket hypothesis?", settings)[0]
+    assert not is_relevant([low], "What is the capital of France?", settings)[0]
+
+
 def test_filters_matching_nothing_are_named(store, open_settings):
     from assistant.retrieval import Filters
 
@@ -342,6 +353,20 @@ def test_extractive_smoke_over_the_seed_questions(bundled_store, settings):
         elif q["type"] == "not_in_abstract":
             assert obj["refused"] and obj["citations"] == [], obj
     assert misses == []
+
+
+@pytest.mark.integration
+def test_extractive_quotes_the_sentence_naming_a_second_method(bundled_store, settings):
+    """The README's example: "AdamW" is what is asked about, "NorMuon" only points at the paper."""
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    q = "How much did NorMuon save over AdamW?"
+    obj = answer_to_json(q, answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                                   settings=settings))
+    assert not obj["refused"] and "21.74" in obj["answer"]
+    assert [c["title"] for c in obj["citations"]] == ["NorMuon"]
 
 
 @pytest.mark.integration

@@ -71,17 +71,27 @@ def make_filters(venue: str | None, year: str | None, author: str | None) -> Fil
 
 
 @contextmanager
-def user_errors():
-    """Turn the product's one-line errors into ``error: ...`` on stderr and exit code 1."""
+def user_errors(json_fields: dict | None = None):
+    """Turn the product's one-line errors into ``error: ...`` on stderr and exit code 1.
+
+    With `json_fields` (a command run with ``--json``) stdout also gets one JSON object: the fields
+    plus ``"error"`` and ``"error_kind"`` (usage, settings, store, embedding, input), so a script that
+    parses stdout sees the failure too.
+    """
     from assistant.settings import SettingsError
     from store.chroma import StoreError
     from store.embeddings import EmbeddingError
     from store.readers import InputError
 
+    kinds = {UserError: "usage", SettingsError: "settings", StoreError: "store", EmbeddingError: "embedding",
+             InputError: "input"}
     try:
         yield
-    except (UserError, SettingsError, StoreError, EmbeddingError, InputError) as exc:
+    except tuple(kinds) as exc:
         typer.echo(f"error: {exc}", err=True)
+        if json_fields is not None:
+            kind = next(k for cls, k in kinds.items() if isinstance(exc, cls))
+            echo_json({**json_fields, "error": str(exc), "error_kind": kind})
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -206,7 +216,7 @@ def search(
     """
     from assistant.retrieval import Retriever
 
-    with user_errors():
+    with user_errors({"query": query} if as_json else None):
         if mode not in ("hybrid", "dense", "bm25"):
             raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)

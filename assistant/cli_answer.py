@@ -122,7 +122,7 @@ def ask(
     from assistant.answering import answer, answer_to_json
     from assistant.retrieval import Retriever
 
-    with user_errors():
+    with user_errors({"question": question} if as_json else None):
         if question == "-":
             question = sys.stdin.read()
         question = " ".join(question.split())

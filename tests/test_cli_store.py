@@ -126,3 +126,17 @@ def test_ingest_with_venue_and_year_for_a_plain_list(monkeypatch):
     assert json.loads(result.stdout)["added"] == 19
     listed = json.loads(run("papers", "--json", "--year", "2026").stdout)
     assert len(listed) == 19
+
+
+def test_search_json_error_is_json_on_stdout_too():
+    result = run("search", "x", "--year", "abc", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {"query": "x", "error": result.stderr.strip().removeprefix("error: "),
+                                         "error_kind": "usage"}
+
+
+def test_ask_json_setup_error_is_json_on_stdout_too():
+    result = run("ask", "What is NorMuon?", "--llm", "openai", "--json")
+    assert result.exit_code == 1
+    obj = json.loads(result.stdout)
+    assert obj["question"] == "What is NorMuon?" and obj["error_kind"] == "usage" and "OPENAI_API_KEY" in obj["error"]

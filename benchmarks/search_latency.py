@@ -51,6 +51,8 @@ def baseline_dir(size: str):
 
 
 def build_baseline_from_vectors(size: str) -> None:
+    if baseline_dir(size).exists():
+        return
     import chromadb
     from llama_index.core import StorageContext, VectorStoreIndex
     from llama_index.core.schema import TextNode
@@ -143,7 +145,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="19,16k")
     ap.add_argument("--child", nargs=2)
+    ap.add_argument("--build-baseline")
     args = ap.parse_args()
+    if args.build_baseline:
+        build_baseline_from_vectors(args.build_baseline)
+        return
     if args.child:
         print(json.dumps(child_warm(*args.child)))
         return
@@ -151,7 +157,10 @@ def main() -> None:
     for size in sizes:
         if not store_dir("product", size).exists():
             raise SystemExit(f"no product store for {size}: run python -m benchmarks.ingest_speed first")
-        build_baseline_from_vectors(size)
+        # in a child process: a big parent would inflate every child's peak memory (Linux keeps the
+        # resident-size high-water mark across fork and exec)
+        subprocess.run([sys.executable, "-m", "benchmarks.search_latency", "--build-baseline", size], cwd=ROOT,
+                       check=True, env={**os.environ, "ASSISTANT_EMBEDDING_MODEL_DIR": str(MODEL_DIR)})
     rows = []
     for size in sizes:
         for system in ("product", "baseline"):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI evaluation gate: `assistant eval` on the seed questions with the extractive backend (no LLM, so
-# deterministic) over the bundled ICML 2026 abstracts; fails (exit 2) below the thresholds.
+# deterministic) over the bundled ICML 2026 abstracts; fails (exit 3) below the thresholds.
 #
 # Thresholds come from the measured values (docs/benchmarks.md, section "Answer quality", extractive):
 # recall@5 0.955, MRR 0.932, fact recall 1.00, citation precision 0.95, refusal rate 1.00 (12 questions;

@@ -31,7 +31,7 @@ MinOpt = Optional[float]
 
 def _min(metric: str) -> object:
     return typer.Option(f"--min-{metric.replace('_', '-')}", min=0.0, max=1.0,
-                        help=f"Exit 2 if the overall {metric} is below this (0..1).")
+                        help=f"Exit 3 if the overall {metric} is below this (0..1).")
 
 
 @app.command("eval")
@@ -61,7 +61,7 @@ def eval_(
     citation precision (single/multi), refusal (out_of_corpus: "no paper in the collection" and no
     citation; not_in_abstract: "the abstracts do not state it"). Prints a table per question and a
     summary by type; --json prints {"summary": {"overall": {...}, "<type>": {...}}, "questions": [...]}.
-    Exits 2 when a --min-* threshold is missed (for CI), 1 on a usage error.
+    Exits 3 when a --min-* threshold is missed (for CI); 1 on a bad file or setting, 2 on a bad flag.
     """
     from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report, run_eval
     from assistant.retrieval import Retriever
@@ -111,7 +111,7 @@ def eval_(
         for line in missed:
             typer.echo(f"FAILED: {line}", err=True)
         if missed:
-            raise typer.Exit(2)
+            raise typer.Exit(3)
 
 
 def _make_llm(settings, name: str | None, model: str | None):

@@ -241,7 +241,7 @@ def test_eval_retrieval_only_json_and_thresholds(bundled_store, qa_file, tmp_pat
                        "refusal_rate"}
     res = runner.invoke(app, ["eval", str(qa_file), "--retrieval-only", "--min-recall-at-5", "1.0",
                               "--min-refusal-rate", "0.5"])
-    assert res.exit_code == 2  # no answers, so no refusal rate: the threshold is missed
+    assert res.exit_code == 3  # no answers, so no refusal rate: the threshold is missed
     assert "refusal_rate n/a is below the minimum 0.500" in res.stderr
 
 

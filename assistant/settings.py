@@ -67,7 +67,7 @@ class Settings(BaseSettings):
                           "tokenizer files). Unset: chromadb's cache, downloading the model if missing.")
     embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
                                                              "(default: openai_base_url).")
-    embedding_batch_size: int = Field(32, ge=1, description="Abstracts embedded per batch.")
+    embedding_batch_size: int = Field(8, ge=1, description="Abstracts embedded per batch (texts are sorted by length first; 8 was fastest on 2 cores: less padding).")
 
     # --- retrieval
     top_k: int = Field(8, ge=1, description="Papers returned by search / given to the LLM.")

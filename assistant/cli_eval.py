@@ -252,30 +252,25 @@ def _print_stats(data: dict, name: str) -> None:
     for v in data["venues"]:
         for y in v["years"]:
             rows.append((v["venue"] or "(no venue)", "" if y["year"] is None else str(y["year"]), y["count"]))
-    largest = max(n for *_, n in rows)
     wv = max(len(r[0]) for r in rows)
+    _print_bars(console, "by venue and year", [(f"{v:<{wv}} {y:>4}", n) for v, y, n in rows], "cyan")
+    if len(data["venues"]) > 1:
+        _print_bars(console, "by venue", [(v["venue"] or "(no venue)", v["count"]) for v in data["venues"]], "green")
+    if len(data["years"]) > 1:
+        _print_bars(console, "by year", [("(no year)" if y["year"] is None else str(y["year"]), y["count"])
+                                         for y in data["years"]], "magenta")
+
+
+def _print_bars(console, title: str, items: list[tuple[str, int]], style: str) -> None:
+    """One titled block of ``label  bar  count`` lines, bars scaled to the largest count."""
+    from rich.text import Text
+
+    largest = max(n for _, n in items)
+    width = max(len(label) for label, _ in items)
     console.print()
-    console.print(Text("by venue and year", style="dim"))
-    for venue_name, year_label, n in rows:
-        line = Text(f"  {venue_name:<{wv}} {year_label:>4}  ")
-        line.append(f"{bar(n, largest):<31}", style="cyan")
+    console.print(Text(title, style="dim"))
+    for label, n in items:
+        line = Text(f"  {label:<{width}}  ")
+        line.append(f"{bar(n, largest):<31}", style=style)
         line.append(f"{n:>7,}")
         console.print(line)
-    if len(data["venues"]) > 1:
-        console.print()
-        console.print(Text("by venue", style="dim"))
-        top = max(v["count"] for v in data["venues"])
-        for v in data["venues"]:
-            line = Text(f"  {(v['venue'] or '(no venue)'):<{wv + 5}}  ")
-            line.append(f"{bar(v['count'], top):<31}", style="green")
-            line.append(f"{v['count']:>7,}")
-            console.print(line)
-    if len(data["years"]) > 1:
-        console.print()
-        console.print(Text("by year", style="dim"))
-        top = max(y["count"] for y in data["years"])
-        for y in data["years"]:
-            line = Text(f"  {('(no year)' if y['year'] is None else str(y['year'])):<{wv + 5}}  ")
-            line.append(f"{bar(y['count'], top):<31}", style="magenta")
-            line.append(f"{y['count']:>7,}")
-            console.print(line)

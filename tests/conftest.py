@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -109,6 +110,22 @@ def wait_for_port(port: int, proc: subprocess.Popen, seconds: float, what: str) 
     raise RuntimeError(f"{what} did not listen on port {port} within {seconds} s")
 
 
+@contextmanager
+def serve(cmd: list[str], port: int, log_path: Path, seconds: float, what: str):
+    """Run a server command with its output in `log_path`, wait until `port` listens, stop it after."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, proc, seconds, what)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory):
     """A real Chroma server (`chroma run`) on a free loopback port; yields its URL."""
@@ -117,16 +134,6 @@ def chroma_server(tmp_path_factory):
         pytest.skip("the chroma CLI is not installed")
     port = free_port()
     path = tmp_path_factory.mktemp("chroma-server")
-    log = open(path / "server.log", "wb")
-    proc = subprocess.Popen([chroma, "run", "--path", str(path / "db"), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, 60, "chroma run")
+    cmd = [chroma, "run", "--path", str(path / "db"), "--host", "127.0.0.1", "--port", str(port)]
+    with serve(cmd, port, path / "server.log", 60, "chroma run"):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()

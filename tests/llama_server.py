@@ -9,7 +9,6 @@ Use the `llama_server` session fixture (``from tests.llama_server import llama_s
 from __future__ import annotations
 
 import importlib.util
-import subprocess
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port, wait_for_port
+from tests.conftest import free_port, serve
 
 SERVER_CONTEXT = 2048  # the server's n_ctx; the product's context_window must be set to match
 MODEL_ALIAS = "smollm2-135m"
@@ -51,22 +50,11 @@ def start_llama_server(n_ctx: int = SERVER_CONTEXT, threads: int = 2, startup_se
 
     port = free_port()
     log_path = Path(tempfile.mkdtemp(prefix="llama-server-")) / "server.log"
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf()), "--model_alias", MODEL_ALIAS,
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-         "--interrupt_requests", "False"],  # default True: a new request cuts the streaming one
-        stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, startup_seconds, "llama_cpp.server")
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf()), "--model_alias", MODEL_ALIAS,
+           "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+           "--interrupt_requests", "False"]  # default True: a new request cuts the streaming one
+    with serve(cmd, port, log_path, startup_seconds, "llama_cpp.server"):
         yield LlamaServer(f"http://127.0.0.1:{port}/v1", MODEL_ALIAS, n_ctx, log_path)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="session")

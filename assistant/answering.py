@@ -174,7 +174,7 @@ def is_relevant(results: Sequence[SearchResult], question: str, settings: Settin
     to a whole abstract about an unfamiliar term are often low (0.2-0.3) even when it is the paper
     asked about.
     """
-    from assistant.llm import content_stems, mentions, name_tokens
+    from assistant.text import content_stems, mentions, name_tokens
 
     if not results:
         return False, "no paper matched"
@@ -277,7 +277,7 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
 def deterministic_rewrite(question: str, conversation: Conversation) -> str:
     """A follow-up that names no method gets the previous question's subject: its names
     (``"how much faster is it? (STAR-KV)"``), else the whole previous question."""
-    from assistant.llm import name_tokens
+    from assistant.text import name_tokens
 
     if not conversation.turns or name_tokens(question):
         return question

@@ -27,7 +27,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from store.paper import is_name_like
+from assistant.text import content_stems, mentions, name_tokens, split_sentences
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -460,61 +460,7 @@ class LocalBackend:
 
 # --- extractive (no LLM) ----------------------------------------------------------------------------
 
-_STOP = set("""a an the and or of to in on for with by from at as is are was were be been being it its this that these
-those which what who whom whose when where why how do does did doing done can could should would may might will
-shall has have had having than then there their they them we our you your he she his her i me my not no nor so such
-about into over under between through during before after above below up down out off again further more most
-other some any each few both all own same very just also only paper papers work works method methods approach
-approaches model models propose proposes proposed study studies use uses used using show shows present presents
-introduce introduces new one two many much mean means give gives get gets make makes like well stand stands
-compare compared comparison summarize summarise summary describe explain tell list discuss overview main key""".split())
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
-_ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _PLURAL = re.compile(r"\b(papers|methods|approaches|works|studies)\b", re.I)
-_COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
-
-
-def name_tokens(text: str) -> list[str]:
-    """Method/benchmark names and acronyms in `text` (``NorMuon``, ``STAR-KV``, ``GRPO``), in order,
-    without very common acronyms (``LLM``, ``GPU``)."""
-    out: list[str] = []
-    for tok in re.findall(r"[A-Za-z0-9$^{}\\][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9$}]|[A-Z]", text):
-        tok = tok.strip("-")
-        if tok in _COMMON_ACRONYMS or tok in out:
-            continue
-        if is_name_like(tok) or (_ACRONYM.match(tok) and sum(c.isalpha() for c in tok) >= 2):
-            out.append(tok)
-    return out
-
-
-def mentions(document: str, name: str) -> bool:
-    """True when `name` occurs in `document` as a whole word (case-sensitive)."""
-    return re.search(rf"(?<![\w$\\]){re.escape(name)}(?![\w])", document) is not None
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of an abstract (split after . ! ? before a capital, a bracket or a formula)."""
-    return [s.strip() for s in _SENTENCE_SPLIT.split(" ".join(text.split())) if s.strip()]
-
-
-@cache
-def _stemmer():
-    try:
-        import Stemmer
-
-        return Stemmer.Stemmer("english").stemWord
-    except Exception:
-        return lambda w: w[:6]
-
-
-def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
-    """Stemmed content words of `text`: no stop words, no question words, none of `exclude`."""
-    stem = _stemmer()
-    skip = {e.casefold() for e in exclude}
-    return {stem(w.casefold()) for w in _WORD.findall(text)
-            if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1}
 
 
 class ExtractiveBackend:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.llm import LLMError, bpe_token_counter, make_llm, name_tokens
+from assistant.llm import LLMError, bpe_token_counter, make_llm
+from assistant.text import name_tokens
 
 
 def test_unknown_backend_is_a_config_error(settings):

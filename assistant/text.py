@@ -1,0 +1,160 @@
+"""Text helpers shared by retrieval, answering, evaluation and the user interfaces.
+
+- words and names: `name_tokens`, `mentions`, `content_stems` (Snowball stemming, PyStemmer);
+- sentences: `split_sentences`;
+- what a person reads: `render_latex` (LaTeX in abstracts to Unicode text, pylatexenc).
+
+Pure functions on ``str``; heavy libraries are imported when first used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from store.paper import is_name_like
+
+_STOP = set("""a an the and or of to in on for with by from at as is are was were be been being it its this that these
+those which what who whom whose when where why how do does did doing done can could should would may might will
+shall has have had having than then there their they them we our you your he she his her i me my not no nor so such
+about into over under between through during before after above below up down out off again further more most
+other some any each few both all own same very just also only paper papers work works method methods approach
+approaches model models propose proposes proposed study studies use uses used using show shows present presents
+introduce introduces new one two many much mean means give gives get gets make makes like well stand stands
+compare compared comparison summarize summarise summary describe explain tell list discuss overview main key""".split())
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
+_COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
+
+
+def name_tokens(text: str) -> list[str]:
+    """Method/benchmark names and acronyms in `text` (``NorMuon``, ``STAR-KV``, ``GRPO``), in order,
+    without very common acronyms (``LLM``, ``GPU``)."""
+    out: list[str] = []
+    for tok in re.findall(r"[A-Za-z0-9$^{}\\][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9$}]|[A-Z]", text):
+        tok = tok.strip("-")
+        if tok in _COMMON_ACRONYMS or tok in out:
+            continue
+        if is_name_like(tok) or (_ACRONYM.match(tok) and sum(c.isalpha() for c in tok) >= 2):
+            out.append(tok)
+    return out
+
+
+def mentions(document: str, name: str) -> bool:
+    """True when `name` occurs in `document` as a whole word (case-sensitive)."""
+    return re.search(rf"(?<![\w$\\]){re.escape(name)}(?![\w])", document) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of an abstract (split after . ! ? before a capital, a bracket or a formula)."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(" ".join(text.split())) if s.strip()]
+
+
+@cache
+def _stemmer():
+    try:
+        import Stemmer
+
+        return Stemmer.Stemmer("english").stemWord
+    except Exception:
+        return lambda w: w[:6]
+
+
+def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
+    """Stemmed content words of `text`: no stop words, no question words, none of `exclude`."""
+    stem = _stemmer()
+    skip = {e.casefold() for e in exclude}
+    return {stem(w.casefold()) for w in _WORD.findall(text)
+            if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1}
+
+
+
+# --- LaTeX to Unicode text ----------------------------------------------------------------------------
+
+_SUPERSCRIPT = str.maketrans("0123456789+-=()nia", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃ")
+_SUBSCRIPT = str.maketrans("0123456789+-=()aeioxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒₓₕₖₗₘₙₚₛₜ")
+_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]*)\}|([A-Za-z0-9]))")
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$", re.S)
+_LATEX_HINT = re.compile(r"[$\\]")
+_GREEK_VARIANTS = str.maketrans({"ϵ": "ε"})
+
+
+@cache
+def _latex2text():
+    import logging
+
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    logging.getLogger("pylatexenc").setLevel(logging.ERROR)  # a malformed macro is handled below
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces="based-on-source")
+
+
+def _script(m: re.Match) -> str:
+    body = m.group(2) if m.group(2) is not None else m.group(3)
+    table = _SUPERSCRIPT if m.group(1) == "^" else _SUBSCRIPT
+    converted = body.translate(table)
+    if body and all(a != b for a, b in zip(body, converted)):
+        return converted
+    return m.group(1) + (body if len(body) == 1 else "{" + body + "}")
+
+
+def _render_segment(latex: str, math: bool) -> str:
+    if math:
+        latex = _SCRIPT.sub(_script, latex)
+    else:
+        # Plain text: a bare % or ~ is a percent sign or "about", not a LaTeX comment or a tie.
+        latex = re.sub(r"(?<!\\)%", r"\\%", latex).replace("~", "\x00")
+    try:
+        text = _latex2text().latex_to_text(latex)
+    except Exception:  # malformed LaTeX: show it as written rather than lose it
+        text = latex
+    if "%s" in text and "%s" not in latex:  # pylatexenc's placeholder for a macro missing its arguments
+        text = latex
+    return text.replace("\x00", "~").translate(_GREEK_VARIANTS)
+
+
+def render_latex(text: str) -> str:
+    """`text` with its LaTeX rendered as Unicode text, for what a person reads.
+
+    ``75\\%`` -> ``75%``, ``20$\\times$`` -> ``20×``, ``A$^2$RBench`` -> ``A²RBench``, ``$\\epsilon$-greedy``
+    -> ``ε-greedy``, ``$\\ell_2$`` -> ``ℓ₂``. Math (``$...$``, ``$$...$$``) and backslash macros are
+    rendered by pylatexenc (``LatexNodes2Text``, math as text); a sub- or superscript becomes its Unicode
+    form when every character has one. Text without ``$`` or ``\\`` is returned unchanged, so plain
+    abstracts (and their bare ``%``) are never touched; malformed LaTeX is left as written.
+    """
+    if not text or not _LATEX_HINT.search(text):
+        return text
+    out: list[str] = []
+    last = 0
+    for m in _MATH.finditer(text):
+        out.append(_render_segment(text[last:m.start()], math=False) if "\\" in text[last:m.start()]
+                   else text[last:m.start()])
+        out.append(_render_segment(m.group(1) if m.group(1) is not None else m.group(2), math=True))
+        last = m.end()
+    rest = text[last:]
+    out.append(_render_segment(rest, math=False) if "\\" in rest else rest)
+    return "".join(out)
+
+
+# --- matching and safe display --------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def fold(text: str) -> str:
+    """`text` in one form for matching: LaTeX rendered (`render_latex`), then Unicode NFKC (fullwidth
+    ``ＮｏｒＭｕｏｎ`` -> ``NorMuon``, ``²`` -> ``2``, composed accents), so ``A2RBench``, ``A²RBench`` and
+    ``A$^2$RBench`` compare equal. Case is kept; casefold the result where case does not matter."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", render_latex(text))
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: ANSI/OSC escape sequences and other control characters (bare CR,
+    BEL, backspace, C1 codes) removed; newlines and tabs kept. ``--json`` output needs no such step
+    (JSON escapes control characters)."""
+    return _CONTROL.sub("", text)

@@ -58,6 +58,13 @@ VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venu
 YearOpt = Annotated[Optional[str], typer.Option("--year", help="Only this year or range (2023, 2021-2023).")]
 AuthorOpt = Annotated[Optional[str], typer.Option("--author", help="Only papers with an author containing this.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+# The answering options live here too, not in cli_answer: cli_eval uses them, and a command module
+# that imported another one made `import assistant.cli_answer` circular.
+LlmOpt = Annotated[Optional[str], typer.Option(
+    "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
+ModelOpt = Annotated[Optional[str], typer.Option(
+    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
+TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
 
 
 def make_filters(venue: str | None, year: str | None, author: str | None) -> Filters:

@@ -11,14 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings,
-                           make_filters, open_store, user_errors)
-
-LlmOpt = Annotated[Optional[str], typer.Option(
-    "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
-ModelOpt = Annotated[Optional[str], typer.Option(
-    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
-TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
+from assistant.cli import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt, app,
+                           echo_json, get_settings, make_filters, open_store, user_errors)
 
 
 def _backend(settings, llm: str | None, model: str | None):

@@ -22,7 +22,7 @@ from assistant.cli import (
     open_store,
     user_errors,
 )
-from assistant.cli_answer import LlmOpt, ModelOpt, TopKOpt
+from assistant.cli import LlmOpt, ModelOpt, TopKOpt
 
 LLM_CHOICES = ("auto", "openai", "local", "extractive")
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from assistant.events import AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
+from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -432,7 +432,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
 
 def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str | None = None,
                    model: str | None = None) -> dict:
-    """The ``ask --json`` object of an answer stream (consumes `events`).
+    """The ``ask --json`` object of an answer stream (consumes `events`): ``Answer.from_events(...).to_json()``.
 
     ``{"question", "standalone_question", "answer", "sources": [{"n", "id", "title", "score", "venue",
     "year", "url"}], "citations": [{"n", "id", "title"}], "dropped_citations": [int], "backend", "model",
@@ -440,26 +440,4 @@ def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str
     then the partial text). `backend`/`model` (the LLM's ``name``/``model``) name the backend when the
     stream fails before ``Done``.
     """
-    out: dict = {"question": question, "standalone_question": question, "answer": "", "sources": [],
-                 "citations": [], "dropped_citations": [], "backend": backend, "model": model, "usage": {},
-                 "seconds": None, "refused": False}
-    texts: list[str] = []
-    started = time.perf_counter()
-    for ev in events:
-        if isinstance(ev, Sources):
-            out["sources"] = [s.to_json() for s in ev.sources]
-            out["standalone_question"] = ev.question or question
-            if ev.note:
-                out["note"] = ev.note
-        elif isinstance(ev, TextDelta):
-            texts.append(ev.text)
-        elif isinstance(ev, Citations):
-            out["citations"] = [c.to_json() for c in ev.citations]
-            out["dropped_citations"] = list(ev.dropped)
-        elif isinstance(ev, Done):
-            out.update(answer=ev.answer, backend=ev.backend, model=ev.model, usage=dict(ev.usage),
-                       seconds=round(ev.seconds, 3), refused=ev.refused)
-        elif isinstance(ev, Error):
-            out.update(answer=(ev.partial or "".join(texts)).strip(), error=ev.message, error_kind=ev.kind,
-                       seconds=round(time.perf_counter() - started, 3))
-    return out
+    return Answer.from_events(events, question, backend=backend, model=model).to_json()

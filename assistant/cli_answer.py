@@ -169,12 +169,14 @@ def batch(
     or killed run: answered ids are skipped, failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """
-    from assistant.batch import BatchError, read_questions, run_batch
+    from assistant.batch import BatchError, check_answers_file, read_questions, run_batch, same_file
     from assistant.retrieval import Retriever
 
     with user_errors():
         if resume and overwrite:
             raise UserError("--resume and --overwrite contradict each other; choose one")
+        if same_file(questions, output):
+            raise UserError(f"-o {output} is the questions file itself; give the answers another file")
         try:
             items, problems = read_questions(questions)
         except BatchError as exc:
@@ -193,6 +195,11 @@ def batch(
                             f"choose another -o path") from None
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
             raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
+        if (resume or overwrite) and output.exists():
+            try:  # never resume into or overwrite a file that holds something else
+                check_answers_file(output)
+            except BatchError as exc:
+                raise UserError(str(exc)) from None
         if overwrite and output.exists():
             output.unlink()
         filters = make_filters(venue, year, author)

@@ -192,6 +192,11 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         if len(items) > shown:
             typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
                        err=title == "errors")
+    for w in report.warnings[:shown]:
+        typer.echo(f"  warning: {w} (the abstract was kept)", err=True)
+    if len(report.warnings) > shown:
+        typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
+                   err=True)
     if report.truncated:
         out(f"note: {report.truncated} abstracts are longer than the embedding model's 256 word pieces; their "
             f"vectors use the beginning, the full text is stored and searched by BM25.")

@@ -128,13 +128,14 @@ class Paper:
             abstract = abstract[len(title) + 2 :]
         authors = tuple(a for a in str(meta.get("authors", "")).split(AUTHOR_SEPARATOR) if a)
         year = meta.get("year")
+        year = int(year) if isinstance(year, (int, float)) or (isinstance(year, str) and year.isdigit()) else None
         position = meta.get("position")
         return cls(
             abstract=abstract,
             title=title,
             authors=authors,
             venue=str(meta.get("venue", "")),
-            year=int(year) if year is not None else None,
+            year=year,
             url=str(meta.get("url", "")),
             source_id=str(meta.get("source_id", "")),
             topic=str(meta.get("topic", "")),

@@ -37,6 +37,16 @@ def test_token_counts_use_the_openai_bpe_offline():
     assert bpe_token_counter("smollm2-135m")(text) > count(text)  # a safety factor for other tokenizers
 
 
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4", "smollm2-135m"])
+@pytest.mark.parametrize("token", ["<|endoftext|>", "<|fim_prefix|>", "<|im_start|>", "<|endofprompt|>"])
+def test_text_spelling_a_special_token_is_counted_as_plain_text(model, token):
+    count = bpe_token_counter(model)
+    # as text it is several tokens (a special token would be one), and counting never raises
+    assert count(f"What is NorMuon {token}?") >= count("What is NorMuon ?") + 4
+    if model == "gpt-4o-mini" and token == "<|endoftext|>":
+        assert count(token) == 7  # "<", "|", "end", "of", "text", "|", ">" in o200k_base
+
+
 def test_name_tokens_finds_methods_and_acronyms_but_not_common_words():
     assert name_tokens("How does NorMuon compare to STAR-KV and GRPO on GPUs for LLMs?") == [
         "NorMuon", "STAR-KV", "GRPO"]

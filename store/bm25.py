@@ -1,8 +1,8 @@
 """The BM25 index (`bm25s`), derived from the collection's own documents.
 
 Built from what Chroma holds (so a store opened fresh from disk or from a server has it too), cached
-on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and revision (and the BM25
-parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
+on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and a hash of the stored documents
+(and the BM25 parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
 "BM25S", arXiv:2407.03618), k1=0.9, b=0.4 (Anserini's defaults, used for BEIR's BM25 baselines; also
 the best pair on the BEIR SciFact train split, `benchmarks/tune_scifact.py`), English stopwords,
 Snowball stemming (PyStemmer).

@@ -171,18 +171,20 @@ def ingest(paths: Iterable[Path], store: PaperStore,
     total = len(to_write)
     if progress:
         progress(0, total)
-    for start in range(0, total, CHUNK):
-        chunk = to_write[start : start + CHUNK]
-        vectors = store.embedder.embed([p.document for p in chunk])
-        report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
-        store.upsert(chunk, vectors)
-        report.embedded += len(chunk)
-        if progress:
-            progress(min(start + CHUNK, total), total)
-    if replaced:
-        store.delete(replaced)
-    if to_write or replaced:
-        store.mark_changed()
+    try:
+        for start in range(0, total, CHUNK):
+            chunk = to_write[start : start + CHUNK]
+            vectors = store.embedder.embed([p.document for p in chunk])
+            report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
+            store.upsert(chunk, vectors)  # marks the collection as being written first (begin_write)
+            report.embedded += len(chunk)
+            if progress:
+                progress(min(start + CHUNK, total), total)
+        if replaced:
+            store.delete(replaced)
+    finally:  # also after an error or Ctrl+C: what was upserted is stored, and derived indexes must see it
+        if report.embedded or replaced:
+            store.mark_changed()
     report.seconds = time.perf_counter() - started
     return report
 

@@ -151,3 +151,79 @@ def test_missing_embedding_model_names_the_setting(tmp_path, monkeypatch):
     store = PaperStore(load_settings())
     with pytest.raises(EmbeddingError, match="ASSISTANT_EMBEDDING_MODEL_DIR"):
         ingest([ICML_FILE], store)
+
+
+# --- the BM25 index always matches what is stored -----------------------------------------------------
+
+def _bm25_titles(store, word):
+    from assistant.retrieval import Retriever
+
+    return [r.paper.title for r in Retriever(store).search(word, top_k=5, mode="bm25")]
+
+
+def test_bm25_matches_the_store_after_writes_that_never_finished(fake_store, settings, tmp_path):
+    from store.ingest import paper_id
+    from store.paper import Paper
+
+    f = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "title": "Paper A", "abstract": "Cats purr loudly."},
+                                           {"id": "b", "title": "Paper B", "abstract": "Dogs bark."}])
+    ingest([f], fake_store)
+    assert _bm25_titles(fake_store, "cats") == ["Paper A"]  # index built (and cached on disk)
+    # an ingest killed after its upserts, before the end: one new paper, one edited in place (same count
+    # of papers and same ids as before would be, had the new one replaced another)
+    old_a = next(p for p in fake_store.papers() if p.title == "Paper A")
+    new = Paper(abstract="Zebras gallop.", title="Paper C", source_id="c")
+    edited = Paper(abstract="Lions roar.", title="Paper A", source_id="a", source=old_a.source)
+    writer = PaperStore(settings, embedder=FakeEmbedder())
+    papers = [new.with_id(paper_id(new)), edited.with_id(old_a.id)]
+    writer.upsert(papers, writer.embedder.embed([p.document for p in papers]))  # no mark_changed: killed
+    for store in (fake_store, PaperStore(settings, embedder=FakeEmbedder())):  # long-lived, and a new process
+        assert _bm25_titles(store, "zebras") == ["Paper C"]
+        assert _bm25_titles(store, "lions") == ["Paper A"]
+        assert _bm25_titles(store, "cats") == []
+
+
+@pytest.mark.integration
+def test_bm25_search_after_an_ingest_killed_with_sigkill(bundled_store, settings, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from tests.conftest import ROOT
+
+    def bm25(word):
+        result = CliRunner().invoke(app, ["search", word, "--mode", "bm25", "--json"])
+        assert result.exit_code == 0, result.output
+        return [r["title"] for r in json.loads(result.stdout)["results"]]
+
+    assert bm25("quokkas") == []  # builds and caches the index of the 19 bundled abstracts
+    assert _bm25_titles(bundled_store, "quokkas") == []  # a long-lived store (the chat app) has its own
+    f = write_jsonl(tmp_path / "new.jsonl", [{"id": str(i), "title": f"New {i}", "abstract": f"Quokkas study {i}."}
+                                             for i in range(6)])
+    flag = tmp_path / "written"
+    script = ("import sys, time, store.ingest as ing\n"
+              "from assistant.settings import load_settings\n"
+              "from store.collection import PaperStore\n"
+              "ing.CHUNK = 2\n"
+              "def progress(done, total):\n"
+              f"    if done >= 2: open({str(flag)!r}, 'w').close(); time.sleep(600)\n"
+              f"ing.ingest([{str(f)!r}], PaperStore(load_settings()), progress=progress)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=dict(os.environ))
+    try:
+        deadline = time.time() + 120
+        while not flag.exists():
+            assert proc.poll() is None and time.time() < deadline, "the ingest ended before it was killed"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert sorted(bm25("quokkas")) == ["New 0", "New 1"]  # the two records written before the kill
+    assert sorted(_bm25_titles(bundled_store, "quokkas")) == ["New 0", "New 1"]
+    assert bundled_store.count() == 21

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings,
-                           make_filters, open_store, user_errors)
+                           make_filters, open_store, printable, user_errors)
 
 LlmOpt = Annotated[Optional[str], typer.Option(
     "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
@@ -38,11 +38,11 @@ def _source_line(console, source, cited: bool) -> None:
 
     p = source.paper
     line = Text(f"[{source.n}] ", style="bold" if cited else "dim")
-    line.append(p.display_name, style="bold cyan" if cited else "cyan")
+    line.append(printable(p.display_name), style="bold cyan" if cited else "cyan")
     if p.venue_year:
-        line.append(f"  ({p.venue_year})", style="dim")
+        line.append(f"  ({printable(p.venue_year)})", style="dim")
     if p.url:
-        line.append(f"  {p.url}", style="underline")
+        line.append(f"  {printable(p.url)}", style="underline")
     line.append(f"  {p.id}", style="dim")
     console.print(line)
 
@@ -67,9 +67,9 @@ def print_answer(events, question: str, backend) -> bool:
         if isinstance(ev, Sources):
             sources, note = ev.sources, ev.note
             if ev.question and ev.question != question:
-                err.print(Text(f"(searched for: {ev.question})", style="dim"))
+                err.print(Text(f"(searched for: {printable(ev.question)})", style="dim"))
         elif isinstance(ev, TextDelta):
-            out.write(ev.text)
+            out.write(printable(ev.text))  # a model's escape sequences never reach the terminal
             out.flush()
             wrote = True
         elif isinstance(ev, Citations):
@@ -84,7 +84,7 @@ def print_answer(events, question: str, backend) -> bool:
                 for s in sources:
                     _source_line(console, s, s.n in cited)
             if note:
-                console.print(Text(f"note: {note}", style="dim"))
+                console.print(Text(f"note: {printable(note)}", style="dim"))
             if dropped:
                 console.print(Text("removed citation(s) naming no given source: "
                                    + ", ".join(f"[{n}]" for n in dropped), style="yellow"))
@@ -94,7 +94,7 @@ def print_answer(events, question: str, backend) -> bool:
             if wrote:
                 out.write("\n")
                 out.flush()
-            typer.echo(f"error ({backend.name}, {backend.model}): {ev.message}", err=True)
+            typer.echo(f"error ({backend.name}, {printable(backend.model)}): {printable(ev.message)}", err=True)
             return False
     return False
 
@@ -182,7 +182,7 @@ def batch(
         except BatchError as exc:
             raise UserError(str(exc)) from None
         for p in problems:
-            typer.echo(f"skipped {p}", err=True)
+            typer.echo(f"skipped {printable(p)}", err=True)
         if not items:
             raise UserError(f"{questions}: no questions found")
         if output.is_dir():
@@ -238,8 +238,8 @@ def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):
             nonlocal failed
             if record.get("error"):
                 failed += 1
-                bar.console.print(f"question {record['question_id']}: error: {record['error']}", highlight=False,
-                                  markup=False)
+                bar.console.print(printable(f"question {record['question_id']}: error: {record['error']}"),
+                                  highlight=False, markup=False)
             bar.update(task, advance=1, failed=failed)
 
         def on_start(todo: int, already: int) -> None:

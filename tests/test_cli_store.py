@@ -140,3 +140,33 @@ def test_ask_json_setup_error_is_json_on_stdout_too():
     assert result.exit_code == 1
     obj = json.loads(result.stdout)
     assert obj["question"] == "What is NorMuon?" and obj["error_kind"] == "usage" and "OPENAI_API_KEY" in obj["error"]
+
+
+# --- terminal control sequences never reach the terminal ------------------------------------------------
+
+CONTROLS = ["\x1b[2J", "\x1b]0;pwned\x07", "\x1b]52;c;ZXZpbA==\x07", "\r", "\x07", "\x08", "\x9b2J", "\x1b[31m"]
+
+
+def _has_control(text: str) -> bool:
+    return any(c in text for c in ("\x1b", "\x07", "\x08", "\r", "\x9b"))
+
+
+@pytest.mark.integration
+def test_stored_text_with_control_sequences_is_shown_harmlessly(real_store):
+    from store.paper import Paper
+
+    # written by another tool sharing the store (ingest itself cleans control characters): one paper per kind
+    papers = [Paper(abstract=f"ZetaNet{seq} speeds up training.", title=f"ZetaNet{seq} paper {i}", venue=f"ICML{seq}",
+                    year=2026, authors=(f"Ann{seq} Lee",), url=f"https://x/{seq}", id=f"pzeta{i:012d}")
+              for i, seq in enumerate(CONTROLS)]
+    real_store.upsert(papers, real_store.embedder.embed([p.document for p in papers]))
+    real_store.mark_changed()
+    for args in (["search", "ZetaNet", "-k", "20"], ["search", "ZetaNet", "--mode", "bm25", "-k", "20"], ["papers"],
+                 ["stats"], *(["show", p.id] for p in papers)):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        assert not _has_control(result.stdout + result.stderr), (args, repr(result.stdout))
+        assert args[0] == "stats" or result.stdout.count("ZetaNet") >= (len(papers) if args[0] != "show" else 1)
+    assert "ICML" in run("stats").stdout
+    shown = json.loads(run("show", papers[0].id, "--json").stdout)  # --json keeps the text (JSON escapes it)
+    assert shown["title"] == papers[0].title

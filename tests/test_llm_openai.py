@@ -317,3 +317,22 @@ def test_ask_with_the_openai_backend_and_no_key_is_one_line():
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: the openai backend needs an API key")
     assert "OPENAI_BASE_URL" in lines[0] and "Traceback" not in result.output
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("seq", ["\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;ZXZpbA==\x07", "\rOVERWRITE",
+                                 "\x9b2J", "\x08\x08\x08"])
+def test_ask_never_writes_a_models_control_sequences_to_the_terminal(stub, bundled_store, monkeypatch, seq):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
+    stub.reply = f"WinQ speeds up{seq} training [1]."
+    result = CliRunner().invoke(app, ["ask", "--llm", "openai", "-k", "2", "What does WinQ speed up?"])
+    assert result.exit_code == 0, result.output
+    assert not any(c in result.stdout for c in ("\x1b", "\x07", "\x08", "\r", "\x9b")), repr(result.stdout)
+    assert "WinQ speeds up" in result.stdout and "training [1]." in result.stdout
+    obj = json.loads(CliRunner().invoke(app, ["ask", "--llm", "openai", "-k", "2", "--json",
+                                              "What does WinQ speed up?"]).stdout)
+    assert obj["answer"] == f"WinQ speeds up{seq} training [1]."  # --json keeps the text; JSON escapes it

@@ -227,3 +227,69 @@ def test_bm25_search_after_an_ingest_killed_with_sigkill(bundled_store, settings
     assert sorted(bm25("quokkas")) == ["New 0", "New 1"]  # the two records written before the kill
     assert sorted(_bm25_titles(bundled_store, "quokkas")) == ["New 0", "New 1"]
     assert bundled_store.count() == 21
+
+
+# --- one word, any Unicode form -------------------------------------------------------------------------
+
+UNICODE_PAPERS = [
+    {"id": "1", "title": "Détection d'objets", "abstract": "Une méthode de détection rapide.", "venue": "ICML",
+     "year": 2026, "authors": ["José Núñez"]},
+    {"id": "2", "title": "NorMuon", "abstract": "NorMuon saves 21.74% of compute over AdamW.", "venue": "ICLR",
+     "year": 2025, "authors": ["Ann Lee"]},
+    {"id": "3", "title": "Schrödinger bridges", "abstract": "Schrödinger bridges for generative modelling.",
+     "venue": "NeurIPS", "year": 2024, "authors": ["Zoë Brandt"]},
+]
+
+
+@pytest.mark.parametrize("stored, typed", [
+    ("détection", "de\u0301tection"),  # decomposed, as macOS types it
+    ("Schrödinger", "Schro\u0308dinger"),
+    ("NorMuon", "ＮｏｒＭｕｏｎ"),  # fullwidth letters
+    ("21.74%", "２１.７４%"),  # fullwidth digits
+    ("NorMuon 21.74%", "ＮＯＲＭＵＯＮ　２１．７４％"),  # fullwidth capitals, space and punctuation
+])
+def test_a_word_in_another_unicode_form_finds_the_same_papers_with_the_same_scores(fake_store, tmp_path, stored, typed):
+    from assistant.retrieval import Retriever
+
+    ingest([write_jsonl(tmp_path / "u.jsonl", UNICODE_PAPERS)], fake_store)
+    retriever = Retriever(fake_store)
+    for mode in ("bm25", "hybrid"):
+        want = [(r.paper.title, round(r.score, 6), round(r.bm25_score, 6)) for r in retriever.search(stored, mode=mode)]
+        got = [(r.paper.title, round(r.score, 6), round(r.bm25_score, 6)) for r in retriever.search(typed, mode=mode)]
+        assert got == want and want[0][2] > 0, mode
+
+
+def test_bm25_indexes_documents_in_any_unicode_form_alike_and_old_caches_are_rebuilt(tmp_path):
+    import unicodedata
+
+    from store.bm25 import PARAMS, BM25Index
+
+    docs = ["Une méthode de détection rapide.", "Schrödinger bridges.", "ＮｏｒＭｕｏｎ saves ２１.７４%."]
+    plain = BM25Index.build(["a", "b", "c"], [unicodedata.normalize("NFC", d) for d in docs])
+    nfd = BM25Index.build(["a", "b", "c"], [unicodedata.normalize("NFD", d) for d in docs])
+    for query in ("détection", "Schrödinger", "NorMuon 21.74%"):
+        assert list(nfd.scores(query)) == list(plain.scores(query)) and max(plain.scores(query)) > 0
+    plain.save(tmp_path / "idx", "k")
+    assert BM25Index.load(tmp_path / "idx", "k") is not None
+    meta = json.loads((tmp_path / "idx" / "ids.json").read_text())
+    (tmp_path / "idx" / "ids.json").write_text(json.dumps({**meta, "params": "lucene k1=0.9 b=0.4 tokens=1"}))
+    assert BM25Index.load(tmp_path / "idx", "k") is None  # a cache from before NFKC tokens is rebuilt
+    assert "nfkc" in PARAMS
+
+
+@pytest.mark.parametrize("venue, author, titles", [
+    ("ＩＣＭＬ", None, ["Détection d'objets"]),
+    ("icml, ｎｅｕｒｉｐｓ", None, ["Détection d'objets", "Schrödinger bridges"]),
+    (None, "Jose\u0301", ["Détection d'objets"]),  # decomposed, as macOS types it
+    (None, "ｚｏë", ["Schrödinger bridges"]),
+    (None, "ZOE\u0308 BRANDT", ["Schrödinger bridges"]),
+])
+def test_filters_match_values_typed_in_another_unicode_form(fake_store, tmp_path, venue, author, titles):
+    from assistant.retrieval import Filters, Retriever
+
+    ingest([write_jsonl(tmp_path / "u.jsonl", UNICODE_PAPERS)], fake_store)
+    filters = Filters(venue=venue, author=author)
+    assert sorted(p.title for p in fake_store.papers() if filters.matches(p)) == titles
+    for mode in ("hybrid", "dense", "bm25"):  # dense filters through Chroma's venue_key
+        found = Retriever(fake_store).search("détection bridges NorMuon", top_k=5, filters=filters, mode=mode)
+        assert sorted(r.paper.title for r in found) == titles, mode

@@ -33,6 +33,10 @@ class UserError(Exception):
     """A mistake the user can fix; printed as one line, exit code 1."""
 
 
+class EmptyCollectionError(UserError):
+    """The collection holds no abstracts, so there is nothing to answer from (``error_kind`` "empty")."""
+
+
 # --- shared options ---------------------------------------------------------------------------------
 
 @app.callback()
@@ -83,7 +87,7 @@ def user_errors(json_fields: dict | None = None):
     from store.embeddings import EmbeddingError
     from store.readers import InputError
 
-    kinds = {UserError: "usage", SettingsError: "settings", StoreError: "store", EmbeddingError: "embedding",
+    kinds = {EmptyCollectionError: "empty", UserError: "usage", SettingsError: "settings", StoreError: "store", EmbeddingError: "embedding",
              InputError: "input"}
     try:
         yield
@@ -118,6 +122,15 @@ def printable(text: str) -> str:
     return strip_controls(text)
 
 
+def require_papers(store: PaperStore) -> None:
+    """Raise `EmptyCollectionError` naming the collection and how to fill it when it holds no abstract."""
+    if store.count() == 0:
+        hint = ("" if store.name == "papers" else
+                " (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+        raise EmptyCollectionError(f"the collection '{store.name}' is empty: add abstracts with "
+                                   f"`assistant ingest FILE_OR_FOLDER`{hint}")
+
+
 def echo_json(obj) -> None:
     typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
@@ -143,7 +156,7 @@ def ingest(
     Prints added / updated / unchanged / skipped, with file and line for each skipped record.
     Exits 1 if any record or file had an error; the rest is ingested all the same.
     """
-    with user_errors():
+    with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
         report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
@@ -273,7 +286,7 @@ def papers(
     as_json: JsonOpt = False,
 ) -> None:
     """List the papers in the collection (--json: a list of {"id", "title", "abstract", "venue", "year", ...})."""
-    with user_errors():
+    with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)
         store = open_store(get_settings(ctx))
         items = [p for p in store.papers() if filters.matches(p)]
@@ -304,7 +317,7 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
-    with user_errors():
+    with user_errors({"id": paper_id} if as_json else None):
         store = open_store(get_settings(ctx))
         found = store.find(paper_id.strip())
         if not found:

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings,
-                           make_filters, open_store, printable, user_errors)
+                           make_filters, open_store, printable, require_papers, user_errors)
 
 LlmOpt = Annotated[Optional[str], typer.Option(
     "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
@@ -131,7 +131,9 @@ def ask(
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = _backend(settings, llm, model)
-        retriever = Retriever(open_store(settings))
+        store = open_store(settings)
+        require_papers(store)
+        retriever = Retriever(store)
         events = answer(question, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
         if as_json:
             obj = answer_to_json(question, events, backend=backend.name, model=backend.model)
@@ -209,7 +211,9 @@ def batch(
             typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
                        f"applies to the openai backend", err=True)
             concurrency = 1
-        retriever = Retriever(open_store(settings))
+        store = open_store(settings)
+        require_papers(store)
+        retriever = Retriever(store)
         summary = _run_with_progress(run_batch, items, output, retriever=retriever, llm=backend, settings=settings,
                                      concurrency=concurrency, resume=resume, filters=filters, top_k=k,
                                      quiet=as_json)

@@ -228,7 +228,7 @@ def stats(
     --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
     "years": [{"year", "count"}]}.
     """
-    with user_errors():
+    with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)
         store = open_store(get_settings(ctx))
         papers = [p for p in store.papers() if filters.matches(p)]

@@ -576,8 +576,9 @@ class ExtractiveBackend:
         parts = []
         for n, sent, _ in picked:
             body = sent.rstrip()
-            end = body[-1] if body[-1] in ".!?" else "."
-            body = body[:-1] if body[-1] in ".!?" else body
+            stop = body[-1] in ".!?。！？"  # the marker goes before the sentence's own stop: "… [1]。"
+            end = body[-1] if stop else ("。" if re.search(r"[\u3040-\u30ff\u3400-\u9fff]$", body) else ".")
+            body = body[:-1].rstrip() if stop else body
             parts.append(f"{body} [{n}]{end}")
         return " ".join(parts)
 

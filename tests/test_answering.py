@@ -461,3 +461,21 @@ def test_ask_with_an_empty_question_is_one_line_error():
     assert result.exit_code == 1
     assert result.stderr.strip().startswith("error: the question is empty")
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("abstract, answer", [
+    ("NorMuon 将 训练 速度 提高 了 21%。", "NorMuon 将 训练 速度 提高 了 21% [1]。"),
+    ("NorMuon 将 训练 速度 提高 了 多少 倍！", "NorMuon 将 训练 速度 提高 了 多少 倍 [1]！"),
+    ("NorMuon 将 训练 速度 提高 了", "NorMuon 将 训练 速度 提高 了 [1]。"),
+    ("NorMuon trains 21% faster.", "NorMuon trains 21% faster [1]."),
+])
+def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract, answer):
+    from assistant.events import Source
+    from assistant.llm import AnswerRequest, ExtractiveBackend
+    from store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract=abstract, title="NorMuon", id="p1")
+    request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
+                            embedder=FakeEmbedder())
+    assert ExtractiveBackend(settings).answer_text(request) == answer

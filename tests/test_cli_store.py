@@ -170,3 +170,34 @@ def test_stored_text_with_control_sequences_is_shown_harmlessly(real_store):
     assert "ICML" in run("stats").stdout
     shown = json.loads(run("show", papers[0].id, "--json").stdout)  # --json keeps the text (JSON escapes it)
     assert shown["title"] == papers[0].title
+
+
+@pytest.mark.parametrize("args", [["ingest", str(ICML_FILE)], ["papers"], ["stats"], ["show", "p1234"],
+                                  ["search", "NorMuon"]])
+def test_every_json_command_prints_a_json_error_object_on_failure(args, monkeypatch):
+    from tests.conftest import free_port
+
+    monkeypatch.setenv("ASSISTANT_CHROMA_URL", f"http://127.0.0.1:{free_port()}")  # no server there
+    result = run(*args, "--json")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: Chroma server at http://127.0.0.1:")
+    obj = json.loads(result.stdout)
+    assert obj["error"] == result.stderr.strip().removeprefix("error: ") and obj["error_kind"] == "store"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("command", ["ask", "batch"])
+def test_asking_an_empty_collection_says_it_is_empty_and_how_to_ingest(monkeypatch, tmp_path, command):
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "empty_one")  # the default collection gets the bundled abstracts
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is NorMuon?\n")
+    args = (["ask", "What is NorMuon?"] if command == "ask"
+            else ["batch", str(questions), "-o", str(tmp_path / "a.jsonl")])
+    result = run(*args, "--llm", "extractive")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "error: the collection 'empty_one' is empty: add abstracts with `assistant ingest FILE_OR_FOLDER` "
+        "(or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+    if command == "ask":
+        obj = json.loads(run(*args, "--llm", "extractive", "--json").stdout)
+        assert obj["error_kind"] == "empty" and obj["question"] == "What is NorMuon?"

@@ -51,7 +51,7 @@ class ContextError(Exception):
 
 # --- citations ------------------------------------------------------------------------------------
 
-_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")
+_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")  # a plain marker as models write it
 _CANONICAL = re.compile(r"\[(\d+(?:, \d+)*)\]")  # a checked marker as the checker writes it: [2] or [1, 3]
 
 _OPENERS = "[【［〔"
@@ -68,20 +68,6 @@ _NOT_CITING = re.compile(  # bracketed numbers after these are references to the
     r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>×∼≈∝§]|\\in)\s*$", re.I)
 _TRAIL = re.compile(r"(?:\s+(?:a|an|and|o|or|&)|\s*[,;，、])?\s*$")  # held back: may go with a removed marker
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|or|&)(?!\w)|[,;，、]")
-
-
-def _numbers(group: str) -> list[int]:
-    out: list[int] = []
-    for part in re.split(r"\s*(?:,|;|and)\s*", group):
-        if not part:
-            continue
-        m = re.fullmatch(r"(\d+)\s*[–-]\s*(\d+)", part)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            out.extend(range(lo, hi + 1) if 0 < hi - lo <= 20 else (lo, hi))
-        elif part.strip().isdigit():
-            out.append(int(part))
-    return out
 
 
 def citation_numbers(inner: str, n_sources: int, before: str = "", opener: str = "[") -> list[int] | None:

@@ -406,3 +406,25 @@ def test_eval_extractive_on_the_seed_questions_passes_the_ci_thresholds(bundled_
     by_id = {q["id"]: q for q in data["questions"]}
     assert by_id["d10"]["cited"] == [] and by_id["d10"]["refusal_rate"] == 1.0  # out of corpus
     assert by_id["d02"]["cited"] == by_id["d02"]["gold_ids"]  # STAR-KV cited for the STAR-KV question
+
+
+@pytest.mark.integration
+def test_eval_asks_conversation_turns_in_order_and_reports_a_chat_block(bundled_store, tmp_path):
+    from assistant.cli import app
+
+    chats = tmp_path / "chats.jsonl"
+    chats.write_text(json.dumps({"id": "c01", "type": "chat", "turns": [
+        {"q": "Is there work on shrinking the KV cache by exploiting redundancy in its hidden dimension?",
+         "type": "single", "gold": ["STAR-KV"], "facts": []},
+        {"q": "How much faster is it?", "type": "single", "gold": ["STAR-KV"], "facts": []},
+        {"q": "Is there a paper on medical image segmentation with U-Nets?", "type": "out_of_corpus",
+         "gold": [], "facts": []}]}) + "\n")
+    res = CliRunner().invoke(app, ["eval", str(chats), "--llm", "extractive", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    turns = {q["id"]: q for q in data["questions"]}
+    assert list(turns) == ["c01.1", "c01.2", "c01.3"]
+    assert turns["c01.2"]["standalone_question"] == "How much faster is STAR-KV?"
+    assert turns["c01.2"]["gold_cited"] == 1.0 and turns["c01.2"]["recall_at_5"] == 1.0
+    assert turns["c01.3"]["standalone_question"] == turns["c01.3"]["q"]  # a new topic is not glued on
+    assert data["summary"]["chat"]["n"] == 3 and data["summary"]["chat"]["gold_cited"] == 1.0

@@ -526,7 +526,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)
-    if pronoun is not None and topic and not (edits and _join(topic) == paper):
+    if pronoun is not None and topic and not (edits and (_join(topic) == paper or not cited)):
         possessive = pronoun.group(0).lower() in ("its", "their")
         edits.append((pronoun.start(), pronoun.end(), _join(topic) + ("'s" if possessive else "")))
     for a, b, repl in sorted(edits, reverse=True):

@@ -357,6 +357,8 @@ def _turn(question, cited=(), standalone=""):
     # "that paper" is the cited paper; "it" the term the user quoted
     ([_turn("What is the 'Data Wall' that one of the papers mentions?", ["OPUS"])],
      "How does that paper respond to it?", "How does OPUS respond to 'Data Wall'?"),
+    ([_turn("What is the 'Data Wall' that one of the papers mentions?")], "How does that paper respond to it?",
+     "How does the paper on 'Data Wall' respond to it?"),  # nothing cited: the term, once
     ([_turn("Which paper builds on Hyper-Connections?", ["mHC"])], "How many parameters did their largest model have?",
      "How many parameters did mHC's largest model have?"),
     # nothing to substitute: the subject in brackets

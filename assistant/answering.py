@@ -309,8 +309,11 @@ _EXPLETIVE_IT = re.compile(r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:
 _SINGULAR = re.compile(r"\b(?:it|its|itself)\b", re.I)
 _PLURAL = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.I)
 _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
-_PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|works|methods|approaches|studies|authors|techniques|researchers|people|"
-                                r"teams|groups)\b", re.I)
+_PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches|studies|authors|techniques|"
+                                r"researchers|people|teams|groups)\b", re.I)
+_AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
+_PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
+                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b")
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
 _INTERROGATIVE = re.compile(
@@ -399,7 +402,11 @@ def _unresolved_pronoun(question: str) -> bool:
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
-        if not (_PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2):
+        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2:
+            continue
+        if _AUTHORS_DID.search(question[:m.end()]):
+            return True  # "which model did they use?": the authors of a paper named earlier
+        if not _PLURAL_NOUN.search(before):
             return True
     return False
 

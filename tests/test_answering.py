@@ -304,6 +304,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "I want something cheaper than beam search but better than greedy decoding. Is there a method for that?",
     "Between EAPO and PCR, does the first one use expert guidance?",  # ordinal resolved in the question
     "EAPO 在哪些数学竞赛基准上进行了评测？",
+    "Which layer lets graph networks act on vectors so they can reason about geometry?",  # they = networks
+    "Which abstracts link to a GitHub repository with their code?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -315,6 +317,7 @@ def test_a_self_contained_question_does_not_need_history(question):
     "How much faster is it?",
     "Does it also work for code generation?",
     "Which datasets did they evaluate on?",
+    "Which GPUs did they train on?",  # "did they": the authors, not the GPUs
     "How many parameters did their largest model have?",
     "Who proposed the second one?",
     "Does the first one also help outside math?",

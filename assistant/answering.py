@@ -420,7 +420,9 @@ def needs_history(question: str) -> bool:
     they use?"); a fragment without a verb ("and on GSM8K?", "what about for code?"); or no subject at
     all: no name, no quoted term and no topic word, only words any paper's results share ("How large are
     the gains?"). A question that names its subject or asks a full question about a topic is
-    self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?").
+    self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?"). References are
+    recognised in English and a few Chinese forms (它, 这篇, 第二个); a follow-up in another language is
+    taken as self-contained, so it is never glued to an old topic, but it is not resolved either.
     """
     q = " ".join(question.split())
     if not q:

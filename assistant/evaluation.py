@@ -43,7 +43,6 @@ TYPES = ("single", "multi", "out_of_corpus", "not_in_abstract")
 ANSWERABLE = ("single", "multi")
 METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_rate", "gold_cited",
            "multi_recall", "false_refusal_rate", "not_in_abstract_rate", "out_of_corpus_rate")
-LOWER_IS_BETTER = ("false_refusal_rate",)
 CHAT = "chat"
 """The summary block of every conversation turn (whatever its type)."""
 RECALL_K = 5

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# CI evaluation gate: `assistant eval` on the seed questions with the extractive backend (no LLM, so
-# deterministic) over the bundled ICML 2026 abstracts; fails (exit 3) below the thresholds.
+# CI evaluation gate: `assistant eval` with the extractive backend (no LLM, so deterministic) over the
+# bundled ICML 2026 abstracts, on the development questions of ../shared/eval/ (README there):
+# icml2026_dev.jsonl (80 questions), icml2026_chats_dev.jsonl (15 conversations, 46 turns) and the first
+# seed_dev_qa.jsonl (12). Fails (exit 3) below a --min-* or above a --max-* threshold.
 #
-# Thresholds come from the measured values (docs/benchmarks.md, section "Answer quality", extractive):
-# recall@5 0.955, MRR 0.932, fact recall 1.00, citation precision 0.95, refusal rate 1.00 (12 questions;
-# the multi question cites one non-gold paper among two).
-# With 11 gold questions, one gold paper lost from the top 5 drops recall@5 to 0.864 (< 0.90: fails);
-# MRR 0.85 tolerates up to two gold papers slipping from rank 1 to rank 2; one more non-gold citation
-# in any single question drops citation precision to <= 0.90 (< 0.92: fails); one missed fact drops
-# fact recall to 0.80; a missed refusal drops the refusal rate to 0.5.
+# Thresholds come from measured values (docs/benchmarks.md, "Answer quality on the development sets"),
+# each set about one question below the lower of two measurements: main at c76ae31 + this gate's eval
+# changes, and the same merged with branch `answers` at 7b21341 (relevance gate + extractive answers),
+# so the gate holds across that merge; raise them to the merged figures once it is in.
+#   icml2026_dev   main / +answers: recall@5 0.962/0.962, MRR 0.985/0.985, facts 0.759/0.828, citation
+#                  precision 0.753/0.885, gold cited 0.793/0.914, multi recall 0.464/0.643, false refusals
+#                  0.207/0.086, not-in-abstract 0.20/0.80, out-of-corpus 0.417/0.917.
+#   chats (turns)  recall@5 1.00/1.00, MRR 0.980/1.000, facts 0.571/0.500, citation precision 0.707/0.759,
+#                  gold cited 0.724/0.759, false refusals 0.276/0.241, not-in-abstract 0.222/0.333,
+#                  out-of-corpus 0.75/0.875.
+#   seed           recall@5 0.955, MRR 0.932, facts 1.00, citation precision 0.95/0.817, refusal 1.00.
+# One question is 1/58 of the dev answerable questions (0.017), 1/12 of its out-of-corpus ones, 1/10 of
+# its not-in-abstract ones; 1/29 of the chat answerable turns, 1/14 of the chat turns with facts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED="${SHARED:-$(cd .. && pwd)/shared}"
@@ -20,11 +28,40 @@ unset ASSISTANT_CONFIG ASSISTANT_COLLECTION ASSISTANT_CHROMA_URL ASSISTANT_LLM |
 trap 'rm -rf "$ASSISTANT_DATA_DIR"' EXIT
 ASSISTANT="${ASSISTANT:-.venv/bin/assistant}"
 [ -x "$ASSISTANT" ] || ASSISTANT=assistant
+REPORTS="${EVAL_REPORT_DIR:-$ASSISTANT_DATA_DIR}"
+status=0
 
+"$ASSISTANT" eval "$SHARED/eval/icml2026_dev.jsonl" --llm extractive \
+  --min-recall-at-5 0.94 \
+  --min-mrr 0.96 \
+  --min-fact-recall 0.74 \
+  --min-citation-precision 0.73 \
+  --min-gold-cited 0.77 \
+  --min-multi-recall 0.42 \
+  --max-false-refusal-rate 0.225 \
+  --min-not-in-abstract-rate 0.15 \
+  --min-out-of-corpus-rate 0.38 \
+  -o "$REPORTS/eval-icml2026-dev.json" || status=$?
+
+"$ASSISTANT" eval "$SHARED/eval/icml2026_chats_dev.jsonl" --llm extractive \
+  --min-recall-at-5 0.96 \
+  --min-mrr 0.95 \
+  --min-fact-recall 0.45 \
+  --min-citation-precision 0.68 \
+  --min-gold-cited 0.70 \
+  --max-false-refusal-rate 0.29 \
+  --min-not-in-abstract-rate 0.2 \
+  --min-out-of-corpus-rate 0.7 \
+  -o "$REPORTS/eval-icml2026-chats-dev.json" || status=$?
+
+# The first seed: one gold paper lost from the top 5 drops recall@5 to 0.864; a missed fact drops fact
+# recall to 0.80; a missed refusal drops the refusal rate to 0.5.
 "$ASSISTANT" eval "$SHARED/eval/seed_dev_qa.jsonl" --llm extractive \
   --min-recall-at-5 0.90 \
   --min-mrr 0.85 \
   --min-fact-recall 0.90 \
-  --min-citation-precision 0.92 \
+  --min-citation-precision 0.80 \
   --min-refusal-rate 1.0 \
-  -o "${EVAL_REPORT:-$ASSISTANT_DATA_DIR/eval-report.json}"
+  -o "$REPORTS/eval-seed.json" || status=$?
+
+exit "$status"

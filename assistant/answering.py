@@ -25,6 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
@@ -349,28 +350,317 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
 
 
 # --- follow-ups -------------------------------------------------------------------------------------
+#
+# A follow-up is rewritten only when it needs its history: it refers back (a pronoun with no antecedent
+# in the question, "that paper", "the second one", a prepositional fragment such as "and on GSM8K?") or
+# names no subject at all ("How large are the gains?"). A question that names its subject, or asks a
+# full question about a topic, is left as it is, so an earlier topic is never glued onto a new one.
 
-def deterministic_rewrite(question: str, conversation: Conversation) -> str:
-    """A follow-up that names no method gets the previous question's subject: its names
-    (``"how much faster is it? (STAR-KV)"``), else the whole previous question."""
+_GENERIC_NOUNS = ("paper|papers|method|methods|approach|approaches|model|models|work|study|technique|techniques|"
+                  "framework|frameworks|algorithm|algorithms|benchmark|benchmarks|dataset|datasets|optimizer|"
+                  "optimizers|system|systems|one|ones|idea|ideas|result|results|article|authors?|variant|tool|"
+                  "architecture|pipeline|metric|loss|objective|strategy|strategies")
+_AFTER_NOUN_RESTRICTOR = r"(?!\s+(?:to|that|which|who|whose|where)\b)"
+_ORDINAL_WORDS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "latter": 1,
+                  "last": -1}
+_ORDINAL = re.compile(
+    r"\b(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
+    rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
+    r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
+_DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
+_BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|that|these|those)\s*(?:[?!.]|$)|^(?:is|was|does|did)\s+(?:this|that)\b"
+                                 r"|\b(?:this|that)\s+(?:is|was|does|did|means|compares?)\b", re.I)
+# "that" right after a noun or a quoted term is a relative pronoun ("the 'Data Wall' that one of ...");
+# after the start or a function word it points back ("does that method ...", "who proposed that?").
+_FUNCTION_WORD_BEFORE = re.compile(
+    r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
+    r"used|behind|proposed|propose|introduced)\s+)$", re.I)
+_FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|on|in|with|at|under|without|across)\b"
+                       r"|^\s*(?:and|but|so)\s*[?,]|^\s*(?:and|also)\s+(?:then|why|how\s+so)\b", re.I)
+_ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
+_EXPLETIVE_IT = re.compile(r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
+                           r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"
+                           r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
+                           r"common|clear|better|likely|important)\b", re.I)
+_SINGULAR = re.compile(r"\b(?:it|its|itself)\b", re.I)
+_PLURAL = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.I)
+_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
+_PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches|studies|authors|techniques|"
+                                r"researchers|people|teams|groups)\b", re.I)
+_AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
+_PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
+                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b")
+_OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
+_QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
+_INTERROGATIVE = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|how|why|when|where|is|are|was|were|does|do|did|can|could|has|have|had|will|"
+    r"would|should|shall|may|might|compare|list|describe|explain|summari[sz]e|tell|name|give|show)\b", re.I)
+# Words that describe any paper's results rather than a topic: a question made only of these has no subject.
+_GENERIC_WORDS = """gain gains result results improvement improvements improve improves speedup speedups speed faster
+slower fast slow better worse best worst number numbers performance accuracy experiment experiments evaluation
+evaluate evaluated benchmark benchmarks task tasks dataset datasets data model models method paper approach author
+authors detail details way problem problems idea setting settings baseline baselines report reports reported large
+larger largest small smaller smallest big bigger high higher highest low lower lowest good kind kinds type types
+parameter parameters exactly total overall different difference differ differs help helps test tested train trained
+run runs ran exist existing available limitation limitations weakness weaknesses strength strengths advantage
+advantages contribution contributions claim claims finding findings conclusion conclusions reason reasons cost
+costs size sizes scale number amount score scores metric metrics outperform outperforms beat beats achieve
+achieves reach reaches work works apply applies applied hold holds ok okay then""".split()
+
+
+@cache
+def _generic_stems() -> frozenset[str]:
+    from assistant.text import content_stems
+
+    return frozenset(content_stems(" ".join(_GENERIC_WORDS)))
+
+
+_PROPER_NOUN = re.compile(r"(?<=[\w,;:)]\s)(?<![.!?]\s)[A-Z][a-z]{2,}(?:-[A-Za-z]+)*\b")
+_NOT_PROPER = {"english", "chinese", "german", "french", "spanish", "ok", "okay", "yes", "no"}
+
+
+def _entities(text: str) -> list[str]:
+    """The things a question names, in order: method/benchmark names (`name_tokens`, without two-letter
+    field acronyms such as ``RL`` or ``KV``), quoted terms (``'Data Wall'``) and words capitalised
+    inside a sentence (``Triton``)."""
     from assistant.text import name_tokens
 
-    if not conversation.turns or name_tokens(question):
+    found: list[tuple[int, str]] = []
+    for m in _QUOTED.finditer(text):
+        found.append((m.start(), f"'{m.group(1).strip()}'"))
+    quoted = "".join(q for _, q in found)
+    for m in _PROPER_NOUN.finditer(text):  # "Triton", "Ghost": capitalised inside a sentence
+        if m.group(0).casefold() not in _NOT_PROPER and m.group(0) not in quoted:
+            found.append((m.start(), m.group(0)))
+    for tok in name_tokens(text):
+        if (tok.isupper() and sum(c.isalpha() for c in tok) <= 2) or tok in quoted:
+            continue
+        m = re.search(rf"(?<![\w$\\]){re.escape(tok)}(?!\w)", text)
+        found.append((m.start() if m else len(text), tok))
+    out: list[str] = []
+    for _, name in sorted(found):
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def _specific_stems(text: str) -> set[str]:
+    from assistant.text import content_stems
+
+    return content_stems(text) - _generic_stems()
+
+
+def _points_back(text: str, m: re.Match) -> bool:
+    """A matched demonstrative refers back, unless it is a "that" after a noun (a relative pronoun)."""
+    found = re.search(r"\bthat\b", m.group(0), re.I)
+    if found is None:
+        return True
+    return bool(_FUNCTION_WORD_BEFORE.search(text[:m.start() + found.start()]))
+
+
+def _has_antecedent(before: str) -> bool:
+    """The text before a reference names something it can point to: a name or quoted term, or a topic
+    of at least two words ("I want something cheaper than beam search. Is there a method for that?")."""
+    return bool(_entities(before)) or len(_specific_stems(before)) >= 2
+
+
+def _unresolved_pronoun(question: str) -> bool:
+    """A pronoun whose antecedent is not in the question itself: "it" with no name or topic before it,
+    "they" with no papers/authors before it, "he"/"she"."""
+    if _PERSON.search(question):
+        return True
+    expletive = {m.start() for m in _EXPLETIVE_IT.finditer(question)} | {
+        m.start() + m.group(0).lower().index("it") for m in _EXPLETIVE_IT.finditer(question)}
+    for m in _SINGULAR.finditer(question):
+        if m.start() in expletive:
+            continue
+        if not _has_antecedent(question[:m.start()]):
+            return True
+    for m in _PLURAL.finditer(question):
+        before = question[:m.start()]
+        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2:
+            continue
+        if _AUTHORS_DID.search(question[:m.end()]):
+            return True  # "which model did they use?": the authors of a paper named earlier
+        if not _PLURAL_NOUN.search(before):
+            return True
+    return False
+
+
+def needs_history(question: str) -> bool:
+    """True when `question` cannot be understood without the conversation before it.
+
+    Signals (general, not tied to any question set): an ordinal reference ("the second one", "the
+    former"); a demonstrative noun phrase or pronoun ("that paper", "these methods", "who proposed
+    that?"); a pronoun with no antecedent in the question ("how much faster is it?", "which model did
+    they use?"); a fragment without a verb ("and on GSM8K?", "what about for code?"); or no subject at
+    all: no name, no quoted term and no topic word, only words any paper's results share ("How large are
+    the gains?"). A question that names its subject or asks a full question about a topic is
+    self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?"). References are
+    recognised in English and a few Chinese forms (它, 这篇, 第二个); a follow-up in another language is
+    taken as self-contained, so it is never glued to an old topic, but it is not resolved either.
+    """
+    q = " ".join(question.split())
+    if not q:
+        return False
+    if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q):
+        return True
+    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)):
+        return True
+    for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
+        if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
+            return True
+    if _unresolved_pronoun(q):
+        return True
+    entities = _entities(q)
+    if _ABOUT.search(q) and not entities:
+        return True
+    if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
+        return True
+    return False
+
+
+def _cited_names(turn) -> list[str]:
+    """The papers a turn's answer cited, as a reader would name them: a name-like title as it is, a
+    long or derived one in quotes (without the trailing ellipsis)."""
+    from store.paper import is_name_like
+
+    out = []
+    for c in turn.citations or []:
+        title = str(c.get("title", "")).strip().rstrip("…").strip()
+        if not title:
+            continue
+        name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def _turn_entities(turn) -> list[str]:
+    return _entities(turn.standalone_question or turn.question)
+
+
+def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
+    """``(named, cited)`` of the latest turn that has either: the names its (standalone) question used,
+    and the papers its answer cited."""
+    for turn in reversed(conversation.turns):
+        named, cited = _turn_entities(turn), _cited_names(turn)
+        if named or cited:
+            return named, cited
+    return [], []
+
+
+def _ordered_referents(conversation: Conversation) -> list[str]:
+    """What "the first/second one" counts through: the names of the latest question that named two or
+    more things, in the order the user named them; else the papers the last answer cited, in order."""
+    for turn in reversed(conversation.turns):
+        named = _turn_entities(turn)
+        if len(named) >= 2:
+            return named
+    for turn in reversed(conversation.turns):
+        cited = _cited_names(turn)
+        if cited:
+            return cited
+    return []
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def deterministic_rewrite(question: str, conversation: Conversation | None) -> str:
+    """The standalone form of a follow-up, without an LLM (`needs_history` decides whether it is one;
+    a self-contained question comes back unchanged).
+
+    "the first/second/last one" (and "the former/latter") become the names in the order the user named
+    them (else the order the last answer cited the papers); "that paper" becomes the paper the last
+    answer cited; the first "it"/"its" (else "their") becomes what the last question was about: a name
+    or quoted term the user gave that is the cited paper's name (or a quoted term), else the cited
+    paper, else the names given. When nothing can be substituted (a fragment such as "and on GSM8K?",
+    or "how large are the gains?"), the subject is added in brackets: ``"… (STAR-KV)"``; with no
+    subject at all, the previous question: ``"… (follow-up to: …)"``.
+    """
+    if conversation is None or not conversation.turns or not needs_history(question):
         return question
+    text = " ".join(question.split())
+    named, cited = _subject(conversation)
+    referents = _ordered_referents(conversation)
+    topic = [n for n in named if n.startswith("'") or any(n.casefold() in c.casefold() for c in cited)] \
+        or cited[:1] or named
+    changed = False
+
+    def ordinal(m: re.Match) -> str:
+        nonlocal changed
+        i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+        if len(_entities(text[:m.start()])) >= 2 or not referents or i >= len(referents):
+            return m.group(0)
+        changed = True
+        return referents[i]
+
+    text = _ORDINAL.sub(ordinal, text)
+    paper = cited[0] if cited else (f"the paper on {_join(named)}" if named else "")
+    edits: list[tuple[int, int, str]] = []
+    for m in _DEMONSTRATIVE_NP.finditer(text):
+        if paper and _points_back(text, m) and not _has_antecedent(text[:m.start()]):
+            plural = re.search(r"(?:s|ones)$", m.group(0), re.I) and len(cited) > 1
+            edits.append((m.start(), m.end(), _join(cited) if plural else paper))
+            break
+    expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
+    pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
+                    if m.start() not in expletive and not _has_antecedent(text[:m.start()])), None)
+    if pronoun is None and not (changed or edits):
+        pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
+                       None)
+    if pronoun is not None and topic and not (edits and (_join(topic) == paper or not cited)):
+        possessive = pronoun.group(0).lower() in ("its", "their")
+        edits.append((pronoun.start(), pronoun.end(), _join(topic) + ("'s" if possessive else "")))
+    for a, b, repl in sorted(edits, reverse=True):
+        text = text[:a] + repl + text[b:]
+        changed = True
+    if changed:
+        return text
+    if topic:
+        return f"{text} ({_join(topic)})"
     prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
-    names = name_tokens(prev)
-    if names:
-        return f"{question.strip()} ({', '.join(names)})"
-    return f"{question.strip()} (follow-up to: {prev.strip()})"
+    return f"{text} (follow-up to: {prev.strip()})"
 
 
-def standalone_question(question: str, conversation: Conversation | None, llm: LLM) -> str:
-    """`question` unchanged without history; else rewritten with the LLM and the ``rewrite`` prompt
-    (the deterministic rewrite for backends that cannot write, or when the model's reply is unusable).
-    Raises `LLMError` when the LLM call fails."""
+def _is_question(text: str) -> bool:
+    return text.rstrip(" \"'”’)").endswith(("?", "？")) or bool(_INTERROGATIVE.match(text))
+
+
+def acceptable_rewrite(question: str, rewrite: str) -> bool:
+    """Whether an LLM's standalone question can replace `question`: it is a question (when the
+    original was one), keeps every name and quoted term of the original (compared after rendering
+    LaTeX and Unicode folding, case ignored), keeps at least half of its topic words, and is not
+    much longer than the question plus the names it may add."""
+    from assistant.text import content_stems, fold
+
+    if not rewrite or len(rewrite) > 3 * len(question) + 200:
+        return False
+    if _is_question(question) and not _is_question(rewrite):
+        return False
+    folded = fold(rewrite).casefold()
+    for name in _entities(question):
+        if fold(name.strip("'\"")).casefold() not in folded:
+            return False
+    asked = content_stems(question)
+    if asked and len(asked & content_stems(rewrite)) < len(asked) / 2:
+        return False
+    return True
+
+
+def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
+    """`question` as it can be understood without the conversation.
+
+    Unchanged without history or when it does not need it (`needs_history`); else rewritten by the LLM
+    with the ``rewrite`` prompt, and the deterministic rewrite (`deterministic_rewrite`) is used instead
+    for backends that cannot write (no LLM, extractive) or when the model's reply is not acceptable
+    (`acceptable_rewrite`: not a question, drops the question's names, too long). Raises `LLMError` when
+    the LLM call fails."""
     import prompts
 
-    if conversation is None or not conversation.turns:
+    if conversation is None or not conversation.turns or not needs_history(question):
         return question
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)
@@ -379,7 +669,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     lines = [ln.strip() for ln in reply.strip().splitlines() if ln.strip()]
     line = lines[0] if lines else ""
     line = re.sub(r"^(standalone question|question)\s*:\s*", "", line, flags=re.I).strip().strip('"“”\'')
-    if not line or len(line) > 3 * len(question) + 200:
+    if not acceptable_rewrite(question, line):
         return deterministic_rewrite(question, conversation)
     return line
 

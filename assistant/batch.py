@@ -3,10 +3,14 @@
 Input (`read_questions`): a text file with one question per line (blank lines and ``#`` comments are
 skipped; the id is the line number), or JSONL (``.jsonl`` / ``.ndjson``, or a ``.json`` file of one object
 per line, or a JSON array of such objects) with ``id`` (default: the line number), ``q`` or ``question``, and optional filters ``venue``,
-``year``, ``author`` (top level or under ``"filters"``).
+``year``, ``author`` (top level or under ``"filters"``). A JSONL object with ``turns`` (``{"id": "c01",
+"turns": [{"q": "..."}, ...]}``) is a conversation: its turns get the ids ``c01.1``, ``c01.2``, ... and are
+asked in order in one conversation, so a follow-up ("how much faster is it?") is answered from its
+history (the turn's ``standalone_question`` says how it was read).
 
-Output (`run_batch`): one line per question with the fields of ``ask --json`` plus ``question_id``, and
-``error`` / ``error_kind`` when it failed. Each line is written with a single ``write`` on an
+Output (`run_batch`): one line per question (per turn for a conversation, with ``conversation`` and
+``turn``) with the fields of ``ask --json`` plus ``question_id``, and ``error`` / ``error_kind`` when it
+failed. Each line is written with a single ``write`` on an
 ``O_APPEND`` descriptor and flushed as soon as its answer is finished, so a killed run leaves at most a
 torn last line. `load_answered` (used by ``--resume``) repairs that line, drops error records so those
 questions are retried, and returns the ids already answered; each question is then answered exactly once.
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from assistant.conversation import Conversation
     from assistant.llm import LLM
     from assistant.retrieval import Filters, Retriever
     from assistant.settings import Settings
@@ -38,12 +43,15 @@ class BatchError(Exception):
 
 @dataclass(frozen=True)
 class BatchQuestion:
-    """One question of the input: its `id` (string), text, filters, and its line number in the file."""
+    """One question of the input: its `id` (string), text, filters, and its line number in the file; for
+    a conversation turn, the conversation's id and the turn's number (from 1)."""
 
     id: str
     question: str
     filters: Filters | None = None
     line: int = 0
+    conversation: str = ""
+    turn: int = 0
 
 
 @dataclass
@@ -96,7 +104,9 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     """The questions of `path` and the problems found: ``(questions, ["file:line: reason"])``.
 
     JSONL when the name ends in .jsonl/.ndjson/.json or the first non-blank line starts with ``{``.
-    A line that is not valid JSON, has no question, or repeats an id is a problem; the rest go on.
+    A line that is not valid JSON, has no question, or repeats an id is a problem; the rest go on. A
+    conversation (``"turns"``) gives one question per turn, ids ``<id>.1``, ``<id>.2``, ...; a turn with no
+    question makes the whole conversation a problem (its later turns would lose their history).
     Raises `BatchError` when the file cannot be read.
     """
     path = Path(path)
@@ -134,6 +144,11 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
             if not isinstance(obj, dict):
                 problems.append(f"{where}: expected an object with 'q' or 'question'")
                 continue
+            if "turns" in obj:
+                turns = _conversation(obj, no, where, seen, problems)
+                questions.extend(turns)
+                seen.update(t.id for t in turns)
+                continue
             q = obj.get("q", obj.get("question"))
             if not isinstance(q, str) or not q.strip():
                 problems.append(f"{where}: no question (give 'q' or 'question')")
@@ -152,6 +167,59 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         seen.add(qid)
         questions.append(BatchQuestion(qid, " ".join(q.split()), filters, no))
     return questions, problems
+
+
+def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list[str]) -> list[BatchQuestion]:
+    """The turns of one conversation line as questions (see `read_questions`); [] after a problem."""
+    cid = str(obj["id"]) if obj.get("id") not in (None, "") else str(no)
+    turns = obj["turns"]
+    if not isinstance(turns, list) or not turns:
+        problems.append(f"{where}: 'turns' must be a non-empty list of objects with 'q'")
+        return []
+    if cid in seen or any(f"{cid}.{i}" in seen for i in range(1, len(turns) + 1)):
+        problems.append(f"{where}: id '{cid}' already used by an earlier question; skipped")
+        return []
+    try:
+        filters = _filters(obj, where)
+    except ValueError as exc:
+        problems.append(str(exc))
+        return []
+    out = []
+    for i, turn in enumerate(turns, start=1):
+        q = turn.get("q", turn.get("question")) if isinstance(turn, dict) else None
+        if not isinstance(q, str) or not q.strip():
+            problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); conversation skipped")
+            return []
+        out.append(BatchQuestion(f"{cid}.{i}", " ".join(q.split()), filters, no, conversation=cid, turn=i))
+    return out
+
+
+def answered_records(path: Path, ids: set[str]) -> dict[str, dict]:
+    """The records of `path` whose ``question_id`` is in `ids` (answered conversation turns, read on
+    ``--resume`` to rebuild the history of the turns still to ask). Unreadable lines are skipped."""
+    out: dict[str, dict] = {}
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return out
+    for raw in data.split(b"\n"):
+        try:
+            rec = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and str(rec.get("question_id")) in ids and not rec.get("error"):
+            out.setdefault(str(rec["question_id"]), rec)
+    return out
+
+
+def _turn_from_record(record: dict):
+    """A finished `Turn` from an output record, for the history of later turns."""
+    from assistant.conversation import Turn
+
+    return Turn(question=record.get("question", ""), standalone_question=record.get("standalone_question", ""),
+                answer=record.get("answer", ""), sources=list(record.get("sources") or []),
+                citations=list(record.get("citations") or []), refused=bool(record.get("refused")),
+                backend=record.get("backend") or "", model=record.get("model") or "")
 
 
 # --- output -----------------------------------------------------------------------------------------
@@ -271,21 +339,23 @@ class JsonlAppender:
 
 def answer_record(q: BatchQuestion, *, retriever: Retriever, llm: LLM, settings: Settings,
                   filters: Filters | None = None, top_k: int | None = None,
-                  cancel: threading.Event | None = None) -> dict:
-    """The output record of one question (never raises: a failure becomes ``error``/``error_kind``)."""
+                  cancel: threading.Event | None = None, conversation: Conversation | None = None) -> dict:
+    """The output record of one question (never raises: a failure becomes ``error``/``error_kind``).
+    With `conversation` (a turn), it is answered as a follow-up in it and appended to it."""
     from assistant.answering import answer, answer_to_json
 
     started = time.perf_counter()
+    turn_fields = {"conversation": q.conversation, "turn": q.turn} if q.conversation else {}
     try:
         events = answer(q.question, retriever=retriever, llm=llm, settings=settings,
-                        filters=q.filters or filters, top_k=top_k, cancel=cancel)
+                        filters=q.filters or filters, top_k=top_k, cancel=cancel, conversation=conversation)
         record = answer_to_json(q.question, events, backend=llm.name, model=llm.model)
     except Exception as exc:  # answer() reports its own failures; this is a last resort
         record = {"question": q.question, "answer": "", "sources": [], "citations": [], "dropped_citations": [],
                   "backend": llm.name, "model": llm.model, "usage": {}, "refused": False,
                   "seconds": round(time.perf_counter() - started, 3),
                   "error": f"{type(exc).__name__}: {str(exc)[:200]}", "error_kind": "error"}
-    return {"question_id": q.id, **record}
+    return {"question_id": q.id, **turn_fields, **record}
 
 
 def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Retriever, llm: LLM,
@@ -299,6 +369,8 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
     called with each record after it is written and `on_start(to_answer, already_answered)` once before
     the first (for a progress bar). Setting `cancel` (or Ctrl-C in the
     calling thread) stops the run: answers written so far stay, unfinished ones are asked on resume.
+    The turns of a conversation are asked in order by one worker, in one `Conversation`; on resume its
+    history is rebuilt from the turns already answered in `output`.
     Raises `BatchError` (nothing written) when resuming into a file that is not an answers file.
     """
     summary = BatchSummary(total=len(questions), output=str(output))
@@ -308,20 +380,33 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
         done_ids, summary.repaired, summary.retried_errors = load_answered(output)
     todo = [q for q in questions if q.id not in done_ids]
     summary.skipped = len(questions) - len(todo)
+    units = _units(questions, todo, done_ids, output)
     if on_start is not None:
         on_start(len(todo), summary.skipped)
     cancel = cancel or threading.Event()
     writer = JsonlAppender(output)
 
-    def one(q: BatchQuestion) -> dict | None:
+    def one(q: BatchQuestion, conversation: Conversation | None = None) -> dict | None:
         if cancel.is_set():
             return None
         record = answer_record(q, retriever=retriever, llm=llm, settings=settings, filters=filters,
-                               top_k=top_k, cancel=cancel)
+                               top_k=top_k, cancel=cancel, conversation=conversation)
         if cancel.is_set() and record.get("error_kind") == "cancelled":
             return None  # not answered: asked again on resume
         writer.write(record)
         return record
+
+    def step(q: BatchQuestion | dict, conversation: Conversation) -> dict | None:
+        if isinstance(q, dict):  # a turn answered in an earlier run: its history for the next turns
+            conversation.add(_turn_from_record(q))
+            return None
+        return one(q, conversation)
+
+    def unit(item) -> list[dict | None]:
+        if isinstance(item, BatchQuestion):
+            return [one(item)]
+        conversation, steps = item
+        return [step(q, conversation) for q in steps]
 
     def count(record: dict | None) -> None:
         if record is None:
@@ -341,18 +426,26 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
             except Exception:
                 pass  # each question reports the store's error itself
         if concurrency <= 1:
-            for q in todo:
+            for item in units:
                 if cancel.is_set():
                     break
-                count(one(q))
+                if isinstance(item, BatchQuestion):
+                    count(one(item))
+                    continue
+                conversation, steps = item
+                for q in steps:
+                    if cancel.is_set():
+                        break
+                    count(step(q, conversation))
         else:
             with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="batch") as pool:
-                pending = {pool.submit(one, q) for q in todo}
+                pending = {pool.submit(unit, item) for item in units}
                 try:
                     while pending:
                         finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                         for f in finished:
-                            count(f.result())
+                            for record in f.result():
+                                count(record)
                 except BaseException:
                     cancel.set()
                     for f in pending:
@@ -365,3 +458,32 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
         writer.close()
         summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _units(questions: Sequence[BatchQuestion], todo: Sequence[BatchQuestion], done_ids: set[str],
+           output: Path) -> list:
+    """The work of a run in input order: a question alone, or ``(Conversation, steps)`` for a
+    conversation with turns left to ask, where each step is a turn to ask (`BatchQuestion`) or the
+    record of a turn answered in an earlier run (a dict, replayed into the history)."""
+    from assistant.conversation import Conversation
+
+    todo_ids = {q.id for q in todo}
+    answered_turns = {q.id for q in questions if q.conversation and q.id in done_ids}
+    records = answered_records(output, answered_turns) if answered_turns else {}
+    units: list = []
+    by_conversation: dict[str, list] = {}
+    for q in questions:
+        if not q.conversation:
+            if q.id in todo_ids:
+                units.append(q)
+            continue
+        if q.conversation not in by_conversation:
+            by_conversation[q.conversation] = []
+            units.append((Conversation(), by_conversation[q.conversation]))
+        steps = by_conversation[q.conversation]
+        if q.id in todo_ids:
+            steps.append(q)
+        elif q.id in records:
+            steps.append(records[q.id])
+    # a conversation with nothing left to ask is no work
+    return [u for u in units if isinstance(u, BatchQuestion) or any(isinstance(x, BatchQuestion) for x in u[1])]

@@ -144,7 +144,8 @@ def ask(
 def batch(
     ctx: typer.Context,
     questions: Annotated[Path, typer.Argument(help="Questions: .txt (one per line) or .jsonl "
-                                                   "({id, q|question, venue?, year?, author?}).")],
+                                                   "({id, q|question, venue?, year?, author?}, or a conversation "
+                                                   "{id, turns: [{q}, ...]}).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Answers file (JSONL, one line per question).")],
     llm: LlmOpt = None,
     model: ModelOpt = None,
@@ -162,7 +163,9 @@ def batch(
     """Answer every question of a file; write one JSON line per answer as each finishes.
 
     Each line has the fields of `ask --json` plus "question_id" (the JSONL id, else the line number),
-    and "error"/"error_kind" when that question failed (the batch goes on). --resume continues a stopped
+    and "error"/"error_kind" when that question failed (the batch goes on). The turns of a conversation
+    are asked in order in one conversation, one line each ("question_id" c01.1, c01.2, ...; a follow-up's
+    "standalone_question" says how it was read). --resume continues a stopped
     or killed run: answered ids are skipped, failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """

@@ -35,11 +35,17 @@ def _min(metric: str) -> object:
                         help=f"Exit 3 if the overall {metric} is below this (0..1).")
 
 
+def _max(metric: str) -> object:
+    return typer.Option(f"--max-{metric.replace('_', '-')}", min=0.0, max=1.0,
+                        help=f"Exit 3 if the overall {metric} is above this (0..1).")
+
+
 @app.command("eval")
 def eval_(
     ctx: typer.Context,
-    questions_file: Annotated[Path, typer.Argument(metavar="QA.jsonl",
-                                                   help="Questions: one JSON object per line (id, type, q, gold, facts).")],
+    questions_file: Annotated[Path, typer.Argument(
+        metavar="QA.jsonl", help="Questions: one JSON object per line (id, type, q, gold, facts), or a "
+                                 "conversation {id, turns: [{q, type, gold, facts}, ...]}.")],
     llm: LlmOpt = None,
     model: ModelOpt = None,
     k: TopKOpt = None,
@@ -55,14 +61,22 @@ def eval_(
     min_fact_recall: Annotated[MinOpt, _min("fact_recall")] = None,
     min_citation_precision: Annotated[MinOpt, _min("citation_precision")] = None,
     min_refusal_rate: Annotated[MinOpt, _min("refusal_rate")] = None,
+    min_gold_cited: Annotated[MinOpt, _min("gold_cited")] = None,
+    min_multi_recall: Annotated[MinOpt, _min("multi_recall")] = None,
+    min_not_in_abstract_rate: Annotated[MinOpt, _min("not_in_abstract_rate")] = None,
+    min_out_of_corpus_rate: Annotated[MinOpt, _min("out_of_corpus_rate")] = None,
+    max_false_refusal_rate: Annotated[MinOpt, _max("false_refusal_rate")] = None,
 ) -> None:
     """Evaluate retrieval and answers on a question file.
 
-    Per question: recall@5 and MRR of the gold papers, fact recall (numbers compared as numbers),
-    citation precision (single/multi), refusal (out_of_corpus: "no paper in the collection" and no
-    citation; not_in_abstract: "the abstracts do not state it"). Prints a table per question and a
-    summary by type; --json prints {"summary": {"overall": {...}, "<type>": {...}}, "questions": [...]}.
-    Exits 3 when a --min-* threshold is missed (for CI); 1 on a bad file or setting, 2 on a bad flag.
+    Per question: recall@5 and MRR of the gold papers, fact recall (LaTeX rendered, numbers compared as
+    numbers), citation precision, gold cited and false refusal (single/multi), multi recall (share of a
+    multi question's gold papers cited), refusal (out_of_corpus: "no paper in the collection" and no
+    citation; not_in_abstract: "the abstracts do not state it"). The turns of a conversation are asked
+    in order in one conversation (ids c01.1, c01.2, ...). Prints a table per question and a summary by
+    type; --json prints {"summary": {"overall": {...}, "<type>": {...}, "chat": {...}}, "questions":
+    [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, 2
+    on a bad flag.
     """
     from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report, run_eval
     from assistant.retrieval import Retriever
@@ -108,7 +122,10 @@ def eval_(
                 typer.echo(printable(f"warning: {questions_file}:{r.question.line} ({r.question.id}): {problem}"), err=True)
         missed = check_thresholds(data["summary"], {
             "recall_at_5": min_recall_at_5, "mrr": min_mrr, "fact_recall": min_fact_recall,
-            "citation_precision": min_citation_precision, "refusal_rate": min_refusal_rate})
+            "citation_precision": min_citation_precision, "refusal_rate": min_refusal_rate,
+            "gold_cited": min_gold_cited, "multi_recall": min_multi_recall,
+            "not_in_abstract_rate": min_not_in_abstract_rate, "out_of_corpus_rate": min_out_of_corpus_rate},
+            {"false_refusal_rate": max_false_refusal_rate})
         for line in missed:
             typer.echo(f"FAILED: {line}", err=True)
         if missed:
@@ -155,7 +172,8 @@ def _print_report(data: dict, results) -> None:
 
     console = Console(highlight=False)
     heads = {"recall_at_5": "R@5", "mrr": "MRR", "fact_recall": "facts", "citation_precision": "cite prec",
-             "refusal_rate": "refusal"}
+             "refusal_rate": "refusal", "gold_cited": "gold cited", "multi_recall": "multi rec",
+             "false_refusal_rate": "false ref", "not_in_abstract_rate": "not in abs", "out_of_corpus_rate": "out of corp"}
     table = Table(title="Questions", title_justify="left")
     for col in ("id", "type", *(heads[m] for m in METRICS), "cited", "s"):
         table.add_column(col, justify="right" if col not in ("id", "type", "cited") else "left",

@@ -1,8 +1,13 @@
 """Evaluation of retrieval and answers against a question file (format: ``../shared/eval/README.md``).
 
 One JSON object per line: ``id``, ``type`` (``single`` | ``multi`` | ``out_of_corpus`` |
-``not_in_abstract``), ``q``, ``gold`` (substrings that each identify one abstract of the collection),
-``facts`` (strings a correct answer contains). Per question:
+``not_in_abstract``), ``q``, ``gold`` (substrings of the raw abstract, LaTeX included, that each identify
+one paper of the collection), ``facts`` (strings a correct answer contains); optionally ``gold_ids`` with
+``venue`` and ``year`` (the airas known-item format: the paper is the one with that record id, venue and
+year; else the one whose title is exactly ``gold[0]``). A line ``{"id": "c01", "turns": [{"q", "type",
+"gold", "facts"}, ...]}`` is a conversation: its turns (ids ``c01.1``, ``c01.2``, ...) are asked in order
+in one `Conversation`, each with the assistant's own earlier answers as history, and each is scored alone.
+Per question (or turn):
 
 - ``recall_at_5`` (recall@k): share of the gold papers among the first k retrieved; ``mrr``: 1 / rank of
   the first gold paper retrieved, 0 when none is (Voorhees, "The TREC-8 Question Answering Track
@@ -29,12 +34,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from assistant.conversation import Conversation
     from assistant.retrieval import Filters, Retriever
     from assistant.settings import Settings
     from store.paper import Paper
 
 TYPES = ("single", "multi", "out_of_corpus", "not_in_abstract")
-METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_rate")
+ANSWERABLE = ("single", "multi")
+METRICS = ("recall_at_5", "mrr", "fact_recall", "citation_precision", "refusal_rate", "gold_cited",
+           "multi_recall", "false_refusal_rate", "not_in_abstract_rate", "out_of_corpus_rate")
+CHAT = "chat"
+"""The summary block of every conversation turn (whatever its type)."""
 RECALL_K = 5
 
 
@@ -44,7 +54,11 @@ class QuestionFileError(Exception):
 
 @dataclass(frozen=True)
 class Question:
-    """One evaluation question (see the module docstring for the fields)."""
+    """One evaluation question or conversation turn (see the module docstring for the fields).
+
+    A turn has `conversation` (the conversation's id) and `turn` (1, 2, ...); its `id` is
+    ``"<conversation>.<turn>"``. `venue` / `year` / `gold_ids` identify airas gold papers by record id.
+    """
 
     id: str
     type: str
@@ -52,11 +66,38 @@ class Question:
     gold: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
     line: int = 0
+    gold_ids: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    conversation: str = ""
+    turn: int = 0
+
+
+def _question(obj: dict, qid: str, where: str, line: int, **extra) -> Question:
+    qtype = obj.get("type")
+    if qtype not in TYPES:
+        raise QuestionFileError(f"{where}: field 'type' is {qtype!r}; use one of {', '.join(TYPES)}")
+    q = obj.get("q")
+    if not isinstance(q, str) or not q.strip():
+        raise QuestionFileError(f"{where}: field 'q' (the question) is missing or empty")
+    gold, facts, gold_ids = obj.get("gold") or [], obj.get("facts") or [], obj.get("gold_ids") or []
+    if not all(isinstance(v, list) for v in (gold, facts, gold_ids)):
+        raise QuestionFileError(f"{where}: fields 'gold', 'gold_ids' and 'facts' must be lists of strings")
+    year = obj.get("year")
+    try:
+        year = int(year) if year not in (None, "") else None
+    except (TypeError, ValueError):
+        raise QuestionFileError(f"{where}: field 'year' is {year!r}; give a year such as 2020") from None
+    venue = str(obj["venue"]) if obj.get("venue") else None
+    return Question(qid, qtype, q.strip(), tuple(str(g) for g in gold if str(g)),
+                    tuple(str(f) for f in facts if str(f)), line, tuple(str(i) for i in gold_ids if str(i)),
+                    venue, year, **extra)
 
 
 def load_questions(path: Path) -> list[Question]:
-    """Read a question file (JSONL). Raises `QuestionFileError` naming ``file:line`` and the field for
-    a missing file, broken JSON, an unknown type, a missing question or a duplicate id."""
+    """Read a question file (JSONL): questions, and conversations (``"turns"``) expanded into one
+    `Question` per turn, in order. Raises `QuestionFileError` naming ``file:line`` and the field for a
+    missing file, broken JSON, an unknown type, a missing question or a duplicate id."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -77,20 +118,17 @@ def load_questions(path: Path) -> list[Question]:
         if not isinstance(obj, dict):
             raise QuestionFileError(f"{where}: expected a JSON object per line")
         qid = str(obj.get("id", "")).strip() or f"line{n}"
-        qtype = obj.get("type")
-        if qtype not in TYPES:
-            raise QuestionFileError(f"{where}: field 'type' is {qtype!r}; use one of {', '.join(TYPES)}")
-        q = obj.get("q")
-        if not isinstance(q, str) or not q.strip():
-            raise QuestionFileError(f"{where}: field 'q' (the question) is missing or empty")
-        gold, facts = obj.get("gold") or [], obj.get("facts") or []
-        if not isinstance(gold, list) or not isinstance(facts, list):
-            raise QuestionFileError(f"{where}: fields 'gold' and 'facts' must be lists of strings")
         if qid in seen:
             raise QuestionFileError(f"{where}: duplicate question id '{qid}'")
         seen.add(qid)
-        out.append(Question(qid, qtype, q.strip(), tuple(str(g) for g in gold if str(g)),
-                            tuple(str(f) for f in facts if str(f)), n))
+        if "turns" in obj:
+            turns = obj["turns"]
+            if not isinstance(turns, list) or not turns or not all(isinstance(t, dict) for t in turns):
+                raise QuestionFileError(f"{where}: field 'turns' must be a non-empty list of objects with 'q'")
+            for i, t in enumerate(turns, start=1):
+                out.append(_question(t, f"{qid}.{i}", f"{where} (turn {i})", n, conversation=qid, turn=i))
+            continue
+        out.append(_question(obj, qid, where, n))
     if not out:
         raise QuestionFileError(f"{path}: no questions in the file")
     return out
@@ -99,7 +137,8 @@ def load_questions(path: Path) -> list[Question]:
 # --- gold papers -------------------------------------------------------------------------------------
 
 def resolve_gold(gold: Iterable[str], papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
-    """Map each gold substring to the id of the one paper whose title or abstract contains it.
+    """Map each gold substring to the id of the one paper whose raw abstract (LaTeX as stored) or real
+    title (not one derived from the abstract) contains it.
 
     Exact (case-sensitive) matches win; otherwise a case-insensitive match. Returns
     ``(ids, problems)``: a substring matching no paper, or several, is a problem (and gives no id).
@@ -107,10 +146,11 @@ def resolve_gold(gold: Iterable[str], papers: Sequence[Paper]) -> tuple[list[str
     ids: list[str] = []
     problems: list[str] = []
     for g in gold:
-        hits = [p.id for p in papers if g in p.title or g in p.abstract]
+        hits = [p.id for p in papers if g in p.abstract or (not p.title_is_derived and g in p.title)]
         if not hits:
             needle = g.casefold()
-            hits = [p.id for p in papers if needle in p.title.casefold() or needle in p.abstract.casefold()]
+            hits = [p.id for p in papers if needle in p.abstract.casefold()
+                    or (not p.title_is_derived and needle in p.title.casefold())]
         if len(hits) == 1:
             if hits[0] not in ids:
                 ids.append(hits[0])
@@ -119,6 +159,44 @@ def resolve_gold(gold: Iterable[str], papers: Sequence[Paper]) -> tuple[list[str
         else:
             problems.append(f"gold '{g}' matches {len(hits)} papers")
     return ids, problems
+
+
+def resolve_known_items(question: Question, papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
+    """The gold papers of an airas known-item question: each ``gold_ids`` entry is the paper with that
+    record id (``Paper.source_id``) in the question's venue (case ignored) and year; when the collection
+    has no such record (e.g. it was dropped as a duplicate), the paper whose title is exactly the gold
+    title, preferring that venue and year. Returns ``(ids, problems)`` like `resolve_gold`."""
+    ids: list[str] = []
+    problems: list[str] = []
+    venue = (question.venue or "").casefold()
+
+    def same_place(p: Paper) -> bool:
+        return (not venue or p.venue.casefold() == venue) and (question.year is None or p.year == question.year)
+
+    for i, gid in enumerate(question.gold_ids):
+        hits = [p.id for p in papers if p.source_id == gid and same_place(p)]
+        title = question.gold[i] if i < len(question.gold) else ""
+        if not hits and title:
+            titled = [p for p in papers if p.title == title]
+            hits = [p.id for p in titled if same_place(p)] or [p.id for p in titled]
+        if len(hits) == 1 or (hits and len(set(hits)) == 1):
+            if hits[0] not in ids:
+                ids.append(hits[0])
+        elif not hits:
+            problems.append(f"gold id '{gid}' ({question.venue} {question.year}) matches no paper in the collection")
+        else:
+            problems.append(f"gold id '{gid}' matches {len(hits)} papers")
+    return ids, problems
+
+
+def question_gold(question: Question, papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
+    """The collection ids of `question`'s gold papers: by record id (`resolve_known_items`) when it has
+    ``gold_ids``, else by substring (`resolve_gold`); none for ``out_of_corpus``."""
+    if question.type == "out_of_corpus":
+        return [], []
+    if question.gold_ids:
+        return resolve_known_items(question, papers)
+    return resolve_gold(question.gold, papers)
 
 
 # --- metrics -----------------------------------------------------------------------------------------
@@ -158,14 +236,28 @@ def numbers_in(text: str) -> list[float]:
     return out
 
 
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"',
+                         "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-"})
+_EMPHASIS = re.compile(r"(?<!\\)\*+|(?<![\w\\])_{1,2}(?=\S)|(?<=\S)_{1,2}(?!\w)")
+
+
+def plain_text(text: str) -> str:
+    """`text` as facts are compared: LaTeX rendered and Unicode NFKC (`assistant.text.fold`), markdown
+    emphasis (``*``, ``**``, ``_x_``) removed, dashes and quotes unified, casefolded."""
+    from assistant.text import fold
+
+    return _EMPHASIS.sub("", fold(text)).translate(_QUOTES).casefold()
+
+
 def _fold(text: str) -> str:
     return _FOLD.sub(" ", text.casefold()).strip()
 
 
 def fact_found(fact: str, answer: str) -> bool:
-    """True when `answer` states `fact`: every number in the fact occurs in the answer as a number of
-    equal value, and the fact's words (with the numbers taken out) occur in the answer in order,
-    ignoring case, hyphens and spacing."""
+    """True when `answer` states `fact`: both compared as `plain_text` (LaTeX rendered, casefolded),
+    every number in the fact occurs in the answer as a number of equal value, and the fact's words (with
+    the numbers taken out) occur in the answer in order, ignoring case, hyphens and spacing."""
+    fact, answer = plain_text(fact), plain_text(answer)
     wanted = numbers_in(fact)
     have = numbers_in(answer)
     for x in wanted:
@@ -239,6 +331,26 @@ def refusal(qtype: str, answer: str, cited: Sequence[str]) -> float | None:
     return None
 
 
+def refuses(answer: str, refused: bool = False) -> bool:
+    """The answer declines to answer: the answerer flagged it (`refused`), or it says no paper is about
+    the question, or it says `prompts.CANNOT_ANSWER` (a partial "the abstracts do not say" counts)."""
+    from prompts import says_cannot_answer
+
+    return bool(refused) or says_no_paper(answer) or says_cannot_answer(answer)
+
+
+def gold_cited(cited: Sequence[str], gold: Sequence[str]) -> float:
+    """1.0 when at least one gold paper is cited, else 0.0."""
+    return float(bool(set(cited) & set(gold)))
+
+
+def multi_recall(cited: Sequence[str], gold: Sequence[str]) -> float | None:
+    """Share of the gold papers that are cited; None without gold papers."""
+    if not gold:
+        return None
+    return len(set(cited) & set(gold)) / len(set(gold))
+
+
 # --- one question, many questions ---------------------------------------------------------------------
 
 @dataclass
@@ -247,6 +359,7 @@ class QuestionResult:
 
     question: Question
     gold_ids: list[str] = field(default_factory=list)
+    standalone_question: str = ""
     retrieved: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     cited: list[str] = field(default_factory=list)
@@ -259,8 +372,10 @@ class QuestionResult:
 
     def to_json(self) -> dict:
         q = self.question
-        return {"id": q.id, "type": q.type, "q": q.q, "gold": list(q.gold), "gold_ids": self.gold_ids,
-                "retrieved": self.retrieved, "sources": self.sources, "cited": self.cited,
+        extra = {"conversation": q.conversation, "turn": q.turn} if q.conversation else {}
+        return {"id": q.id, "type": q.type, "q": q.q, **extra,
+                "standalone_question": self.standalone_question or q.q, "gold": list(q.gold),
+                "gold_ids": self.gold_ids, "retrieved": self.retrieved, "sources": self.sources, "cited": self.cited,
                 **{m: _round(self.metrics.get(m)) for m in METRICS},
                 "answer": self.answer, "refused": self.refused, "error": self.error or None,
                 "problems": self.problems, "seconds": round(self.seconds, 3)}
@@ -275,23 +390,32 @@ def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
     (retrieval only), the answer metrics are None."""
     q, gold = result.question, result.gold_ids
     has_gold = bool(q.gold) and q.type != "out_of_corpus"
-    m: dict[str, float | None] = {
-        "recall_at_5": recall_at_k(result.retrieved, gold, RECALL_K) if has_gold else None,
-        "mrr": reciprocal_rank(result.retrieved, gold) if has_gold else None,
-        "fact_recall": None, "citation_precision": None, "refusal_rate": None,
-    }
+    m: dict[str, float | None] = dict.fromkeys(METRICS)
+    m["recall_at_5"] = recall_at_k(result.retrieved, gold, RECALL_K) if has_gold else None
+    m["mrr"] = reciprocal_rank(result.retrieved, gold) if has_gold else None
     if answered:
         m["fact_recall"] = fact_recall(result.answer, q.facts)
-        if q.type in ("single", "multi"):
+        if q.type in ANSWERABLE:
             m["citation_precision"] = citation_precision(result.cited, gold)
+            m["gold_cited"] = gold_cited(result.cited, gold) if q.gold or q.gold_ids else None
+            m["false_refusal_rate"] = float(refuses(result.answer, result.refused))
+        if q.type == "multi":
+            m["multi_recall"] = multi_recall(result.cited, gold) if gold or q.gold else None
+            if not gold and q.gold:  # gold named but not found in the collection: nothing can be cited
+                m["multi_recall"] = 0.0
         m["refusal_rate"] = refusal(q.type, result.answer, result.cited)
+        if q.type == "not_in_abstract":
+            m["not_in_abstract_rate"] = m["refusal_rate"]
+        elif q.type == "out_of_corpus":
+            m["out_of_corpus_rate"] = m["refusal_rate"]
     result.metrics = m
     return result
 
 
 def summarize(results: Sequence[QuestionResult]) -> dict:
-    """``{"overall": {...}, "<type>": {...}}``: each the mean of every metric over the questions it
-    applies to (None when it applies to none), with ``n`` questions and ``errors``."""
+    """``{"overall": {...}, "<type>": {...}, "chat": {...}}``: each the mean of every metric over the
+    questions it applies to (None when it applies to none), with ``n`` questions and ``errors``. A
+    ``<type>`` block counts the questions and conversation turns of that type; ``chat`` every turn."""
 
     def block(rs: Sequence[QuestionResult]) -> dict:
         out: dict[str, float | int | None] = {"n": len(rs), "errors": sum(1 for r in rs if r.error)}
@@ -305,23 +429,39 @@ def summarize(results: Sequence[QuestionResult]) -> dict:
         rs = [r for r in results if r.question.type == t]
         if rs:
             summary[t] = block(rs)
+    turns = [r for r in results if r.question.conversation]
+    if turns:
+        summary[CHAT] = block(turns)
     return summary
 
 
 def evaluate_question(question: Question, *, retriever: Retriever, papers: Sequence[Paper], llm=None,
                       settings: Settings | None = None, filters: Filters | None = None,
-                      top_k: int | None = None) -> QuestionResult:
+                      top_k: int | None = None, conversation: Conversation | None = None) -> QuestionResult:
     """Retrieve (and, with an `llm`, answer) one question and score it. Answering failures are
-    recorded in `error`, never raised."""
+    recorded in `error`, never raised.
+
+    With `conversation` (a turn), the question is answered as a follow-up in it (the answer appends
+    the turn) and retrieval is scored on its standalone question; without an `llm` the standalone
+    question is the deterministic rewrite and the turn is appended without an answer."""
     started = time.perf_counter()
     result = QuestionResult(question)
-    result.gold_ids, result.problems = resolve_gold(question.gold, papers) if question.type != "out_of_corpus" \
-        else ([], [])
+    result.gold_ids, result.problems = question_gold(question, papers)
     k = max(top_k or (settings.top_k if settings else 8), 10)
-    result.retrieved = [r.paper.id for r in retriever.search(question.q, top_k=k, filters=filters)]
     if llm is not None:
         _answer_into(result, question, retriever=retriever, llm=llm, settings=settings, filters=filters,
-                     top_k=top_k)
+                     top_k=top_k, conversation=conversation)
+    elif conversation is not None:
+        from assistant.answering import standalone_question
+        from assistant.conversation import Turn
+
+        result.standalone_question = standalone_question(question.q, conversation, None)
+        conversation.add(Turn(question=question.q, standalone_question=result.standalone_question))
+    standalone = result.standalone_question or question.q
+    try:
+        result.retrieved = [r.paper.id for r in retriever.search(standalone, top_k=k, filters=filters)]
+    except Exception as exc:  # one failing question must not stop the run
+        result.error = result.error or f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})"
     result.seconds = time.perf_counter() - started
     return score(result, answered=llm is not None)
 
@@ -331,10 +471,13 @@ def _answer_into(result: QuestionResult, question: Question, **kwargs) -> None:
     from assistant.events import Citations, Done, Error, Sources, TextDelta
 
     text: list[str] = []
+    if kwargs.get("conversation") is None:
+        kwargs.pop("conversation", None)
     try:
         for event in answering.answer(question.q, **kwargs):
             if isinstance(event, Sources):
                 result.sources = [s.paper.id for s in event.sources]
+                result.standalone_question = event.question or question.q
             elif isinstance(event, TextDelta):
                 text.append(event.text)
             elif isinstance(event, Citations):
@@ -355,12 +498,17 @@ def _answer_into(result: QuestionResult, question: Question, **kwargs) -> None:
 def run_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,
              filters: Filters | None = None, top_k: int | None = None,
              progress: Callable[[int, int, QuestionResult], None] | None = None) -> list[QuestionResult]:
-    """Evaluate every question in order; `progress(done, total, result)` after each."""
+    """Evaluate every question in order; the turns of one conversation share one `Conversation`, so a
+    turn's history is the assistant's own earlier answers. `progress(done, total, result)` after each."""
+    from assistant.conversation import Conversation
+
     papers = retriever.store.papers()
+    conversations: dict[str, Conversation] = {}
     out = []
     for n, q in enumerate(questions, start=1):
+        conv = conversations.setdefault(q.conversation, Conversation()) if q.conversation else None
         out.append(evaluate_question(q, retriever=retriever, papers=papers, llm=llm, settings=settings,
-                                     filters=filters, top_k=top_k))
+                                     filters=filters, top_k=top_k, conversation=conv))
         if progress:
             progress(n, len(questions), out[-1])
     return out
@@ -371,16 +519,19 @@ def report(results: Sequence[QuestionResult], **meta) -> dict:
     return {"summary": summarize(results), "questions": [r.to_json() for r in results], **meta}
 
 
-def check_thresholds(summary: dict, minimums: dict[str, float | None]) -> list[str]:
-    """One message per missed ``--min-*`` threshold (overall figures); a metric with no value (None)
-    misses any threshold set on it."""
+def check_thresholds(summary: dict, minimums: dict[str, float | None],
+                     maximums: dict[str, float | None] | None = None) -> list[str]:
+    """One message per missed ``--min-*`` / ``--max-*`` threshold (overall figures); a metric with no
+    value (None) misses any threshold set on it."""
     missed = []
     overall = summary["overall"]
-    for name, minimum in minimums.items():
-        if minimum is None:
-            continue
-        value = overall.get(name)
-        if value is None or value < minimum:
-            shown = "n/a" if value is None else f"{value:.3f}"
-            missed.append(f"{name} {shown} is below the minimum {minimum:.3f}")
+    for bounds, worse, word in ((minimums, lambda v, b: v < b, "below the minimum"),
+                                (maximums or {}, lambda v, b: v > b, "above the maximum")):
+        for name, bound in bounds.items():
+            if bound is None:
+                continue
+            value = overall.get(name)
+            if value is None or worse(value, bound):
+                shown = "n/a" if value is None else f"{value:.3f}"
+                missed.append(f"{name} {shown} is {word} {bound:.3f}")
     return missed

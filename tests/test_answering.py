@@ -346,8 +346,128 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     from assistant.conversation import Conversation, Turn
 
     conv = Conversation([Turn("How much does STAR-KV compress the KV cache?")])
-    assert deterministic_rewrite("and how much faster is it?", conv) == "and how much faster is it? (STAR-KV, KV)"
+    assert deterministic_rewrite("and how much faster is it?", conv) == "and how much faster is STAR-KV?"
     assert deterministic_rewrite("What about WinQ?", conv) == "What about WinQ?"
+
+
+# --- follow-ups: which questions need their history, and how they are rewritten ------------------------
+
+@pytest.mark.parametrize("question", [
+    "What is quantization?",
+    "Which paper explains the slow convergence of quantization-aware training?",
+    "Is there a paper on deduplicating pretraining corpora with MinHash?",
+    "Which papers study optimizers for LLM training, and what do they improve?",  # "they" = the papers
+    "What is RLIF, and which paper builds on it?",  # "it" = RLIF
+    "Is it possible to compress the KV cache without retraining?",  # "it" points at nothing
+    "What about WinQ?",  # names its new subject
+    "OK. Is there anything on alignment-aware decoding, then?",
+    "What is the 'Data Wall' that one of the papers mentions?",  # "that" is a relative pronoun
+    "I want something cheaper than beam search but better than greedy decoding. Is there a method for that?",
+    "Between EAPO and PCR, does the first one use expert guidance?",  # ordinal resolved in the question
+    "EAPO 在哪些数学竞赛基准上进行了评测？",
+    "Which layer lets graph networks act on vectors so they can reason about geometry?",  # they = networks
+    "Which abstracts link to a GitHub repository with their code?",
+])
+def test_a_self_contained_question_does_not_need_history(question):
+    from assistant.answering import needs_history
+
+    assert not needs_history(question)
+
+
+@pytest.mark.parametrize("question", [
+    "How much faster is it?",
+    "Does it also work for code generation?",
+    "Which datasets did they evaluate on?",
+    "Which GPUs did they train on?",  # "did they": the authors, not the GPUs
+    "How many parameters did their largest model have?",
+    "Who proposed the second one?",
+    "Does the first one also help outside math?",
+    "Is the latter faster?",
+    "How does that paper respond to it?",
+    "Do these methods need retraining?",
+    "Who proposed that?",
+    "And on GSM8K?",
+    "What about for code generation?",
+    "How large are the gains, in numbers?",  # no subject at all
+    "它快多少？",
+])
+def test_an_anaphoric_question_needs_history(question):
+    from assistant.answering import needs_history
+
+    assert needs_history(question)
+
+
+def _turn(question, cited=(), standalone=""):
+    from assistant.conversation import Turn
+
+    return Turn(question, standalone_question=standalone or question, answer="…",
+                citations=[{"n": i, "id": f"p{i}", "title": t} for i, t in enumerate(cited, start=1)])
+
+
+@pytest.mark.parametrize("history, question, rewritten", [
+    # the subject comes from the paper the answer cited when the user named none ("KV" is no name)
+    ([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])], "How much faster is it?",
+     "How much faster is STAR-KV?"),
+    ([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"]), _turn("How much faster is it?", ["STAR-KV"],
+      "How much faster is STAR-KV?")], "Does it also work for code?", "Does STAR-KV also work for code?"),
+    # ordinals count through the names in the order the user gave them, not the order of citation
+    ([_turn("How do EAPO and PCR differ?", ["PCR", "EAPO"])], "Who proposed the second one?", "Who proposed PCR?"),
+    ([_turn("How do EAPO and PCR differ?", ["PCR", "EAPO"]), _turn("Who proposed the second one?", ["PCR"],
+      "Who proposed PCR?")], "Does the first one also help outside math?", "Does EAPO also help outside math?"),
+    ([_turn("Compare WinQ with NorMuon.", ["NorMuon", "WinQ"])], "Is the former faster?", "Is WinQ faster?"),
+    # without names in the question, the papers in the order the answer cited them
+    ([_turn("Which papers are about optimizers?", ["NorMuon", "WinQ"])], "Who proposed the second one?",
+     "Who proposed WinQ?"),
+    # "that paper" is the cited paper; "it" the term the user quoted
+    ([_turn("What is the 'Data Wall' that one of the papers mentions?", ["OPUS"])],
+     "How does that paper respond to it?", "How does OPUS respond to 'Data Wall'?"),
+    ([_turn("What is the 'Data Wall' that one of the papers mentions?")], "How does that paper respond to it?",
+     "How does the paper on 'Data Wall' respond to it?"),  # nothing cited: the term, once
+    ([_turn("Which paper builds on Hyper-Connections?", ["mHC"])], "How many parameters did their largest model have?",
+     "How many parameters did mHC's largest model have?"),
+    # nothing to substitute: the subject in brackets
+    ([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])], "And on long documents?",
+     "And on long documents? (STAR-KV)"),
+    # a new, self-contained question is never glued to the old topic
+    ([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])],
+     "Which decoding method approximates beam search with fewer expansions?",
+     "Which decoding method approximates beam search with fewer expansions?"),
+    ([_turn("What is NorMuon?", ["NorMuon"])], "Is there a paper on differential privacy for federated learning?",
+     "Is there a paper on differential privacy for federated learning?"),
+])
+def test_deterministic_rewrite(history, question, rewritten):
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    assert deterministic_rewrite(question, Conversation(list(history))) == rewritten
+
+
+@pytest.mark.parametrize("question, reply, used", [
+    ("How much faster is it?", "How much faster is STAR-KV than full-cache attention?",
+     "How much faster is STAR-KV than full-cache attention?"),  # a good rewrite is kept
+    ("How much faster is it?", "The answer is: 2.11%", "How much faster is STAR-KV?"),  # not a question
+    ("How does it compare with FlashAttention?", "How does STAR-KV compare with other methods?",
+     "How does STAR-KV compare with FlashAttention?"),  # drops the question's own name
+    ("How much faster is it?", "", "How much faster is STAR-KV?"),  # empty reply
+])
+def test_an_unusable_llm_rewrite_is_replaced_by_the_deterministic_one(question, reply, used):
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])])
+    llm = ScriptedLLM(rewrite=reply)
+    assert standalone_question(question, conv, llm) == used
+    assert len(llm.completions) == 1
+
+
+def test_the_llm_is_not_asked_to_rewrite_a_self_contained_question():
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])])
+    llm = ScriptedLLM(rewrite="What is NorMuon? (STAR-KV)")
+    assert standalone_question("What is NorMuon?", conv, llm) == "What is NorMuon?"
+    assert llm.completions == []
 
 
 def test_conversation_round_trips_through_json(store, open_settings):

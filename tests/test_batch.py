@@ -55,6 +55,26 @@ def test_read_questions_from_text_and_jsonl(tmp_path):
     assert [(q.id, q.question) for q in qs] == [("x", "What is WinQ?"), ("2", "What is EDEN?")] and problems == []
 
 
+def test_read_questions_expands_a_conversation_into_turns(tmp_path):
+    from assistant.batch import read_questions
+
+    jl = tmp_path / "chats.jsonl"
+    jl.write_text("\n".join([
+        json.dumps({"id": "c01", "turns": [{"q": "What is STAR-KV?"}, {"q": "How much  faster is it?"}]}),
+        json.dumps({"id": "s1", "q": "What is WinQ?"}),
+        json.dumps({"id": "c02", "venue": "ICML", "turns": [{"q": "What is EDEN?"}, {"question": "Who made it?"}]}),
+        json.dumps({"id": "c03", "turns": [{"q": "What is PCR?"}, {"x": 1}]}),
+        json.dumps({"id": "c01", "turns": [{"q": "again"}]}),
+    ]) + "\n")
+    qs, problems = read_questions(jl)
+    assert [(q.id, q.conversation, q.turn, q.question) for q in qs] == [
+        ("c01.1", "c01", 1, "What is STAR-KV?"), ("c01.2", "c01", 2, "How much faster is it?"),
+        ("s1", "", 0, "What is WinQ?"), ("c02.1", "c02", 1, "What is EDEN?"), ("c02.2", "c02", 2, "Who made it?")]
+    assert qs[4].filters.venue == "ICML"
+    assert [p.split(":")[1] for p in problems] == ["4", "5"]
+    assert "turn 2 has no question" in problems[0] and "already used" in problems[1]
+
+
 def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):
     from assistant.batch import load_answered
 
@@ -269,3 +289,48 @@ def test_resume_removes_only_a_torn_last_line(tmp_path):
     out.write_text(good + '{"question_id": "2", "answ')  # torn last line: the one repair allowed
     assert load_answered(out) == ({"1"}, "removed 1 torn last line", 0)
     assert out.read_text() == good
+
+
+@pytest.mark.integration
+def test_batch_asks_the_turns_of_a_conversation_in_order_and_resumes_per_turn(bundled_store, tmp_path):
+    """c01.2 ("how much faster is it?") is read with its history: the paper the first answer cited. After
+    its line is lost, --resume asks it again with the history rebuilt from the file (c01.1 is not asked
+    again), and the result is the same standalone question."""
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    questions = tmp_path / "chats.jsonl"
+    questions.write_text("\n".join([
+        json.dumps({"id": "c01", "turns": [
+            {"q": "Is there work on shrinking the KV cache by exploiting redundancy in its hidden dimension?"},
+            {"q": "How much faster is it?"},
+            {"q": "Which decoding method approximates beam search with fewer expansions?"}]}),
+        json.dumps({"id": "s1", "q": "What is NorMuon?"}),
+    ]) + "\n")
+    out = tmp_path / "a.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive", "--json"])
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(out)
+    by_id = {r["question_id"]: r for r in records}
+    assert [r["question_id"] for r in records] == ["c01.1", "c01.2", "c01.3", "s1"]
+    assert by_id["c01.1"]["citations"][0]["title"] == "STAR-KV"
+    assert by_id["c01.2"]["standalone_question"] == "How much faster is STAR-KV?"
+    assert by_id["c01.2"]["citations"][0]["title"] == "STAR-KV"
+    assert (by_id["c01.2"]["conversation"], by_id["c01.2"]["turn"]) == ("c01", 2)
+    # a self-contained switch of topic is not rewritten and finds its own paper
+    assert by_id["c01.3"]["standalone_question"] == by_id["c01.3"]["question"]
+    assert by_id["c01.3"]["citations"][0]["title"] == "EDEN"
+    assert "conversation" not in by_id["s1"]
+
+    out.write_text("".join(json.dumps(r) + "\n" for r in records if r["question_id"] != "c01.2"))
+    result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive", "--json",
+                                 "--resume"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["answered"] == 1 and summary["skipped"] == 3
+    again = read_jsonl(out)
+    assert sorted(r["question_id"] for r in again) == ["c01.1", "c01.2", "c01.3", "s1"]
+    assert again[-1]["question_id"] == "c01.2"
+    assert again[-1]["standalone_question"] == "How much faster is STAR-KV?"

@@ -17,6 +17,7 @@ from assistant.evaluation import (
     fact_recall,
     load_questions,
     numbers_in,
+    question_gold,
     reciprocal_rank,
     recall_at_k,
     refusal,
@@ -161,7 +162,8 @@ def test_score_and_summary_by_type():
     for r in (single, ooc, nia):
         score(r)
     assert single.metrics == {"recall_at_5": 1.0, "mrr": 0.5, "fact_recall": 1.0, "citation_precision": 0.5,
-                              "refusal_rate": None}
+                              "refusal_rate": None, "gold_cited": 1.0, "multi_recall": None,
+                              "false_refusal_rate": 0.0, "not_in_abstract_rate": None, "out_of_corpus_rate": None}
     assert ooc.metrics["recall_at_5"] is None and ooc.metrics["refusal_rate"] == 1.0
     assert nia.metrics["mrr"] == pytest.approx(1 / 3) and nia.metrics["refusal_rate"] == 0.0
     s = summarize([single, ooc, nia])
@@ -173,12 +175,80 @@ def test_score_and_summary_by_type():
     assert "multi" not in s
 
 
+def _scored(qid, qtype, gold_ids, cited, answer, gold=None, facts=(), refused=False, conversation="", turn=0):
+    q = Question(qid, qtype, "?", tuple(gold if gold is not None else gold_ids), tuple(facts),
+                 conversation=conversation, turn=turn)
+    return score(QuestionResult(q, gold_ids=list(gold_ids), retrieved=list(gold_ids), cited=list(cited),
+                                answer=answer, refused=refused))
+
+
+def test_per_type_metrics_on_a_hand_made_set():
+    """Nine answers with known right values: gold cited, multi recall, false refusals, not-in-abstract
+    and out-of-corpus refusals, per type and for the chat turns."""
+    results = [
+        _scored("s1", "single", ["p_star"], ["p_star"], "STAR-KV reaches 20$\\times$ [1].", facts=["20"]),
+        _scored("s2", "single", ["p_nor"], ["p_opt"], "Muon is compared [1]."),  # wrong paper cited
+        _scored("s3", "single", ["p_nor"], [], "No paper in the collection is about this question.",
+                refused=True),  # a false refusal
+        _scored("m1", "multi", ["p_nor", "p_star", "p_opt"], ["p_nor", "p_star"], "NorMuon [1]; STAR-KV [2]."),
+        _scored("m2", "multi", ["p_nor", "p_star"], ["p_nor"], "NorMuon [1]. The abstracts do not say.",
+                refused=True),  # cites one of two, and half refuses: counted as a refusal
+        _scored("n1", "not_in_abstract", ["p_nor"], ["p_nor"], "The abstracts do not say. [1]", refused=True),
+        _scored("n2", "not_in_abstract", ["p_nor"], ["p_nor"], "NorMuon was trained on H100 GPUs [1]."),
+        _scored("o1", "out_of_corpus", [], [], "No paper in the collection is about this question.", refused=True),
+        _scored("o2", "out_of_corpus", [], ["p_opt"], "No paper in the collection is about this question. [1]"),
+        _scored("c1.1", "single", ["p_star"], ["p_star"], "STAR-KV [1].", conversation="c1", turn=1),
+        _scored("c1.2", "single", ["p_star"], [], "The abstracts do not say.", refused=True, facts=["6.9"],
+                conversation="c1", turn=2),
+    ]
+    s = summarize(results)
+    assert set(s) == {"overall", "single", "multi", "not_in_abstract", "out_of_corpus", "chat"}
+    assert s["single"]["n"] == 5  # s1-s3 and the two single turns
+    assert s["single"]["gold_cited"] == 0.4  # s1 and c1.1
+    assert s["single"]["false_refusal_rate"] == 0.4  # s3 and c1.2
+    assert s["multi"]["multi_recall"] == round((2 / 3 + 1 / 2) / 2, 4)
+    assert s["multi"]["gold_cited"] == 1.0 and s["multi"]["false_refusal_rate"] == 0.5
+    assert s["not_in_abstract"]["not_in_abstract_rate"] == 0.5
+    assert s["out_of_corpus"]["out_of_corpus_rate"] == 0.5  # o2 cites a paper
+    assert s["out_of_corpus"]["not_in_abstract_rate"] is None and s["out_of_corpus"]["multi_recall"] is None
+    assert s["chat"]["n"] == 2 and s["chat"]["gold_cited"] == 0.5 and s["chat"]["fact_recall"] == 0.0
+    assert s["overall"]["gold_cited"] == round(4 / 7, 4)  # s1, m1, m2, c1.1 of 7 answerable
+    assert results[0].metrics["fact_recall"] == 1.0  # 20$\times$ rendered: 20×
+
+
+@pytest.mark.parametrize("fact, answer", [
+    ("6.9", "up to 6.9$\\times$ faster"), ("6.9", "6.9x faster"), ("9,490", "9490 problems"),
+    ("9490", "9,490 problems"), ("3.7", "by 3.7\\%"), ("A2RBench", "A$^2$RBench has four stages"),
+    ("α < 1", "for $\\alpha < 1$"), ("memory access", "**Memory-access** overhead"),
+    ("sequential", "mostly Sequential"), ("human's", "human’s"),
+])
+def test_facts_match_after_rendering_and_casefolding(fact, answer):
+    assert fact_found(fact, answer)
+
+
+def test_a_number_must_match_as_a_number():
+    assert not fact_found("6.9", "69 times") and not fact_found("20", "204 tokens")
+    assert not fact_found("2", "A$^2$RBench")  # a digit inside a name is no number
+
+
+def test_known_items_resolve_by_record_id_venue_and_year_then_exact_title():
+    papers = [Paper(abstract="a", title="Deep Sets", venue="ICLR", year=2020, source_id="x1", id="p1"),
+              Paper(abstract="b", title="Other", venue="ICML", year=2021, source_id="x1", id="p2"),
+              Paper(abstract="c", title="Deep Sets Revisited", venue="ICML", year=2021, source_id="y9", id="p3")]
+    q = Question("ak1", "single", "?", ("Deep Sets",), gold_ids=("x1",), venue="iclr", year=2020)
+    assert question_gold(q, papers) == (["p1"], [])
+    q = Question("ak2", "single", "?", ("Deep Sets Revisited",), gold_ids=("missing",), venue="icml", year=2021)
+    assert question_gold(q, papers) == (["p3"], [])  # by exact title, not the substring "Deep Sets"
+    assert question_gold(Question("ao1", "out_of_corpus", "?"), papers) == ([], [])
+
+
 def test_check_thresholds_names_each_missed_metric():
     summary = {"overall": {"recall_at_5": 0.8, "mrr": 0.7, "citation_precision": None}}
     assert check_thresholds(summary, {"recall_at_5": 0.8, "mrr": None}) == []
     missed = check_thresholds(summary, {"recall_at_5": 0.9, "citation_precision": 0.5})
     assert missed == ["recall_at_5 0.800 is below the minimum 0.900",
                       "citation_precision n/a is below the minimum 0.500"]
+    assert check_thresholds(summary, {}, {"mrr": 0.5}) == ["mrr 0.700 is above the maximum 0.500"]
 
 
 # --- the question file ---------------------------------------------------------------------------------
@@ -191,6 +261,19 @@ def test_load_questions_reads_the_seed_format(tmp_path):
     qs = load_questions(path)
     assert [(q.id, q.type, q.gold, q.line) for q in qs] == [("d01", "single", ("NorMuon",), 1),
                                                              ("d02", "out_of_corpus", (), 3)]
+
+
+def test_load_questions_expands_a_conversation_into_its_turns(tmp_path):
+    path = tmp_path / "chats.jsonl"
+    path.write_text(json.dumps({"id": "c01", "type": "chat", "turns": [
+        {"q": "What is STAR-KV?", "type": "single", "gold": ["STAR-KV"], "facts": []},
+        {"q": "How much faster is it?", "type": "single", "gold": ["STAR-KV"], "facts": ["6.9"]}]}) + "\n")
+    qs = load_questions(path)
+    assert [(q.id, q.conversation, q.turn, q.facts) for q in qs] == [("c01.1", "c01", 1, ()),
+                                                                     ("c01.2", "c01", 2, ("6.9",))]
+    path.write_text('{"id": "c02", "turns": [{"q": "x", "type": "chat"}]}\n')
+    with pytest.raises(QuestionFileError, match=r":1 \(turn 1\): field 'type' is 'chat'"):
+        load_questions(path)
 
 
 @pytest.mark.parametrize("content, message", [
@@ -323,3 +406,25 @@ def test_eval_extractive_on_the_seed_questions_passes_the_ci_thresholds(bundled_
     by_id = {q["id"]: q for q in data["questions"]}
     assert by_id["d10"]["cited"] == [] and by_id["d10"]["refusal_rate"] == 1.0  # out of corpus
     assert by_id["d02"]["cited"] == by_id["d02"]["gold_ids"]  # STAR-KV cited for the STAR-KV question
+
+
+@pytest.mark.integration
+def test_eval_asks_conversation_turns_in_order_and_reports_a_chat_block(bundled_store, tmp_path):
+    from assistant.cli import app
+
+    chats = tmp_path / "chats.jsonl"
+    chats.write_text(json.dumps({"id": "c01", "type": "chat", "turns": [
+        {"q": "Is there work on shrinking the KV cache by exploiting redundancy in its hidden dimension?",
+         "type": "single", "gold": ["STAR-KV"], "facts": []},
+        {"q": "How much faster is it?", "type": "single", "gold": ["STAR-KV"], "facts": []},
+        {"q": "Is there a paper on medical image segmentation with U-Nets?", "type": "out_of_corpus",
+         "gold": [], "facts": []}]}) + "\n")
+    res = CliRunner().invoke(app, ["eval", str(chats), "--llm", "extractive", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    turns = {q["id"]: q for q in data["questions"]}
+    assert list(turns) == ["c01.1", "c01.2", "c01.3"]
+    assert turns["c01.2"]["standalone_question"] == "How much faster is STAR-KV?"
+    assert turns["c01.2"]["gold_cited"] == 1.0 and turns["c01.2"]["recall_at_5"] == 1.0
+    assert turns["c01.3"]["standalone_question"] == turns["c01.3"]["q"]  # a new topic is not glued on
+    assert data["summary"]["chat"]["n"] == 3 and data["summary"]["chat"]["gold_cited"] == 1.0

@@ -164,33 +164,35 @@ def cited_sentences(text: str, n: int) -> tuple[str, ...]:
 
 # --- relevance gate ---------------------------------------------------------------------------------
 
-def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings) -> tuple[bool, str]:
+def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings,
+                retriever: Retriever | None = None, strict: bool = True) -> tuple[bool, str]:
     """Whether any retrieved paper is about `question`: ``(relevant, reason when not)``.
 
-    Relevant when the best dense cosine similarity is at least ``settings.min_similarity``, or when the
-    question names a method, benchmark or acronym (``NorMuon``, ``GRPO``) that a retrieved abstract
-    mentions, or when one retrieved abstract contains at least `LEXICAL_COVERAGE` of the question's
-    content words ("What is the lottery ticket hypothesis?"); MiniLM similarities of a short question
-    to a whole abstract about an unfamiliar term are often low (0.2-0.3) even when it is the paper
-    asked about.
-    """
-    from assistant.text import content_stems, mentions, name_tokens
+    The decision of `assistant.relevance.judge` (dense similarity to the abstract and to its best
+    sentence, IDF-weighted key-word coverage, names after LaTeX/Unicode folding) against
+    ``settings.min_relevance`` (`strict`, the extractive backend) or ``settings.min_relevance_llm``.
+    Without a `retriever` (no store for IDF and sentence vectors) only names and the dense
+    similarity count."""
+    from assistant.relevance import judge
 
-    if not results:
-        return False, "no paper matched"
-    best = max((r.dense_similarity or 0.0) for r in results)
-    if best >= settings.min_similarity:
-        return True, ""
-    names = name_tokens(question)
-    if any(mentions(r.paper.document, nm) for r in results for nm in names):
-        return True, ""
-    asked = content_stems(question)
-    if len(asked) >= 2 and any(len(asked & content_stems(r.paper.document)) >= LEXICAL_COVERAGE * len(asked)
-                               for r in results):
-        return True, ""
-    shown = math.floor(best * 1000) / 1000  # rounded down: 0.3497 must not read "0.35 < 0.35"
-    return False, (f"no paper is close enough to the question (best similarity {shown:.3f} < "
-                   f"min_similarity {settings.min_similarity:g})")
+    if retriever is None:
+        from assistant.relevance import matched_names
+
+        if not results:
+            return False, "no paper matched"
+        best = max((r.dense_similarity or 0.0) for r in results)
+        if best >= (settings.min_relevance if strict else settings.min_relevance_llm):
+            return True, ""
+        if any(matched_names(question, r.paper.document) for r in results):
+            return True, ""
+        shown = math.floor(best * 1000) / 1000
+        return False, f"no paper is about the question (best dense similarity {shown:.3f})"
+    j = judge(question, results, retriever, strict=strict, threshold=_threshold(settings, strict))
+    return bool(j.relevant), j.note
+
+
+def _threshold(settings: Settings, strict: bool) -> float:
+    return settings.min_relevance if strict else settings.min_relevance_llm
 
 
 # --- prompt -----------------------------------------------------------------------------------------
@@ -324,6 +326,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
     """
     from assistant.conversation import Turn
     from assistant.llm import AnswerRequest, LLMError
+    from assistant.relevance import judge
 
     import prompts
 
@@ -354,11 +357,20 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
                        else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
             return
-        relevant, why = is_relevant(results, standalone, settings)
-        if not relevant:
+        strict = llm.name == "extractive"
+        try:
+            judgement = judge(standalone, results, retriever, strict=strict,
+                              threshold=_threshold(settings, strict))
+        except Exception as exc:  # EmbeddingError: one line
+            yield fail(str(exc) if type(exc).__name__ == "EmbeddingError"
+                       else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
+            return
+        relevance = tuple(e.to_json() for e in judgement.evidence)
+        if not judgement.relevant:
+            why = judgement.note
             if not results and filters is not None and not filters.empty:
                 why = f"no paper matches the filters ({filters.describe()})"
-            yield Sources((), standalone, why)
+            yield Sources((), standalone, why, relevance)
             text = prompts.NO_RELEVANT_PAPER
             parts.append(text)
             yield TextDelta(text)
@@ -368,12 +380,18 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield Done(text, llm.name, llm.model, {}, turn.seconds, refused=True)
             return
         try:
-            sources, messages, note = pack_sources(results, standalone, llm, llm.max_tokens)
+            sources, messages, note = pack_sources(judgement.relevant, standalone, llm, llm.max_tokens)
         except ContextError as exc:
             yield fail(str(exc), "context_length")
             return
+        left_out = [e for e in judgement.evidence if not e.relevant]
+        if left_out:
+            why = "; ".join(f"'{e.title[:50]}': {e.note}" for e in left_out[:3])
+            more = f" (and {len(left_out) - 3} more)" if len(left_out) > 3 else ""
+            note = "; ".join(x for x in (note, f"{len(left_out)} retrieved paper(s) judged not relevant: "
+                                               f"{why}{more}") if x)
         turn.sources = [s.to_json() for s in sources]
-        yield Sources(tuple(sources), standalone, note)
+        yield Sources(tuple(sources), standalone, note, relevance)
 
         checker = CitationChecker(len(sources))
         usage: dict = {}
@@ -451,6 +469,8 @@ def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str
             out["standalone_question"] = ev.question or question
             if ev.note:
                 out["note"] = ev.note
+            if ev.relevance:
+                out["relevance"] = list(ev.relevance)
         elif isinstance(ev, TextDelta):
             texts.append(ev.text)
         elif isinstance(ev, Citations):

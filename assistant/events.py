@@ -45,6 +45,7 @@ class Sources:
     sources: tuple[Source, ...]
     question: str = ""  # the standalone question used for retrieval
     note: str = ""  # e.g. why the list is empty
+    relevance: tuple[dict, ...] = ()  # per retrieved paper: the relevance evidence (`relevance.Evidence`)
 
 
 @dataclass(frozen=True)

@@ -230,7 +230,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
-    pointers = {n for e, r in zip(evidence, results) for n in e.names if _is_title_name(n, r.paper.title)}
+    from store.paper import is_name_like
+
+    pointers = {n for e, r in zip(evidence, results) for n in e.names
+                if is_name_like(n) and _is_title_name(n, r.paper.title)}
     best = max(e.score for e in evidence)
     for e in evidence:
         p = 1 / (1 + math.exp(-e.score))

@@ -117,7 +117,7 @@ def main(argv=None) -> int:
                 dump.write(json.dumps({**s, "qid": obj["id"], "type": obj["type"], "gold": s["id"] in gold}) + "\n")
         if args.show:
             bad = (obj["type"] in ("single", "multi") and (not set(cited) & set(gold) or row["precision"] < 1
-                                                           or (row["fact_recall"] or 1) < 1))
+                                                           or (row["fact_recall"] is not None and row["fact_recall"] < 1)))
             bad = bad or row["refusal"] == 0.0
             mark = "XX" if bad else "ok"
             print(f"{mark} {obj['id']} {obj['type']} | {obj['q']}\n   -> {text[:600]}\n   note: {out.get('note', '')}"

@@ -28,7 +28,7 @@ from assistant.text import content_stems, fold, name_tokens, render_latex
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
 _PAPERS = re.compile(
-    rf"^\s*{_WHICH}\s+(?:[\w-]+\s+){{0,3}}?(?:papers|works|studies|articles|abstracts|methods|approaches|"
+    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
     r"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
@@ -73,6 +73,7 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?:\d+(?:[.,]\d+)*)\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b)?")
+_ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
 _YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:[-\s][A-Z][\w-]*)*\b")
@@ -108,7 +109,8 @@ def plain(sentence: str) -> str:
 def has_number(sentence: str) -> bool:
     """True when `sentence` states a quantity: a number that is not part of a name (``MATH500``,
     ``GPT-4``), not a year, not a reference marker."""
-    for m in _NUMBER.finditer(plain(sentence)):
+    text = _ENUMERATOR.sub(" ", plain(sentence))
+    for m in _NUMBER.finditer(text):
         token = m.group(0).strip()
         if not _YEARLIKE.match(token):
             return True
@@ -124,7 +126,9 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
     the models or datasets used names them, it does not define them."""
     skip = {e.casefold() for e in exclude}
     text = _DEFINED.sub(" ", plain(sentence))
-    found = [n for n in name_tokens(text) if n.casefold() not in skip]
+    from assistant.relevance import GENERIC_ACRONYMS
+
+    found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
     for m in _CAPITAL.finditer(text):
         word = m.group(0)
         if word.casefold() not in skip and not any(word.casefold() in s for s in skip):

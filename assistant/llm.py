@@ -576,8 +576,11 @@ class ExtractiveBackend:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien", question, re.I))
             lines = []
             for s in sources:
+                # its contribution ("we propose", its name) rather than the field's background
+                own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
                 mine = sorted((x for x in scored if x[1] == s.n),
-                              key=lambda x: -(x[0] + (0.1 if quantity and ex.has_number(x[2]) else 0.0)))
+                              key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
+                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)))
                 if mine:
                     lines.append((s.n, mine[0][2], mine[0][3], s.paper.display_name))
             return "papers", lines

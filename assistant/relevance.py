@@ -56,6 +56,14 @@ LLM_THRESHOLD = 0.12
 MARGIN = 2.0
 """A paper whose log-odds are more than this below the best paper's is a weaker match than the paper
 the question is about: not relevant (extractive backend)."""
+PLURAL_THRESHOLD = 0.2
+"""Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
+one-paper question; the other papers then need `LLM_THRESHOLD`."""
+PLURAL_MARGIN = 3.0
+
+GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
+APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs""".split())
+"""Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _LATIN_WORD = re.compile(r"[^\W\d_][\w\-]*", re.UNICODE)
@@ -127,10 +135,14 @@ def matched_names(question: str, document: str) -> list[str]:
     `fold`; names of 4+ characters also match ignoring case (``a2rbench``)."""
     from assistant.text import fold, mentions, name_tokens
 
+    from store.paper import is_name_like
+
     doc = fold(document)
     low = doc.casefold()
     out = []
     for name in name_tokens(fold(question)):
+        if not (is_name_like(name) or (len(name) >= 3 and name not in GENERIC_ACRONYMS)):
+            continue  # "RL", "KV", "DPO": too common in a field to point at one paper
         if mentions(doc, name) or (len(name) >= 4 and mentions(low, name.casefold())):
             out.append(name)
     return out
@@ -206,6 +218,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
+    from assistant.extractive import asks_several
+
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
     papers, _ = retriever.store.bm25()
@@ -226,8 +240,14 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         evidence.append(Evidence(r.paper.id, r.paper.title, dense, best_sentence, cov, hit, names, score))
     if threshold is None:
         threshold = THRESHOLD if strict else LLM_THRESHOLD
+    several = asks_several(question)
+    if several:
+        # "which papers ...": a theme, looser than one paper's subject; similarities run lower
+        threshold = min(threshold, PLURAL_THRESHOLD)
     if foreign:
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
+    secondary = min(threshold, LLM_THRESHOLD) if several else threshold
+    margin = PLURAL_MARGIN if several else MARGIN
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
     from store.paper import is_name_like
@@ -237,19 +257,20 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     best = max(e.score for e in evidence)
     for e in evidence:
         p = 1 / (1 + math.exp(-e.score))
-        e.score = p
         if pointers and set(e.names) & pointers:
             e.relevant = True
         elif pointers:
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"
-        elif p < threshold:
+        elif p < (threshold if e.score == best else secondary) or best < _logit(threshold):
             e.note = (f"not about the question: relevance {p:.2f} < {threshold:.2f} (dense similarity "
                       f"{_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the question's "
                       f"key words)")
-        elif strict and math.log(p / (1 - p)) < best - MARGIN:
+        elif strict and math.log(p / (1 - p)) < best - margin:
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:
             e.relevant = True
+    for e in evidence:
+        e.score = 1 / (1 + math.exp(-e.score))
     relevant = [r for r, e in zip(results, evidence) if e.relevant]
     note = ""
     if not relevant:
@@ -260,6 +281,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
     return Judgement(evidence, relevant, note)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
 
 
 def _is_title_name(name: str, title: str) -> bool:

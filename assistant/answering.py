@@ -162,31 +162,55 @@ def cited_sentences(text: str, n: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+# --- degenerate repetition ----------------------------------------------------------------------------
+
+REPEAT_MIN = 4
+"""Times a phrase of 3+ words must repeat back to back (8 for one or two words) to count as a loop."""
+REPEAT_SENTENCE = 3
+"""Times one sentence may occur in an answer before it counts as a loop."""
+
+
+def repetition_loop(text: str) -> str | None:
+    """The phrase a degenerate generation loop repeats at the end of `text`, or None.
+
+    A loop is the same n-gram (n = 1..20 words) repeated back to back at the end of the text at least
+    `REPEAT_MIN` times (8 times for n <= 2, so "very very" is fine), or one sentence of 4+ words that
+    occurs `REPEAT_SENTENCE` times. Small models at temperature 0 fall into such loops and would
+    otherwise stream one phrase until ``max_tokens``."""
+    words = text.split()
+    tail = words[-400:]
+    for n in range(1, 21):
+        need = 8 if n <= 2 else REPEAT_MIN
+        if len(tail) < n * need:
+            break
+        unit = tail[-n:]
+        reps = 1
+        while reps * n + n <= len(tail) and tail[-(reps + 1) * n: -reps * n] == unit:
+            reps += 1
+        if reps >= need:
+            return " ".join(unit)
+    seen: dict[str, int] = {}
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        key = " ".join(sentence.casefold().split())
+        if len(key.split()) >= 4:
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] >= REPEAT_SENTENCE:
+                return sentence.strip()
+    return None
+
+
 # --- relevance gate ---------------------------------------------------------------------------------
 
-def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings,
-                retriever: Retriever | None = None, strict: bool = True) -> tuple[bool, str]:
+def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings, retriever: Retriever,
+                strict: bool = True) -> tuple[bool, str]:
     """Whether any retrieved paper is about `question`: ``(relevant, reason when not)``.
 
     The decision of `assistant.relevance.judge` (dense similarity to the abstract and to its best
-    sentence, IDF-weighted key-word coverage, names after LaTeX/Unicode folding) against
-    ``settings.min_relevance`` (`strict`, the extractive backend) or ``settings.min_relevance_llm``.
-    Without a `retriever` (no store for IDF and sentence vectors) only names and the dense
-    similarity count."""
+    sentence, IDF-weighted key-word coverage from `retriever`'s BM25 index, names after LaTeX/Unicode
+    folding) against ``settings.min_relevance`` (`strict`: the extractive backend) or
+    ``settings.min_relevance_llm`` (LLM backends)."""
     from assistant.relevance import judge
 
-    if retriever is None:
-        from assistant.relevance import matched_names
-
-        if not results:
-            return False, "no paper matched"
-        best = max((r.dense_similarity or 0.0) for r in results)
-        if best >= (settings.min_relevance if strict else settings.min_relevance_llm):
-            return True, ""
-        if any(matched_names(question, r.paper.document) for r in results):
-            return True, ""
-        shown = math.floor(best * 1000) / 1000
-        return False, f"no paper is about the question (best dense similarity {shown:.3f})"
     j = judge(question, results, retriever, strict=strict, threshold=_threshold(settings, strict))
     return bool(j.relevant), j.note
 
@@ -220,6 +244,11 @@ def prompt_tokens(messages: Sequence[dict], count) -> int:
     return sum(count(m["content"]) + MESSAGE_OVERHEAD for m in messages) + 3
 
 
+def _source(n: int, r) -> Source:
+    return Source(n, r.paper, r.score, similarity=r.dense_similarity, bm25_matched=r.bm25_score > 0,
+                  relevance=getattr(r, "relevance", None))
+
+
 def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
                  max_tokens: int) -> tuple[list[Source], list[dict], str]:
     """Number the papers [1]..[k] best first and keep as many as fit the context window.
@@ -232,7 +261,7 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
     window = llm.context_window
     if not window:
         blocks = [render_source(i, r.paper) for i, r in enumerate(results, start=1)]
-        sources = [Source(i, r.paper, r.score) for i, r in enumerate(results, start=1)]
+        sources = [_source(i, r) for i, r in enumerate(results, start=1)]
         return sources, build_messages(question, blocks), ""
     count = llm.count_tokens
     budget = window - max_tokens - prompt_tokens(build_messages(question, []), count) - SAFETY_MARGIN
@@ -263,7 +292,7 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
             block = render_source(n, r.paper, " ".join(words[:lo]) + " …")
             cost = count(block) + 2
         blocks.append(block)
-        sources.append(Source(n, r.paper, r.score))
+        sources.append(_source(n, r))
         used += cost
     if not sources:
         raise ContextError(f"no source fits the context window ({window} tokens, {max_tokens} reserved for the "
@@ -272,6 +301,17 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
     note = (f"{dropped} lower-ranked paper(s) left out to fit the context window ({window} tokens)"
             if dropped else "")
     return sources, build_messages(question, blocks), note
+
+
+class _Judged:
+    """A `SearchResult` with the relevance `judge` gave it."""
+
+    def __init__(self, result, relevance: float | None):
+        self._result = result
+        self.relevance = relevance
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
 
 
 # --- follow-ups -------------------------------------------------------------------------------------
@@ -380,7 +420,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield Done(text, llm.name, llm.model, {}, turn.seconds, refused=True)
             return
         try:
-            sources, messages, note = pack_sources(judgement.relevant, standalone, llm, llm.max_tokens)
+            chance = {e.id: e.score for e in judgement.evidence}
+            kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
+            sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
         except ContextError as exc:
             yield fail(str(exc), "context_length")
             return
@@ -398,8 +440,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
         request = AnswerRequest(messages=messages, question=standalone, sources=sources,
                                 embedder=getattr(getattr(retriever, "store", None), "embedder", None),
                                 max_tokens=llm.max_tokens)
+        loop_note = ""
         try:
-            for chunk in llm.stream(request, cancel=cancel):
+            stream = llm.stream(request, cancel=cancel)
+            for chunk in stream:
                 if chunk.usage:
                     usage = chunk.usage
                 if cancel.is_set():
@@ -408,6 +452,14 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
                 if shown:
                     parts.append(shown)
                     yield TextDelta(shown)
+                    looped = repetition_loop("".join(parts))
+                    if looped:
+                        close = getattr(stream, "close", None)
+                        if close:
+                            close()  # stop generating (frees the model for the next question)
+                        loop_note = (f"the answer was cut: the {llm.name} model repeated "
+                                     f"\"{looped[:60]}\" over and over")
+                        break
         except LLMError as exc:
             parts.append(checker.flush())
             turn.answer = "".join(parts).strip()
@@ -438,7 +490,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
         turn.refused, turn.usage, turn.status = refused, usage, "complete"
         yield Citations(citations, tuple(checker.dropped))
         turn.seconds = time.perf_counter() - started
-        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused)
+        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused, note=loop_note)
     finally:
         if not turn.answer and parts:
             turn.answer = "".join(parts).strip()
@@ -479,6 +531,8 @@ def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str
         elif isinstance(ev, Done):
             out.update(answer=ev.answer, backend=ev.backend, model=ev.model, usage=dict(ev.usage),
                        seconds=round(ev.seconds, 3), refused=ev.refused)
+            if ev.note:
+                out["note"] = "; ".join(x for x in (out.get("note"), ev.note) if x)
         elif isinstance(ev, Error):
             out.update(answer=(ev.partial or "".join(texts)).strip(), error=ev.message, error_kind=ev.kind,
                        seconds=round(time.perf_counter() - started, 3))

@@ -18,10 +18,16 @@ class Source:
 
     n: int
     paper: Paper
-    score: float
+    score: float  # the retrieval's fused score (relative: the top paper has 1.0 under tmm fusion)
+    similarity: float | None = None  # dense cosine similarity of the question to the paper (MiniLM)
+    bm25_matched: bool = False  # a word of the question is in the paper (BM25 score > 0)
+    relevance: float | None = None  # `relevance.judge`'s estimated probability that it is about the question
 
     def to_json(self) -> dict:
+        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
         return {"n": self.n, "id": self.paper.id, "title": self.paper.title, "score": round(self.score, 6),
+                "dense_similarity": r(self.similarity), "bm25_matched": self.bm25_matched,
+                "relevance": r(self.relevance),
                 "venue": self.paper.venue or None, "year": self.paper.year, "url": self.paper.url or None}
 
 
@@ -73,6 +79,7 @@ class Done:
     usage: dict = field(default_factory=dict)
     seconds: float = 0.0
     refused: bool = False  # the answer says the abstracts do not answer the question
+    note: str = ""  # e.g. that a repetition loop was cut
 
 
 @dataclass(frozen=True)

@@ -79,8 +79,16 @@ _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])
 _CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:[-\s][A-Z][\w-]*)*\b")
 
 
+_NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
+                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?)", re.I)
+_AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
+of by with from to at during""".split())
+
+
 def question_kind(question: str) -> str:
-    """``"detail" | "papers" | "number" | "entity" | "definition" | "other"`` (see module docstring)."""
+    """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
+    docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
+    else an entity)."""
     q = fold(question)
     if any(p.search(q) for p in _DETAIL_Q.values()):
         return "detail"
@@ -88,7 +96,15 @@ def question_kind(question: str) -> str:
         return "number"
     if _PAPERS.search(q):
         return "papers"
-    if _ENTITY_Q.search(q):
+    m = _ENTITY_Q.search(q)
+    if m:
+        # "Which benchmarks were used in X?" asks for names in X's abstract; "Which benchmark
+        # pipeline generates tasks?" asks which paper (its subject does something).
+        after = q[m.end():].split()
+        while after and _NOUN.fullmatch(after[0].strip(",?")):  # "which language models were ..."
+            after = after[1:]
+        if after and after[0].casefold() not in _AUXILIARY:
+            return "which"  # "papers" unless the question names the paper (then "entity")
         return "entity"
     if _DEFINITION_Q.search(q):
         return "definition"
@@ -121,7 +137,8 @@ _DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\([^()]{1,30}\)")
 
 
 def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
-    """Names (`text.name_tokens`) and capitalised terms inside `sentence` that are not in `exclude`,
+    """Names (`text.name_tokens`: ``GPT-4``, ``AIME``, ``MATH500``) and capitalised terms with a version
+    number (``Llama 3``) inside `sentence` that are not in `exclude`,
     leaving out terms the sentence defines ("Quantization-aware training (QAT)"): a sentence naming
     the models or datasets used names them, it does not define them."""
     skip = {e.casefold() for e in exclude}
@@ -129,9 +146,9 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
     from assistant.relevance import GENERIC_ACRONYMS
 
     found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
-    for m in _CAPITAL.finditer(text):
+    for m in _CAPITAL.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
         word = m.group(0)
-        if word.casefold() not in skip and not any(word.casefold() in s for s in skip):
+        if re.search(r"\d", text[m.end():m.end() + 6].split(" ")[0] + word) and word.casefold() not in skip:
             found.append(word)
     return found
 

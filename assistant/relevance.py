@@ -19,7 +19,8 @@ A paper's relevance is ``sigmoid(W_DENSE*dense + W_SENTENCE*sentence + W_LEXICAL
 question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
 mentioning it are relevant. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
 (`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
-the extractive backend, it is not far below the best paper (`MARGIN`). For a question in another
+the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
+paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
 language (MiniLM is English-only, see README) only the words and names the collection knows count.
 The weights and thresholds were read from the score distributions of gold, non-gold and
 out-of-collection papers on the odd-numbered questions of ``icml2026_dev.jsonl`` (19 papers) and
@@ -218,6 +219,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
+    from assistant.text import render_latex
+
     from assistant.extractive import asks_several
 
     foreign = is_foreign(question)
@@ -237,7 +240,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         d = dense if dense is not None else -0.1
         s = best_sentence if best_sentence is not None else d
         score = W_DENSE * d + W_SENTENCE * s + W_LEXICAL * cov + W_NAME * bool(names) + BIAS
-        evidence.append(Evidence(r.paper.id, r.paper.title, dense, best_sentence, cov, hit, names, score))
+        evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names, score))
     if threshold is None:
         threshold = THRESHOLD if strict else LLM_THRESHOLD
     several = asks_several(question)
@@ -259,8 +262,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         p = 1 / (1 + math.exp(-e.score))
         if pointers and set(e.names) & pointers:
             e.relevant = True
-        elif pointers:
+        elif pointers and strict:
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"
+        elif pointers:  # an LLM may still compare the named paper with others
+            e.relevant = p >= secondary
         elif p < (threshold if e.score == best else secondary) or best < _logit(threshold):
             e.note = (f"not about the question: relevance {p:.2f} < {threshold:.2f} (dense similarity "
                       f"{_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the question's "
@@ -277,7 +282,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         top = max(evidence, key=lambda e: e.score)
         note = (f"no paper is about the question (best relevance {math.floor(top.score * 100) / 100:.2f} < "
                 f"{threshold:.2f}: dense similarity {_f(top.dense)}, best sentence {_f(top.sentence)}, "
-                f"{top.lexical:.0%} of the question's key words in '{top.title[:60]}')")
+                f"{top.lexical:.0%} of the question's key words in '{render_latex(top.title)[:60]}')")
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
     return Judgement(evidence, relevant, note)

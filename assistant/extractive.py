@@ -45,7 +45,7 @@ _NUMBER_Q = re.compile(
 _ENTITY_Q = re.compile(
     rf"\b{_WHICH}\s+(?:\w+[\s-]+){{0,3}}?(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
-    r"tasks?|competitions?|architectures?)\b|\bwritten\s+in\b", re.I)
+    r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
 
 
 def entity_noun(question: str) -> str | None:
@@ -55,7 +55,7 @@ def entity_noun(question: str) -> str | None:
 _DETAIL_Q = {
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
-    "hardware": re.compile(r"\b(?:what|which)\s+hardware\b|\bhardware\s+(?:was|were|did)\b|\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
+    "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
                            r"\bchip\b|\bcompute\s+budget\b", re.I),
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
                                   r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
@@ -72,11 +72,11 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?:\d+(?:[.,]\d+)*)\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b)?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b)?")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
 _YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
-_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:[-\s][A-Z][\w-]*)*\b")
+_VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b")
 
 
 _NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
@@ -146,10 +146,9 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
     from assistant.relevance import GENERIC_ACRONYMS
 
     found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
-    for m in _CAPITAL.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
-        word = m.group(0)
-        if re.search(r"\d", text[m.end():m.end() + 6].split(" ")[0] + word) and word.casefold() not in skip:
-            found.append(word)
+    for m in _VERSIONED.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
+        if m.group(0).casefold() not in skip and m.group(0) not in found:
+            found.append(m.group(0))
     return found
 
 

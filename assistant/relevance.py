@@ -59,7 +59,9 @@ MARGIN = 2.0
 the question is about: not relevant (extractive backend)."""
 PLURAL_THRESHOLD = 0.2
 """Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
-one-paper question; the other papers then need `LLM_THRESHOLD`."""
+one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
+SECONDARY_THRESHOLD = 0.12
+"""Relevance the other papers of a several-paper question need (extractive backend)."""
 PLURAL_MARGIN = 3.0
 
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
@@ -249,7 +251,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         threshold = min(threshold, PLURAL_THRESHOLD)
     if foreign:
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
-    secondary = min(threshold, LLM_THRESHOLD) if several else threshold
+    secondary = min(threshold, SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) if several else threshold
     margin = PLURAL_MARGIN if several else MARGIN
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
@@ -266,6 +268,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"
         elif pointers:  # an LLM may still compare the named paper with others
             e.relevant = p >= secondary
+            if not e.relevant:
+                e.note = (f"does not mention {', '.join(sorted(pointers))}, which the question names, and its "
+                          f"relevance is {p:.2f} < {secondary:.2f}")
         elif p < (threshold if e.score == best else secondary) or best < _logit(threshold):
             e.note = (f"not about the question: relevance {p:.2f} < {threshold:.2f} (dense similarity "
                       f"{_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the question's "

@@ -92,6 +92,8 @@ def question_kind(question: str) -> str:
     q = fold(question)
     if any(p.search(q) for p in _DETAIL_Q.values()):
         return "detail"
+    if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
+        return "papers"
     if _NUMBER_Q.search(q):
         return "number"
     if _PAPERS.search(q):

@@ -580,7 +580,8 @@ class ExtractiveBackend:
         if detail:
             return "detail", pick([x for x in good if ex.states_detail(detail, x[2])], 1, one_source=False)
         if kind == "papers" and (ex.asks_several(question) or len(sources) > 1 and ex.asks_several(question)):
-            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien", question, re.I))
+            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
+                                      r"by\s+how", question, re.I))
             lines = []
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background

@@ -72,7 +72,7 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b)?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)(?:\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b))?")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
 _YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
@@ -130,6 +130,9 @@ def has_number(sentence: str) -> bool:
     text = _ENUMERATOR.sub(" ", plain(sentence))
     for m in _NUMBER.finditer(text):
         token = m.group(0).strip()
+        glued = re.match(r"[A-Za-z]+", text[m.end():])  # "3D", "2nd": not a quantity; "4x", "1.1B" are
+        if glued and glued.group(0) not in ("x", "k", "K", "M", "B", "pp"):
+            continue
         if not _YEARLIKE.match(token):
             return True
     return False
@@ -173,6 +176,15 @@ def defined_term(question: str) -> str | None:
     if not m:
         return None
     return (m.group("x") or m.group("y") or "").strip()
+
+
+def asked_clause(question: str) -> str:
+    """The interrogative sentence of `question` (its last sentence: "A tool repairs bugs. How many
+    programs did it fix?" -> "How many programs did it fix?")."""
+    from assistant.text import split_sentences
+
+    parts = split_sentences(question)
+    return parts[-1] if parts else question
 
 
 def stems(text: str, exclude: Sequence[str] = ()) -> set[str]:

@@ -557,7 +557,7 @@ class ExtractiveBackend:
         used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
         # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
         # names ("... save over AdamW?") are content words like any other.
-        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)] or used
+        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
         focus = ex.focus_stems(question, pointers)
         scored = self._scored(request, sources, pointers, focus)
         kind = ex.question_kind(question)
@@ -593,8 +593,18 @@ class ExtractiveBackend:
                     lines.append((s.n, mine[0][2], mine[0][3], s.paper.display_name))
             return "papers", lines
         if kind == "number":
-            numeric = [x for x in good if ex.has_number(x[2])]
-            return "number", pick(numeric, one_source=False) if numeric else []
+            # the asked quantity is named in the question's interrogative clause ("A tool repairs bugs
+            # ... . How many programs did it fix?"): numbers in sentences sharing its words, best first
+            if foreign:  # no English words to go by: the best-matching sentences with a number
+                numeric = [x for x in good if ex.has_number(x[2])]
+                return "number", pick(numeric, one_source=False) if numeric else []
+            clause = ex.stems(ex.asked_clause(question), exclude=pointers)
+            numeric = [(len(clause & ex.stems(fold(x[2]))), x) for x in scored if ex.has_number(x[2])]
+            numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top_n)]
+            numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
+            chosen = [x for _, x in numeric[:2] if x[1] == numeric[0][1][1]] if numeric else []
+            chosen.sort(key=lambda x: x[5])
+            return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = ex.entity_noun(question) or ""
             stem = ex.stems(noun)

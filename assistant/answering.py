@@ -20,7 +20,6 @@ Steps:
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 import time
@@ -239,35 +238,61 @@ def cited_sentences(text: str, n: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+# --- degenerate repetition ----------------------------------------------------------------------------
+
+REPEAT_MIN = 4
+"""Times a phrase of 3+ words must repeat back to back (8 for one or two words) to count as a loop."""
+REPEAT_SENTENCE = 3
+"""Times one sentence may occur in an answer before it counts as a loop."""
+
+
+def repetition_loop(text: str) -> str | None:
+    """The phrase a degenerate generation loop repeats at the end of `text`, or None.
+
+    A loop is the same n-gram (n = 1..20 words) repeated back to back at the end of the text at least
+    `REPEAT_MIN` times (8 times for n <= 2, so "very very" is fine), or one sentence of 4+ words that
+    occurs `REPEAT_SENTENCE` times. Small models at temperature 0 fall into such loops and would
+    otherwise stream one phrase until ``max_tokens``."""
+    words = text.split()
+    tail = words[-400:]
+    for n in range(1, 21):
+        need = 8 if n <= 2 else REPEAT_MIN
+        if len(tail) < n * need:
+            break
+        unit = tail[-n:]
+        reps = 1
+        while reps * n + n <= len(tail) and tail[-(reps + 1) * n: -reps * n] == unit:
+            reps += 1
+        if reps >= need:
+            return " ".join(unit)
+    seen: dict[str, int] = {}
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        key = " ".join(sentence.casefold().split())
+        if len(key.split()) >= 4:
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] >= REPEAT_SENTENCE:
+                return sentence.strip()
+    return None
+
+
 # --- relevance gate ---------------------------------------------------------------------------------
 
-def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings) -> tuple[bool, str]:
+def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings, retriever: Retriever,
+                strict: bool = True) -> tuple[bool, str]:
     """Whether any retrieved paper is about `question`: ``(relevant, reason when not)``.
 
-    Relevant when the best dense cosine similarity is at least ``settings.min_similarity``, or when the
-    question names a method, benchmark or acronym (``NorMuon``, ``GRPO``) that a retrieved abstract
-    mentions, or when one retrieved abstract contains at least `LEXICAL_COVERAGE` of the question's
-    content words ("What is the lottery ticket hypothesis?"); MiniLM similarities of a short question
-    to a whole abstract about an unfamiliar term are often low (0.2-0.3) even when it is the paper
-    asked about.
-    """
-    from assistant.text import content_stems, mentions, name_tokens
+    The decision of `assistant.relevance.judge` (dense similarity to the abstract and to its best
+    sentence, IDF-weighted key-word coverage from `retriever`'s BM25 index, names after LaTeX/Unicode
+    folding) against ``settings.min_relevance`` (`strict`: the extractive backend) or
+    ``settings.min_relevance_llm`` (LLM backends)."""
+    from assistant.relevance import judge
 
-    if not results:
-        return False, "no paper matched"
-    best = max((r.dense_similarity or 0.0) for r in results)
-    if best >= settings.min_similarity:
-        return True, ""
-    names = name_tokens(question)
-    if any(mentions(r.paper.document, nm) for r in results for nm in names):
-        return True, ""
-    asked = content_stems(question)
-    if len(asked) >= 2 and any(len(asked & content_stems(r.paper.document)) >= LEXICAL_COVERAGE * len(asked)
-                               for r in results):
-        return True, ""
-    shown = math.floor(best * 1000) / 1000  # rounded down: 0.3497 must not read "0.35 < 0.35"
-    return False, (f"no paper is close enough to the question (best similarity {shown:.3f} < "
-                   f"min_similarity {settings.min_similarity:g})")
+    j = judge(question, results, retriever, strict=strict, threshold=_threshold(settings, strict))
+    return bool(j.relevant), j.note
+
+
+def _threshold(settings: Settings, strict: bool) -> float:
+    return settings.min_relevance if strict else settings.min_relevance_llm
 
 
 # --- prompt -----------------------------------------------------------------------------------------
@@ -295,6 +320,11 @@ def prompt_tokens(messages: Sequence[dict], count) -> int:
     return sum(count(m["content"]) + MESSAGE_OVERHEAD for m in messages) + 3
 
 
+def _source(n: int, r) -> Source:
+    return Source(n, r.paper, r.score, similarity=r.dense_similarity, bm25_matched=r.bm25_score > 0,
+                  relevance=getattr(r, "relevance", None))
+
+
 def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
                  max_tokens: int) -> tuple[list[Source], list[dict], str]:
     """Number the papers [1]..[k] best first and keep as many as fit the context window.
@@ -307,7 +337,7 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
     window = llm.context_window
     if not window:
         blocks = [render_source(i, r.paper) for i, r in enumerate(results, start=1)]
-        sources = [Source(i, r.paper, r.score) for i, r in enumerate(results, start=1)]
+        sources = [_source(i, r) for i, r in enumerate(results, start=1)]
         return sources, build_messages(question, blocks), ""
     count = llm.count_tokens
     budget = window - max_tokens - prompt_tokens(build_messages(question, []), count) - SAFETY_MARGIN
@@ -338,7 +368,7 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
             block = render_source(n, r.paper, " ".join(words[:lo]) + " …")
             cost = count(block) + 2
         blocks.append(block)
-        sources.append(Source(n, r.paper, r.score))
+        sources.append(_source(n, r))
         used += cost
     if not sources:
         raise ContextError(f"no source fits the context window ({window} tokens, {max_tokens} reserved for the "
@@ -347,6 +377,17 @@ def pack_sources(results: Sequence[SearchResult], question: str, llm: LLM,
     note = (f"{dropped} lower-ranked paper(s) left out to fit the context window ({window} tokens)"
             if dropped else "")
     return sources, build_messages(question, blocks), note
+
+
+class _Judged:
+    """A `SearchResult` with the relevance `judge` gave it."""
+
+    def __init__(self, result, relevance: float | None):
+        self._result = result
+        self.relevance = relevance
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
 
 
 # --- follow-ups -------------------------------------------------------------------------------------
@@ -690,6 +731,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
     """
     from assistant.conversation import Turn
     from assistant.llm import AnswerRequest, LLMError
+    from assistant.relevance import judge
 
     import prompts
 
@@ -720,11 +762,20 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
                        else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
             return
-        relevant, why = is_relevant(results, standalone, settings)
-        if not relevant:
+        strict = llm.name == "extractive"
+        try:
+            judgement = judge(standalone, results, retriever, strict=strict,
+                              threshold=_threshold(settings, strict))
+        except Exception as exc:  # EmbeddingError: one line
+            yield fail(str(exc) if type(exc).__name__ == "EmbeddingError"
+                       else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
+            return
+        relevance = tuple(e.to_json() for e in judgement.evidence)
+        if not judgement.relevant:
+            why = judgement.note
             if not results and filters is not None and not filters.empty:
                 why = f"no paper matches the filters ({filters.describe()})"
-            yield Sources((), standalone, why)
+            yield Sources((), standalone, why, relevance)
             text = prompts.NO_RELEVANT_PAPER
             parts.append(text)
             yield TextDelta(text)
@@ -734,20 +785,30 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield Done(text, llm.name, llm.model, {}, turn.seconds, refused=True)
             return
         try:
-            sources, messages, note = pack_sources(results, standalone, llm, llm.max_tokens)
+            chance = {e.id: e.score for e in judgement.evidence}
+            kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
+            sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
         except ContextError as exc:
             yield fail(str(exc), "context_length")
             return
+        left_out = [e for e in judgement.evidence if not e.relevant]
+        if left_out:
+            why = "; ".join(f"'{e.title[:50]}': {e.note}" for e in left_out[:3])
+            more = f" (and {len(left_out) - 3} more)" if len(left_out) > 3 else ""
+            note = "; ".join(x for x in (note, f"{len(left_out)} retrieved paper(s) judged not relevant: "
+                                               f"{why}{more}") if x)
         turn.sources = [s.to_json() for s in sources]
-        yield Sources(tuple(sources), standalone, note)
+        yield Sources(tuple(sources), standalone, note, relevance)
 
         checker = CitationChecker(len(sources))
         usage: dict = {}
         request = AnswerRequest(messages=messages, question=standalone, sources=sources,
                                 embedder=getattr(getattr(retriever, "store", None), "embedder", None),
                                 max_tokens=llm.max_tokens)
+        loop_note = ""
         try:
-            for chunk in llm.stream(request, cancel=cancel):
+            stream = llm.stream(request, cancel=cancel)
+            for chunk in stream:
                 if chunk.usage:
                     usage = chunk.usage
                 if cancel.is_set():
@@ -756,6 +817,14 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
                 if shown:
                     parts.append(shown)
                     yield TextDelta(shown)
+                    looped = repetition_loop("".join(parts))
+                    if looped:
+                        close = getattr(stream, "close", None)
+                        if close:
+                            close()  # stop generating (frees the model for the next question)
+                        loop_note = (f"the answer was cut: the {llm.name} model repeated "
+                                     f"\"{looped[:60]}\" over and over")
+                        break
         except LLMError as exc:
             parts.append(checker.flush())
             turn.answer = "".join(parts).strip()
@@ -786,7 +855,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
         turn.refused, turn.usage, turn.status = refused, usage, "complete"
         yield Citations(citations, tuple(checker.dropped))
         turn.seconds = time.perf_counter() - started
-        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused)
+        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused, note=loop_note)
     finally:
         if not turn.answer and parts:
             turn.answer = "".join(parts).strip()

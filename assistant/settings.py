@@ -81,10 +81,17 @@ class Settings(BaseSettings):
                                                  "used when fusion is 'rrf'.")
     dense_weight: float = Field(0.8, ge=0, description="Weight of the dense retriever in the fusion.")
     bm25_weight: float = Field(0.2, ge=0, description="Weight of the BM25 retriever in the fusion.")
-    min_similarity: float = Field(
-        0.35, ge=-1, le=1, description="Relevance gate of answering: when no retrieved abstract has at least this "
-                                       "cosine similarity to the question (MiniLM) and none mentions a name the "
-                                       "question uses, the answer is 'no paper in the collection'.")
+    min_relevance: float = Field(
+        0.27, ge=0, le=1, description="Relevance gate of the extractive backend: a retrieved paper is about the "
+                                      "question when it mentions a name the question uses, or when its relevance "
+                                      "(estimated probability, from the dense cosine similarity to the abstract and to "
+                                      "its best sentence, and the IDF-weighted share of the question's key words it "
+                                      "contains; assistant/relevance.py) reaches this; with no such paper the answer "
+                                      "is 'no paper in the collection'. 0 turns the gate off.")
+    min_relevance_llm: float = Field(
+        0.12, ge=0, le=1, description="The same gate for the openai and local backends: lower, so only clearly "
+                                       "irrelevant papers are held back (the model may still say the abstracts "
+                                       "do not answer).")
 
     # --- answering
     llm: Literal["auto", "openai", "local", "extractive"] = Field(

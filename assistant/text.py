@@ -23,6 +23,11 @@ other some any each few both all own same very just also only paper papers work 
 approaches model models propose proposes proposed study studies use uses used using show shows present presents
 introduce introduces new one two many much mean means give gives get gets make makes like well stand stands
 compare compared comparison summarize summarise summary describe explain tell list discuss overview main key""".split())
+GENERIC_WORDS = frozenset(_STOP | set("""there here any anything something whether does did is are according
+reported report reports reporting abstract abstracts research researcher researchers propose proposed
+introduce introduced able else besides apart""".split()))
+"""Words that say nothing about a question's subject (stop words, question words, "paper", "propose"),
+lower-case; `content_stems` drops `_STOP`, `relevance.salient_words` these."""
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")

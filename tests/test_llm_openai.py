@@ -49,7 +49,7 @@ def ask(store, llm, settings, question="What does KVPress do?", **kw):
     from assistant.answering import answer
     from assistant.retrieval import Retriever
 
-    settings = settings.model_copy(update={"min_similarity": -1.0})
+    settings = settings.model_copy(update={"min_relevance": 0.0, "min_relevance_llm": 0.0})
     return list(answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw))
 
 
@@ -279,7 +279,9 @@ def test_ask_json_through_the_openai_backend(stub, bundled_store, monkeypatch):
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["backend"] == "openai" and obj["model"] == "stub-model"
-    assert len(obj["sources"]) == 3 and obj["sources"][0]["title"] == "STAR-KV"
+    # all three retrieved papers are judged; only those above the LLM gate are given to the model
+    assert len(obj["relevance"]) == 3 and obj["sources"][0]["title"] == "STAR-KV"
+    assert all(s["relevance"] >= 0.12 for s in obj["sources"]) and len(obj["sources"]) < 3
     assert obj["citations"] == [{"n": 1, "id": obj["sources"][0]["id"], "title": "STAR-KV"}]
     assert obj["dropped_citations"] == [12]
     assert obj["usage"]["total_tokens"] > 0 and obj["seconds"] >= 0

@@ -1,0 +1,198 @@
+"""Extractive answers (no LLM): abstract sentences that answer the question, chosen by question kind.
+
+`question_kind` sorts a question by what a correct answer must contain:
+
+- ``papers``: "which papers ...", "compare X and Y", "is there work on ..." -> one line per relevant
+  paper, naming it (its display title) and citing it, with its sentence that best matches;
+- ``number``: "how much / how many / by how much / what value / what speedup" -> sentences stating a
+  number (`has_number`), preferring those about the asked quantity;
+- ``entity``: "which models / datasets / benchmarks / hardware / chip / algorithm ..." -> sentences
+  that name such things (`named_entities`: names or capitalised terms the question does not use);
+- ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
+  "X is ...");
+- ``detail``: details abstracts do not carry (authors, affiliations, hardware and GPU hours, learning
+  rate and other hyperparameters, licence) -> quoted only when a sentence states that very detail;
+- ``other``: the best-matching sentences.
+
+When the kind needs something no given abstract states (a number, a name, the detail), the answer is
+`prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
+markdown emphasis removed, each followed by its source's marker ``[n]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assistant.text import content_stems, fold, name_tokens, render_latex
+
+_WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
+_PAPERS = re.compile(
+    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?(?:papers|works|studies|articles|abstracts|methods|approaches|"
+    r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
+    r"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇"
+    r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
+    r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
+    r"methods?|approach(?:es)?)\b",
+    re.I)
+_PLURAL = re.compile(r"\b(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|art[íi]culos|"
+                     r"trabajos)\b|\bcompare\b|哪些", re.I)
+_NUMBER_Q = re.compile(
+    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?:\w+\s+)?"
+    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement)\b"
+    r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
+    r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
+_ENTITY_Q = re.compile(
+    rf"\b{_WHICH}\s+(?:\w+[\s-]+){{0,3}}?(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
+    r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
+    r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+
+
+def entity_noun(question: str) -> str | None:
+    """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None."""
+    m = _ENTITY_Q.search(fold(question))
+    return (m.group("noun") or "written") if m else None
+_DETAIL_Q = {
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
+                          r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
+    "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
+                           r"\bchip\b|\bcompute\s+budget\b", re.I),
+    "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
+                                  r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
+    "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
+}
+_DETAIL_EVIDENCE = {
+    "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),
+    "hardware": re.compile(r"\b(?:[AHVBLP]\d{2,3}|TPU\w*|GPU[- ]hours?|Loihi\w*|TrueNorth|SpiNNaker|"
+                           r"(?:on|using)\s+\d+\s+GPUs?|chip\w*)\b", re.I),
+    "hyperparameters": re.compile(r"\b(?:learning[-\s]rate|batch[-\s]size|epochs?|seeds?)\b[^.]{0,30}\d", re.I),
+    "licence": re.compile(r"\blicen[cs]e|\bMIT\b|\bApache\b|\bCC[- ]BY", re.I),
+}
+_DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
+                           r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
+_DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
+                      r"named|called|dubbed|framework|method|which|that)\b", re.I)
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)(?:\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b))?")
+_ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
+_YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
+_EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+_VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b")
+
+
+_NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
+                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?)", re.I)
+_AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
+of by with from to at during""".split())
+
+
+def question_kind(question: str) -> str:
+    """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
+    docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
+    else an entity)."""
+    q = fold(question)
+    if any(p.search(q) for p in _DETAIL_Q.values()):
+        return "detail"
+    if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
+        return "papers"
+    if _NUMBER_Q.search(q):
+        return "number"
+    if _PAPERS.search(q):
+        return "papers"
+    m = _ENTITY_Q.search(q)
+    if m:
+        # "Which benchmarks were used in X?" asks for names in X's abstract; "Which benchmark
+        # pipeline generates tasks?" asks which paper (its subject does something).
+        after = q[m.end():].split()
+        while after and _NOUN.fullmatch(after[0].strip(",?")):  # "which language models were ..."
+            after = after[1:]
+        if after and after[0].casefold() not in _AUXILIARY:
+            return "which"  # "papers" unless the question names the paper (then "entity")
+        return "entity"
+    if _DEFINITION_Q.search(q):
+        return "definition"
+    return "other"
+
+
+def asks_several(question: str) -> bool:
+    """A question about several papers ("which papers ...", "compare X and Y")."""
+    return bool(_PLURAL.search(question))
+
+
+def plain(sentence: str) -> str:
+    """What a person reads: LaTeX rendered, markdown emphasis removed."""
+    text = render_latex(sentence)
+    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def has_number(sentence: str) -> bool:
+    """True when `sentence` states a quantity: a number that is not part of a name (``MATH500``,
+    ``GPT-4``), not a year, not a reference marker."""
+    text = _ENUMERATOR.sub(" ", plain(sentence))
+    for m in _NUMBER.finditer(text):
+        token = m.group(0).strip()
+        glued = re.match(r"[A-Za-z]+", text[m.end():])  # "3D", "2nd": not a quantity; "4x", "1.1B" are
+        if glued and glued.group(0) not in ("x", "k", "K", "M", "B", "pp"):
+            continue
+        if not _YEARLIKE.match(token):
+            return True
+    return False
+
+
+_DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\([^()]{1,30}\)")
+
+
+def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
+    """Names (`text.name_tokens`: ``GPT-4``, ``AIME``, ``MATH500``) and capitalised terms with a version
+    number (``Llama 3``) inside `sentence` that are not in `exclude`,
+    leaving out terms the sentence defines ("Quantization-aware training (QAT)"): a sentence naming
+    the models or datasets used names them, it does not define them."""
+    skip = {e.casefold() for e in exclude}
+    text = _DEFINED.sub(" ", plain(sentence))
+    from assistant.relevance import GENERIC_ACRONYMS
+
+    found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
+    for m in _VERSIONED.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
+        if m.group(0).casefold() not in skip and m.group(0) not in found:
+            found.append(m.group(0))
+    return found
+
+
+def detail_asked(question: str) -> str | None:
+    """The kind of detail abstracts rarely state that `question` asks for, or None."""
+    q = fold(question)
+    for name, pattern in _DETAIL_Q.items():
+        if pattern.search(q):
+            return name
+    return None
+
+
+def states_detail(detail: str, sentence: str) -> bool:
+    """True when `sentence` states the `detail` (a hardware name, a learning rate with its value, ...)."""
+    return bool(_DETAIL_EVIDENCE[detail].search(plain(sentence)))
+
+
+def defined_term(question: str) -> str | None:
+    m = _DEFINITION_Q.search(fold(question))
+    if not m:
+        return None
+    return (m.group("x") or m.group("y") or "").strip()
+
+
+def asked_clause(question: str) -> str:
+    """The interrogative sentence of `question` (its last sentence: "A tool repairs bugs. How many
+    programs did it fix?" -> "How many programs did it fix?")."""
+    from assistant.text import split_sentences
+
+    parts = split_sentences(question)
+    return parts[-1] if parts else question
+
+
+def stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
+    """`text.content_stems` of `text`, with the parts of hyphenated words too (``architecture-agnostic``
+    -> ``architectur``, ``agnost``)."""
+    text = fold(text)
+    return content_stems(text, exclude=exclude) | content_stems(text.replace("-", " "), exclude=exclude)
+
+
+def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
+    return stems(question, exclude=pointers)

@@ -1,0 +1,320 @@
+"""Relevance of retrieved papers to a question, per paper and per question, from the retrievers' signals.
+
+A single MiniLM cosine threshold refuses answerable questions (a short question about an unfamiliar
+term scores 0.2-0.3 against the abstract that answers it) and answers out-of-collection ones at 16k
+papers (some abstract is always close to anything). `judge` combines, for every retrieved paper:
+
+- ``dense``: cosine similarity of the question to the whole document (Chroma, MiniLM);
+- ``sentence``: cosine similarity of the question to the document's best sentence (one sentence
+  carries the answer; the rest of the abstract dilutes the whole-document vector);
+- ``lexical``: the IDF-weighted share of the question's salient words (stemmed, stopwords and
+  question words such as "paper", "propose" removed) that occur in the document, with IDF from the
+  collection's own BM25 index, so a word no paper uses counts fully against every paper;
+- ``names``: method or benchmark names of the question (``A2RBench``, ``NorMuon``, ``STAR-KV``) found in
+  the document after `text.fold` (LaTeX rendered, NFKC: ``A$^2$RBench`` = ``A2RBench`` = ``A²RBench``),
+  first case-sensitively, then ignoring case for names of 4+ characters.
+
+A paper's relevance is ``sigmoid(W_DENSE*dense + W_SENTENCE*sentence + W_LEXICAL*lexical + W_NAME*named
++ BIAS)``, an estimate of the probability that it is a paper the question asks about. When the
+question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
+mentioning it are relevant. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
+(`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
+the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
+paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
+language (MiniLM is English-only, see README) only the words and names the collection knows count.
+The weights and thresholds were read from the score distributions of gold, non-gold and
+out-of-collection papers on the odd-numbered questions of ``icml2026_dev.jsonl`` (19 papers) and
+``airas_dev.jsonl`` (16k papers) (``benchmarks/answers_dev.py --dump``); the even-numbered ones were
+kept for checking.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.retrieval import Retriever, SearchResult
+
+# Logistic regression of "this retrieved paper is a gold paper of the question" on the evidence,
+# fit on the odd-numbered questions of icml2026_dev.jsonl (benchmarks/answers_dev.py --dump, then
+# benchmarks/fit_relevance.py); the even-numbered ones were kept for checking.
+W_DENSE = 2.72
+W_SENTENCE = 5.35
+W_LEXICAL = 4.82
+W_NAME = 1.92
+BIAS = -6.29
+THRESHOLD = 0.27
+"""Relevance (estimated probability) a paper needs to be quoted by the extractive backend; the best
+paper of an answerable dev question almost always reaches it, of an out-of-collection one rarely."""
+LLM_THRESHOLD = 0.12
+"""Relevance a paper needs to be given to an LLM backend (only clearly irrelevant papers go)."""
+MARGIN = 2.0
+"""A paper whose log-odds are more than this below the best paper's is a weaker match than the paper
+the question is about: not relevant (extractive backend)."""
+PLURAL_THRESHOLD = 0.2
+"""Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
+one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
+SECONDARY_THRESHOLD = 0.12
+"""Relevance the other papers of a several-paper question need (extractive backend)."""
+PLURAL_MARGIN = 3.0
+
+GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
+APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs""".split())
+"""Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_LATIN_WORD = re.compile(r"[^\W\d_][\w\-]*", re.UNICODE)
+_FOREIGN = set("""der die das und ist sind wie viele welche welcher welches nicht mit auf für von den dem des ein
+eine einer eines zu im beim über durch wird werden le la les des une un est sont quel quelle quels quelles sur
+pour avec dans du qui que par el los las una unos es son cuál cuáles qué cómo cuánto del para con por sobre en
+frente al""".split())
+
+
+@dataclass
+class Evidence:
+    """Why a retrieved paper was judged relevant or not (all similarities are cosines in [-1, 1])."""
+
+    id: str
+    title: str
+    dense: float | None
+    sentence: float | None
+    lexical: float
+    bm25_matched: bool
+    names: list[str] = field(default_factory=list)
+    score: float = 0.0
+    relevant: bool = False
+    note: str = ""
+
+    def to_json(self) -> dict:
+        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
+        return {"id": self.id, "title": self.title, "dense_similarity": r(self.dense),
+                "sentence_similarity": r(self.sentence), "lexical": r(self.lexical),
+                "bm25_matched": self.bm25_matched, "names": self.names, "score": r(self.score),
+                "relevant": self.relevant, **({"note": self.note} if self.note else {})}
+
+
+def is_foreign(question: str) -> bool:
+    """True for a question that is not in English: CJK characters, or function words of German,
+    French or Spanish making up at least a fifth of its words."""
+    if _CJK.search(question):
+        return True
+    words = [w.casefold() for w in _LATIN_WORD.findall(question)]
+    return bool(words) and sum(w in _FOREIGN for w in words) >= max(2, len(words) / 5)
+
+
+# --- sentence vectors, shared with the extractive backend -------------------------------------------
+
+_SENTENCES: dict[tuple[str, str], tuple[list[str], object]] = {}
+_LOCK = threading.Lock()
+
+
+def sentence_vectors(paper, embedder) -> tuple[list[str], object]:
+    """The sentences of `paper`'s abstract (`text.split_sentences`) and their vectors ``(n, dim)``
+    (None without sentences), cached per paper id and content."""
+    from assistant.text import split_sentences
+
+    key = (paper.id or paper.abstract[:64], paper.content_hash())
+    hit = _SENTENCES.get(key)
+    if hit is None:
+        sentences = split_sentences(paper.abstract)
+        hit = (sentences, embedder.embed(sentences) if sentences else None)
+        with _LOCK:
+            if len(_SENTENCES) > 8192:
+                _SENTENCES.clear()
+            _SENTENCES[key] = hit
+    return hit
+
+
+# --- names --------------------------------------------------------------------------------------------
+
+def matched_names(question: str, document: str) -> list[str]:
+    """Names of `question` (`text.name_tokens`, after `text.fold`) that `document` mentions after
+    `fold`; names of 4+ characters also match ignoring case (``a2rbench``)."""
+    from assistant.text import fold, mentions, name_tokens
+
+    from store.paper import is_name_like
+
+    doc = fold(document)
+    low = doc.casefold()
+    out = []
+    for name in name_tokens(fold(question)):
+        if not (is_name_like(name) or (len(name) >= 3 and name not in GENERIC_ACRONYMS)):
+            continue  # "RL", "KV", "DPO": too common in a field to point at one paper
+        if mentions(doc, name) or (len(name) >= 4 and mentions(low, name.casefold())):
+            out.append(name)
+    return out
+
+
+# --- lexical ------------------------------------------------------------------------------------------
+
+def salient_words(question: str) -> list[str]:
+    """The question's words that say what it is about, lower-cased: not stopwords, not question or
+    generic research words (`text.content_stems`' stop list), not CJK characters."""
+    from assistant.text import GENERIC_WORDS, fold
+
+    out = []
+    for w in re.findall(r"[^\W_]+(?:[.\-][^\W_]+)*", fold(question).casefold()):
+        if _CJK.search(w) or w in GENERIC_WORDS or w in _FOREIGN or len(w) < 2 or w.isdigit():
+            continue
+        for part in w.split("-"):
+            if part and part not in GENERIC_WORDS and len(part) > 1 and part not in out:
+                out.append(part)
+    return out
+
+
+def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
+                     known_only: bool = False) -> tuple[list[float], list[bool]]:
+    """For each document index in `rows`: the IDF-weighted share of `words` it contains, and whether
+    any of them matched. IDF (Robertson-Sparck Jones, as BM25) comes from the collection's BM25
+    index; words absent from the collection get the largest IDF, unless `known_only`."""
+    import numpy as np
+
+    _, bm25 = retriever.store.bm25()
+    n = len(bm25.ids)
+    total = 0.0
+    got = np.zeros(len(rows))
+    seen_rows = np.array(rows, dtype=int)
+    max_idf = math.log(1 + (n + 0.5) / 0.5)
+    seen_stems: set = set()
+    for w in words:
+        scores = bm25.scores(w)
+        df = int((scores > 0).sum())
+        if df == 0 and known_only:
+            continue
+        if df:
+            key = tuple(np.flatnonzero(scores > 0)[:8])  # "studies"/"study": one stem, counted once
+            if (key, df) in seen_stems:
+                continue
+            seen_stems.add((key, df))
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
+        total += idf
+        if len(seen_rows):
+            got += idf * (scores[seen_rows] > 0)
+    if total == 0:
+        return [0.0] * len(rows), [False] * len(rows)
+    return [float(x / total) for x in got], [bool(x > 0) for x in got]
+
+
+# --- the decision -------------------------------------------------------------------------------------
+
+@dataclass
+class Judgement:
+    """`evidence` per retrieved paper (in retrieval order); `relevant` the results judged relevant;
+    `note` one line saying why nothing (or something) was left out."""
+
+    evidence: list[Evidence]
+    relevant: list
+    note: str = ""
+
+
+def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,
+          strict: bool = True, threshold: float | None = None) -> Judgement:
+    """Judge every retrieved paper (see the module docstring). `strict` for the extractive backend;
+    ``strict=False`` (LLM backends) keeps everything but clearly irrelevant papers."""
+    if not results:
+        return Judgement([], [], "no paper matched")
+    import numpy as np
+
+    from assistant.text import render_latex
+
+    from assistant.extractive import asks_several
+
+    foreign = is_foreign(question)
+    embedder = retriever.store.embedder
+    papers, _ = retriever.store.bm25()
+    row_of = {p.id: i for i, p in enumerate(papers)}
+    rows = [row_of.get(r.paper.id, -1) for r in results]
+    words = salient_words(question)
+    lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
+    qvec = embedder.embed([question])[0]
+    evidence: list[Evidence] = []
+    for r, cov, hit in zip(results, lex, matched):
+        sentences, vectors = sentence_vectors(r.paper, embedder)
+        best_sentence = float(np.max(vectors @ qvec)) if sentences else None
+        names = matched_names(question, r.paper.document)
+        dense = r.dense_similarity
+        d = dense if dense is not None else -0.1
+        s = best_sentence if best_sentence is not None else d
+        score = W_DENSE * d + W_SENTENCE * s + W_LEXICAL * cov + W_NAME * bool(names) + BIAS
+        evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names, score))
+    if threshold is None:
+        threshold = THRESHOLD if strict else LLM_THRESHOLD
+    several = asks_several(question)
+    if several:
+        # "which papers ...": a theme, looser than one paper's subject; similarities run lower
+        threshold = min(threshold, PLURAL_THRESHOLD)
+    if foreign:
+        threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
+    secondary = min(threshold, SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) if several else threshold
+    margin = PLURAL_MARGIN if several else MARGIN
+    # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
+    # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
+    from store.paper import is_name_like
+
+    pointers = {n for e, r in zip(evidence, results) for n in e.names
+                if is_name_like(n) and _is_title_name(n, r.paper.title)}
+    best = max(e.score for e in evidence)
+    for e in evidence:
+        p = 1 / (1 + math.exp(-e.score))
+        if pointers and set(e.names) & pointers:
+            e.relevant = True
+        elif pointers and strict:
+            e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"
+        elif pointers:  # an LLM may still compare the named paper with others
+            e.relevant = p >= secondary
+            if not e.relevant:
+                e.note = (f"does not mention {', '.join(sorted(pointers))}, which the question names, and its "
+                          f"relevance is {p:.2f} < {secondary:.2f}")
+        elif p < (threshold if e.score == best else secondary) or best < _logit(threshold):
+            e.note = (f"not about the question: relevance {p:.2f} < {threshold:.2f} (dense similarity "
+                      f"{_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the question's "
+                      f"key words)")
+        elif strict and math.log(p / (1 - p)) < best - margin:
+            e.note = f"a weaker match than the best paper (relevance {p:.2f})"
+        else:
+            e.relevant = True
+    for e in evidence:
+        e.score = 1 / (1 + math.exp(-e.score))
+    relevant = [r for r, e in zip(results, evidence) if e.relevant]
+    note = ""
+    if not relevant:
+        top = max(evidence, key=lambda e: e.score)
+        note = (f"no paper is about the question (best relevance {math.floor(top.score * 100) / 100:.2f} < "
+                f"{threshold:.2f}: dense similarity {_f(top.dense)}, best sentence {_f(top.sentence)}, "
+                f"{top.lexical:.0%} of the question's key words in '{render_latex(top.title)[:60]}')")
+        if foreign:
+            note += "; questions in languages other than English are matched by names and shared terms only"
+    return Judgement(evidence, relevant, note)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _is_title_name(name: str, title: str) -> bool:
+    """`name` is a whole token of `title` (after folding; not a part of a hyphenated token: the
+    question's "KV" does not point at "STAR-KV")."""
+    from assistant.text import fold
+
+    return re.search(rf"(?<![\w$\\-]){re.escape(name.casefold())}(?![\w-])", fold(title).casefold()) is not None
+
+
+def _names(question: str) -> list[str]:
+    from assistant.text import fold, name_tokens
+
+    return name_tokens(fold(question))
+
+
+def _f(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+def nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)

@@ -1,0 +1,136 @@
+"""The issue-8 answer figures on a dev question file, in process, split into two halves.
+
+``python -m benchmarks.answers_dev FILE [--llm extractive] [--data-dir DIR] [--dump FEATURES.jsonl]``
+
+Runs `assistant.answering.answer` on every question of FILE (format: ``../shared/eval/README.md``;
+the ICML 2026 sets over the bundled collection, ``airas_dev.jsonl`` over a pre-ingested airas store
+given with ``--data-dir``) and prints, for the questions with odd ids (the half the relevance gate and
+the extractive rules were tuned on), the even ids (never looked at while tuning) and all:
+
+- ``gold_cited``: answerable (single/multi) questions whose answer cites at least one gold paper;
+- ``facts``: mean share of the expected facts the answer states (`evaluation.fact_found`);
+- ``citation_precision``: cited papers that are gold, answerable questions (nothing cited: 0);
+- ``multi_named``: gold papers cited, per multi question;
+- ``ooc_refused``: out-of-collection questions answered "no paper ..." with nothing cited;
+- ``nia``: not-in-abstract questions answered "the abstracts do not say";
+- ``false_refusals``: answerable questions refused (either refusal).
+
+``--dump`` writes one line per (question, retrieved paper) with the relevance evidence and whether
+the paper is gold: the distributions the gate's thresholds were read from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from benchmarks._scifact import MODEL_DIR
+
+
+def _odd(qid: str) -> bool:
+    m = re.search(r"(\d+)$", qid)
+    return bool(m) and int(m.group(1)) % 2 == 1
+
+
+def gold_ids_for(obj: dict, papers) -> list[str]:
+    """The ids of a question's gold papers: airas by (venue, year, title), ICML by substring."""
+    from assistant.evaluation import resolve_gold
+
+    if obj.get("type") == "out_of_corpus":
+        return []
+    if obj.get("venue"):
+        titles = set(obj["gold"])
+        return [p.id for p in papers if p.title in titles and p.venue.casefold() == obj["venue"].casefold()
+                and p.year == obj["year"]]
+    return resolve_gold(obj["gold"], papers)[0]
+
+
+def measure(rows: list[dict]) -> dict:
+    def mean(xs):
+        xs = [x for x in xs if x is not None]
+        return round(sum(xs) / len(xs), 3) if xs else None
+
+    ans = [r for r in rows if r["type"] in ("single", "multi")]
+    return {
+        "n": len(rows),
+        "gold_cited": mean([float(bool(set(r["cited"]) & set(r["gold"]))) for r in ans]),
+        "facts": mean([r["fact_recall"] for r in rows]),
+        "citation_precision": mean([r["precision"] for r in ans]),
+        "multi_named": mean([len(set(r["cited"]) & set(r["gold"])) / len(r["gold"]) for r in rows
+                             if r["type"] == "multi" and r["gold"]]),
+        "ooc_refused": mean([r["refusal"] for r in rows if r["type"] == "out_of_corpus"]),
+        "nia": mean([r["refusal"] for r in rows if r["type"] == "not_in_abstract"]),
+        "false_refusals": mean([float(r["refused"]) for r in ans]),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file", type=Path)
+    ap.add_argument("--llm", default="extractive")
+    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/answers-dev-data"))
+    ap.add_argument("--dump", type=Path)
+    ap.add_argument("--show", action="store_true", help="print every answer")
+    ap.add_argument("--only", default="", help="comma-separated ids")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("ASSISTANT_EMBEDDING_MODEL_DIR", str(MODEL_DIR))
+
+    from assistant import evaluation as ev
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+    from assistant.settings import load_settings
+    from store.collection import PaperStore
+    from store.ingest import ensure_default_collection
+
+    settings = load_settings(data_dir=args.data_dir, embedding_model_dir=MODEL_DIR)
+    store = PaperStore(settings)
+    ensure_default_collection(store)
+    papers = store.papers()
+    retriever = Retriever(store)
+    llm = make_llm(settings, args.llm)
+    only = set(filter(None, args.only.split(",")))
+    rows = []
+    dump = args.dump.open("w") if args.dump else None
+    for line in args.file.read_text().splitlines():
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        if only and obj["id"] not in only:
+            continue
+        gold = gold_ids_for(obj, papers)
+        out = answer_to_json(obj["q"], answer(obj["q"], retriever=retriever, llm=llm, settings=settings))
+        cited = [c["id"] for c in out["citations"]]
+        text = out["answer"]
+        row = {"id": obj["id"], "type": obj["type"], "gold": gold, "cited": cited,
+               "fact_recall": ev.fact_recall(text, obj.get("facts") or []),
+               "precision": ev.citation_precision(cited, gold) if obj["type"] in ("single", "multi") else None,
+               "refusal": ev.refusal(obj["type"], text, cited),
+               "refused": bool(out["refused"]) or ev.says_no_paper(text)}
+        rows.append(row)
+        if dump:
+            for s in out.get("relevance", []):
+                dump.write(json.dumps({**s, "qid": obj["id"], "type": obj["type"], "gold": s["id"] in gold}) + "\n")
+        if args.show:
+            bad = (obj["type"] in ("single", "multi") and (not set(cited) & set(gold) or row["precision"] < 1
+                                                           or (row["fact_recall"] is not None and row["fact_recall"] < 1)))
+            bad = bad or row["refusal"] == 0.0
+            mark = "XX" if bad else "ok"
+            print(f"{mark} {obj['id']} {obj['type']} | {obj['q']}\n   -> {text[:600]}\n   note: {out.get('note', '')}"
+                  f"\n   cited={[p.title[:30] for p in papers if p.id in cited]} gold={[p.title[:30] for p in papers if p.id in gold]}"
+                  f" facts={obj.get('facts')}", file=sys.stderr)
+    if dump:
+        dump.close()
+    report = {"odd (tuned)": measure([r for r in rows if _odd(r["id"])]),
+              "even (held out)": measure([r for r in rows if not _odd(r["id"])]),
+              "all": measure(rows)}
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,7 +27,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.text import content_stems, mentions, name_tokens
+from assistant.text import mentions, name_tokens
 
 if TYPE_CHECKING:
     from assistant.events import Source

@@ -578,7 +578,7 @@ def test_ask_with_an_empty_question_is_one_line_error():
 
 @pytest.mark.parametrize("abstract, answer", [
     ("NorMuon 将 训练 速度 提高 了 21%。", "NorMuon 将 训练 速度 提高 了 21% [1]。"),
-    ("NorMuon 将 训练 速度 提高 了 多少 倍！", "NorMuon 将 训练 速度 提高 了 多少 倍 [1]！"),
+    ("NorMuon 将 训练 速度 提高 了 2 倍！", "NorMuon 将 训练 速度 提高 了 2 倍 [1]！"),
     ("NorMuon 将 训练 速度 提高 了", "NorMuon 将 训练 速度 提高 了 [1]。"),
     ("NorMuon trains 21% faster.", "NorMuon trains 21% faster [1]."),
 ])

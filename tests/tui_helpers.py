@@ -46,6 +46,12 @@ class StubStore:
             raise self.fail
         return self._count
 
+    def papers(self) -> list[Paper]:
+        """The three test papers (the header counts those matching the filters)."""
+        if self.fail:
+            raise self.fail
+        return list(PAPERS)
+
 
 @dataclass
 class StubLLM:
@@ -130,6 +136,11 @@ def rendered_text(widget) -> str:
         elif isinstance(w, Static):
             parts.append(str(w.render()))
     return "\n".join(parts)
+
+
+def notices(app) -> list[str]:
+    """The messages of the notifications the app is showing (toasts)."""
+    return [n.message for n in app._notifications]
 
 
 async def settle(pilot) -> None:

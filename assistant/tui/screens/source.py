@@ -13,15 +13,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from assistant.events import Source
+from assistant.text import printable
 from assistant.tui.textutil import relied_spans
+from assistant.tui.widgets.conversation import readable
 
 HIGHLIGHT = "bold black on #e0c060"
 
 
 def abstract_text(abstract: str, answer_sentences: Sequence[str]) -> tuple[Text, int]:
-    """The abstract as `Text` with relied-on sentences highlighted; returns (text, highlighted count)."""
+    """The abstract as readable `Text` (LaTeX rendered, control characters removed) with relied-on
+    sentences highlighted; returns (text, highlighted count)."""
+    abstract = readable(abstract)
     text = Text(abstract)
-    spans = relied_spans(abstract, answer_sentences)
+    spans = relied_spans(abstract, [readable(s) for s in answer_sentences])
     for start, end in spans:
         text.stylize(HIGHLIGHT, start, end)
     return text, len(spans)
@@ -40,7 +44,7 @@ class SourceScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         p = self.source.paper
-        title = Text(p.title, style="bold")
+        title = Text(readable(p.title), style="bold")
         if p.title_is_derived:
             title.append("  (name derived from the abstract)", style="dim italic")
         meta = Text()
@@ -48,7 +52,8 @@ class SourceScreen(ModalScreen[None]):
                              ("link", p.url), ("id", p.id)):
             if value:
                 meta.append(f"{label}: ", style="dim")
-                meta.append(value, style="underline" if label == "link" else "")
+                meta.append(readable(value) if label in ("authors", "venue") else printable(value),
+                            style="underline" if label == "link" else "")
                 meta.append("\n")
         meta.append(f"score: {self.source.score:.4f}", style="dim")
         body, n = abstract_text(p.abstract, self.answer_sentences)
@@ -56,7 +61,7 @@ class SourceScreen(ModalScreen[None]):
             why = Text(f"The answer cites [{self.source.n}] for:\n", style="bold")
             for s in self.answer_sentences:
                 why.append("• ")
-                why.append(s)
+                why.append(readable(s))
                 why.append("\n")
             why.append(f"{n} sentence{'s' if n != 1 else ''} of the abstract highlighted" if n
                        else "no abstract sentence matched closely enough to highlight", style="dim italic")

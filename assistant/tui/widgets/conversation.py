@@ -1,15 +1,48 @@
-"""The conversation view: each turn is the question (verbatim), the answer as streaming Markdown, and
-a status line (backend, time, stopped / error). Questions, notes and errors are `rich.text.Text`,
-never markup; the answer is Markdown because the model writes Markdown, passed through
-`verbatim_markdown` so LaTeX, brackets and tags show as they are."""
+"""The conversation view: each turn is the question (verbatim), the standalone question retrieval used
+when it differs (dimmed), the answer as streaming Markdown, why its sources are few or none, and a
+status line (backend, time, stopped / error). Questions, notes and errors are `rich.text.Text`, never
+markup; the answer is Markdown because the model writes Markdown, passed through `verbatim_markdown`
+so brackets and tags show as they are. What is shown is readable text: LaTeX rendered as Unicode
+(`assistant.text.render_latex`) and terminal control sequences removed (`assistant.text.printable`);
+the raw text is what is saved.
+
+Streaming is batched: `TurnView.write` is called about once per frame with what came since the last
+call, and only text up to a point where no ``$...$`` is open is rendered, so Markdown is parsed
+incrementally (`Markdown.get_stream`) and LaTeX is never cut in half.
+"""
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Markdown, Static
 
+from assistant.text import printable, render_latex
 from assistant.tui.textutil import link_citations, verbatim_markdown
+
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+def readable(text: str) -> str:
+    """What a person reads: LaTeX rendered as Unicode text, terminal control sequences removed."""
+    return printable(render_latex(printable(text)))
+
+
+def answer_markdown(text: str, cited: list[int] | tuple[int, ...] = (), position: int = 0) -> str:
+    """The Markdown shown for a finished answer: readable text, checked markers linked to their source."""
+    return link_citations(verbatim_markdown(readable(text)), list(cited), position) if text else ""
+
+
+def safe_cut(text: str) -> int:
+    """How much of streamed `text` can be rendered now: up to its last whitespace (a LaTeX macro or a
+    word may be cut), and not inside an unclosed ``$...$``. Returns a length (0: wait for more)."""
+    cut = max(text.rfind(" "), text.rfind("\n")) + 1
+    while cut > 0 and len(_DOLLAR.findall(text, 0, cut)) % 2:
+        cut = max(text.rfind(" ", 0, cut - 1), text.rfind("\n", 0, cut - 1)) + 1
+    return cut
 
 
 class AnswerMarkdown(Markdown):
@@ -21,6 +54,13 @@ class AnswerMarkdown(Markdown):
 class TurnView(Vertical):
     """One question and its answer. Streaming: `write` fragments, then `finish` or `fail`."""
 
+    class Selected(Message):
+        """The user clicked this turn: show its sources."""
+
+        def __init__(self, position: int):
+            super().__init__()
+            self.position = position
+
     def __init__(self, position: int, question: str, **kwargs):
         super().__init__(classes="turn", **kwargs)
         self.position = position
@@ -28,13 +68,19 @@ class TurnView(Vertical):
         self.text = ""
         self.status = "streaming"
         self._stream = None
+        self._rendered = 0  # characters of `text` handed to the Markdown stream
 
     def compose(self):
         q = Text("› ", style="bold")
-        q.append(self.question)
+        q.append(readable(self.question))
         yield Static(q, classes="question", markup=False)
+        yield Static("", classes="standalone", markup=False)
         yield AnswerMarkdown("", open_links=False, classes="answer")
+        yield Static("", classes="reason", markup=False)
         yield Static(Text("answering…", style="dim italic"), classes="status", markup=False)
+
+    def on_click(self) -> None:
+        self.post_message(self.Selected(self.position))
 
     @property
     def markdown(self) -> AnswerMarkdown:
@@ -44,14 +90,42 @@ class TurnView(Vertical):
     def status_line(self) -> Static:
         return self.query_one(".status", Static)
 
+    def show_standalone(self, standalone: str) -> None:
+        """Show the rewritten (standalone) question retrieval used, dimmed, when it differs."""
+        widget = self.query_one(".standalone", Static)
+        same = " ".join(standalone.split()).casefold() == " ".join(self.question.split()).casefold()
+        if not standalone.strip() or same:
+            widget.update("")
+            widget.display = False
+            return
+        t = Text("  ↳ asked as: ", style="dim")
+        t.append(readable(standalone), style="dim italic")
+        widget.update(t)
+        widget.display = True
+
+    def show_reason(self, reason: str) -> None:
+        """Why the answer has no sources (e.g. no paper matches the filters), shown as part of the answer."""
+        widget = self.query_one(".reason", Static)
+        widget.update(Text(reason, style="bold") if reason else "")
+        widget.display = bool(reason)
+
+    def on_mount(self) -> None:
+        self.query_one(".standalone", Static).display = False
+        self.query_one(".reason", Static).display = False
+
     async def write(self, fragment: str) -> None:
-        """Append streamed answer text (Markdown is rendered incrementally, see `Markdown.get_stream`)."""
+        """Append streamed answer text; what can be rendered (see `safe_cut`) goes to the Markdown stream."""
         if self.status != "streaming" or not fragment:
             return
         self.text += fragment
+        pending = self.text[self._rendered:]
+        cut = safe_cut(pending)
+        if not cut:
+            return
+        self._rendered += cut
         if self._stream is None:
             self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(verbatim_markdown(fragment))
+        await self._stream.write(verbatim_markdown(readable(pending[:cut])))
 
     async def _stop_stream(self) -> None:
         if self._stream is not None:
@@ -64,8 +138,7 @@ class TurnView(Vertical):
         if answer is not None:
             self.text = answer
         self.status = status
-        shown = link_citations(verbatim_markdown(self.text), cited, self.position) if self.text else ""
-        await self.markdown.update(shown)
+        await self.markdown.update(answer_markdown(self.text, cited, self.position))
         self.set_class(status == "stopped", "-stopped")
         self.status_line.update(note if note is not None else Text(""))
 
@@ -75,7 +148,7 @@ class TurnView(Vertical):
             self.text = partial
         status = "partial" if self.text.strip() else "error"
         line = Text("⚠ ", style="bold red")
-        line.append(message, style="red")
+        line.append(printable(message), style="red")
         if note is not None:
             line.append("  ")
             line.append_text(note)
@@ -86,14 +159,27 @@ class TurnView(Vertical):
         """Show a finished turn from a saved conversation (no streaming)."""
         self.text = answer
         self.status = status
-        self.call_after_refresh(self.markdown.update, link_citations(verbatim_markdown(answer), cited, self.position))
+        self.call_after_refresh(self.markdown.update, answer_markdown(answer, cited, self.position))
         self.status_line.update(note)
         self.set_class(status == "stopped", "-stopped")
         self.set_class(status in ("error", "partial") and not answer.strip(), "-error")
 
 
 class ConversationView(VerticalScroll):
-    """The scrolling list of `TurnView`s and notes (welcome text, store problems)."""
+    """The scrolling list of `TurnView`s and notes (welcome text, store problems). Posts `InView`
+    when scrolling brings another turn to the middle of the view; typing while it has focus goes to
+    the question input."""
+
+    class InView(Message):
+        """Turn `position` is now the one in the middle of the view."""
+
+        def __init__(self, position: int):
+            super().__init__()
+            self.position = position
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._in_view: int | None = None
 
     def turns(self) -> list[TurnView]:
         return list(self.query(TurnView))
@@ -102,6 +188,7 @@ class ConversationView(VerticalScroll):
         view = TurnView(position, question)
         await self.mount(view)
         self.anchor()
+        self._in_view = position
         return view
 
     async def add_note(self, text: Text, classes: str = "note") -> Static:
@@ -111,4 +198,43 @@ class ConversationView(VerticalScroll):
         return note
 
     async def clear(self) -> None:
+        self._in_view = None
         await self.remove_children()
+
+    def turn_in_view(self) -> int | None:
+        """The position of the turn at the middle of the view (the last one whose top is above it)."""
+        middle = self.scroll_y + self.scrollable_content_region.height / 2
+        found = None
+        for view in self.turns():
+            if view.virtual_region.y <= middle or found is None:
+                found = view.position
+        return found
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if round(old) == round(new):
+            return
+        position = self.turn_in_view()
+        if position is not None and position != self._in_view:
+            self._in_view = position
+            self.post_message(self.InView(position))
+
+    async def _on_key(self, event) -> None:
+        if type_into_question(self, event):
+            return
+        await super()._on_key(event)
+
+
+def type_into_question(widget, event) -> bool:
+    """Send a printable key pressed on `widget` to the question input (nothing typed is lost)."""
+    if not (event.is_printable and event.character and event.character != " "):
+        return False
+    try:
+        target = widget.app.query_one("#question")
+    except Exception:
+        return False
+    event.stop()
+    event.prevent_default()
+    target.focus()
+    target.insert(event.character)
+    return True

@@ -432,8 +432,10 @@ def to_markdown(chat: SavedChat) -> str:
         if standalone and " ".join(standalone.split()) != " ".join(question.split()):
             details.append(f"asked as: {standalone}")
         f = filters_text(turn.filters)
-        details.append(f"filters: {f}" if f else "no filters")
-        out += ["_" + _md_escape("; ".join(details)) + "_", ""]
+        if f:
+            details.append(f"filters: {f}")
+        if details:
+            out += ["_" + _md_escape("; ".join(details)) + "_", ""]
         if turn.answer:
             out += [_renumber(readable(turn.answer), turn, ref_of), ""]
         if turn.note and not turn.sources:

@@ -290,13 +290,13 @@ class ChatApp(App):
             "by clicking its marker. F1 shows every key."))
 
     # --- layout: the sources panel fits the terminal -------------------------------------------------
-    def on_resize(self) -> None:
-        self._layout_sources()
+    def on_resize(self, event) -> None:
+        self._layout_sources(event.size.width)
 
-    def _layout_sources(self) -> None:
+    def _layout_sources(self, width: int | None = None) -> None:
         """Size the sources panel for the terminal width (`SOURCES_WIDTHS`), or hide it on a narrow one
         unless F3 asked for it; the conversation and the input get the rest."""
-        width = self.size.width
+        width = width or self.size.width
         pane = self.query_one("#sources-pane")
         panel_width = next((w for at_least, w in SOURCES_WIDTHS if width >= at_least), 0)
         shown = self.sources_shown if self.sources_shown is not None else panel_width > 0
@@ -835,8 +835,12 @@ class ChatApp(App):
 
     @on(ConversationView.InView)
     def _turn_in_view(self, event: ConversationView.InView) -> None:
-        if self.current is None or event.position != self.selected:
-            self._select(event.position)
+        self.call_after_refresh(self._sync_in_view)  # once the layout has settled (mounting moves things)
+
+    def _sync_in_view(self) -> None:
+        position = self.view.turn_in_view()
+        if position is not None and position != self.selected:
+            self._select(position)
 
     def action_select_turn(self, step: int) -> None:
         """Select the previous (-1) or next (+1) answer and scroll to it."""

@@ -202,10 +202,15 @@ class ConversationView(VerticalScroll):
         await self.remove_children()
 
     def turn_in_view(self) -> int | None:
-        """The position of the turn at the middle of the view (the last one whose top is above it)."""
+        """The position of the turn at the middle of the view (the last one whose top is above it);
+        the last turn when the view is scrolled to the end."""
+        views = self.turns()
+        following_end = self._anchored and not self._anchor_released  # see `Widget.anchor`
+        if views and (following_end or self.scroll_y >= self.max_scroll_y - 1):
+            return views[-1].position
         middle = self.scroll_y + self.scrollable_content_region.height / 2
         found = None
-        for view in self.turns():
+        for view in views:
             if view.virtual_region.y <= middle or found is None:
                 found = view.position
         return found

@@ -37,9 +37,10 @@ class ChatHeader(Static):
         self.update(self.render_text())
 
     def render_text(self, width: int | None = None) -> Text:
-        """The header for `width` columns (default: the widget's): the fullest form that fits."""
+        """The header for `width` columns (default: the widget's): the fullest form that fits. Forms
+        drop, in turn: the app name, the model, the word "abstracts", the collection name."""
         width = width or (self.size.width - 2 if self.size.width else 200)
-        for compact in (0, 1, 2):
+        for compact in range(5):
             t = self._text(compact)
             if t.cell_len <= width:
                 return t
@@ -50,15 +51,15 @@ class ChatHeader(Static):
         t = Text(no_wrap=True, overflow="ellipsis")
         if compact == 0:
             t.append("Paper assistant  ", style="bold")
-        t.append(printable(self.collection) or "…", style="bold cyan")
+        if compact < 4:
+            t.append((printable(self.collection) or "…") + " · ", style="bold cyan")
         if self.count is None:
-            t.append(" · loading…" if not self.problem else "", style="dim")
+            t.append("loading…" if not self.problem else "", style="dim")
         else:
-            t.append(f" · {self.count} abstract{'s' if self.count != 1 else ''}" if compact < 2 else f" · {self.count}")
+            t.append(f"{self.count} abstract{'s' if self.count != 1 else ''}" if compact < 3 else f"{self.count}")
         if self.filters and self.matching is not None and self.count is not None:
             style = "bold red" if self.matching == 0 else "yellow"
-            t.append(f" · {self.matching} match{'es' if self.matching == 1 else ''}" if compact < 2
-                     else f" ({self.matching} match)", style=style)
+            t.append(f" · {self.matching} match{'es' if self.matching == 1 else ''}", style=style)
         if self.problem:
             t.append(f" · {self.problem}", style="bold red")
         t.append(sep, style="dim")

@@ -21,10 +21,12 @@ def source_label(source: Source, cited: bool, width: int = 40) -> Text:
     t.append(f"[{source.n}] ", style="bold")
     name_chars = max(8, width - 6 - len(str(source.n)))
     t.append(one_line(readable(source.paper.display_name), name_chars), style="bold" if cited else "")
-    t.append("\n    ")
     meta = readable(source.paper.venue_year) or "venue/year unknown"
-    t.append(one_line(f"{meta} · score {source.score:.4f}" + (" · cited" if cited else ""), max(8, width - 5)),
-             style="dim")
+    line = f"    {meta} · score {source.score:.4f}" + (" · cited" if cited else "")
+    if len(line) > width:  # narrow panel: the score without its label, ● already says cited
+        line = f"  {meta} · {source.score:.3f}"
+    t.append("\n")
+    t.append(line if len(line) <= width else line[: width - 1] + "…", style="dim")
     return t
 
 
@@ -52,7 +54,8 @@ class SourcesPanel(OptionList):
         highlighted = self.highlighted if same_turn else None
         self.clear_options()
         if not self.sources:
-            self.add_option(Option(Text(readable(note) or "No sources.", style="dim italic"), disabled=True))
+            note = readable(note) or "No sources."
+            self.add_option(Option(Text(note[0].upper() + note[1:], style="dim italic"), disabled=True))
             return
         self.add_options([Option(source_label(s, s.n in self.cited, self._width), id=f"source-{s.n}")
                           for s in self.sources])

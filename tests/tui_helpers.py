@@ -80,12 +80,15 @@ class Script:
     cancelled: list[bool] = field(default_factory=list)
     backend: str = "scripted"
     model: str = "script-1"
+    standalone: str | None = None  # the rewritten question retrieval "used" (default: the question)
+    note: str = ""  # the Sources note (why there are few or none)
+    refused: bool = False
 
     def __call__(self, question: str, *, retriever=None, llm=None, settings=None, conversation=None,
                  filters=None, top_k=None, cancel: threading.Event | None = None):
         history = [t.question for t in getattr(conversation, "turns", [])]
         self.calls.append({"question": question, "history": history, "filters": filters, "llm": llm})
-        yield Sources(tuple(self.sources), question=question)
+        yield Sources(tuple(self.sources), question=self.standalone or question, note=self.note)
         if self.gate is not None:
             self.gate.wait(10)
         text = ""
@@ -104,7 +107,7 @@ class Script:
         cites = tuple(Citation(n, by_n[n].paper, tuple(s.strip() for s in _sentences(text) if f"[{n}]" in s))
                       for n in self.cited if n in by_n)
         yield Citations(cites)
-        yield Done(answer=text, backend=self.backend, model=self.model, seconds=0.5)
+        yield Done(answer=text, backend=self.backend, model=self.model, seconds=0.5, refused=self.refused)
 
 
 def _sentences(text: str) -> list[str]:

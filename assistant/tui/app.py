@@ -205,8 +205,8 @@ class ChatApp(App):
         Binding("f2", "focus_sources", "Sources", show=False),
         Binding("ctrl+up,alt+up", "select_turn(-1)", "Previous answer", show=False),
         Binding("ctrl+down,alt+down", "select_turn(1)", "Next answer", show=False),
-        Binding("ctrl+e", "edit_last", "Edit last question", show=False),
-        Binding("ctrl+g", "regenerate", "Ask the last question again", show=False),
+        Binding("f4", "edit_last", "Edit last question", show=False),
+        Binding("f5", "regenerate", "Ask the last question again", show=False),
     ]
 
     def __init__(self, settings: Settings, *, answer_fn: AnswerFn, llm_factory: LLMFactory,
@@ -239,7 +239,7 @@ class ChatApp(App):
         self.queued: list[str] = []  # questions sent while an answer streamed, asked in order
         self.selected: int | None = None  # the turn whose sources the panel shows
         self.sources_shown: bool | None = None  # None: by terminal width; else what F3 last chose
-        self.replacing: int | None = None  # Ctrl+E: the next question replaces this turn
+        self.replacing: int | None = None  # F4: the next question replaces this turn
         self._flush_timer = None
 
     # --- layout ------------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ class ChatApp(App):
 
     async def ask(self, question: str) -> None:
         """Ask `question` in this conversation. A question still streaming is stopped first; after
-        Ctrl+E the question replaces the last turn."""
+        F4 the question replaces the last turn."""
         if self.current is not None:
             await self._stop_current()
         if self.replacing is not None:

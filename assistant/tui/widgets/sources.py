@@ -22,9 +22,10 @@ def source_label(source: Source, cited: bool, width: int = 40) -> Text:
     name_chars = max(8, width - 6 - len(str(source.n)))
     t.append(one_line(readable(source.paper.display_name), name_chars), style="bold" if cited else "")
     meta = readable(source.paper.venue_year) or "venue/year unknown"
-    line = f"    {meta} · score {source.score:.4f}" + (" · cited" if cited else "")
-    if len(line) > width:  # narrow panel: the score without its label, ● already says cited
-        line = f"  {meta} · {source.score:.3f}"
+    forms = [f"    {meta} · score {source.score:.4f}" + (" · cited" if cited else ""),
+             f"    {meta} · score {source.score:.4f}",  # ● already says cited
+             f"  {meta} · {source.score:.3f}"]
+    line = next((f for f in forms if len(f) <= width), forms[-1])
     t.append("\n")
     t.append(line if len(line) <= width else line[: width - 1] + "…", style="dim")
     return t

@@ -39,10 +39,10 @@ def chat(
     Conversations are saved in the data folder as they go.
     """
     with user_errors():
-        if llm is not None and llm not in ("auto", "openai", "local", "extractive"):
-            raise UserError(f"--llm must be auto, openai, local or extractive, not '{llm}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
+        if llm is not None:
+            _check_backend_name(settings, llm)
         from assistant.chats import ChatStore, ChatStoreError
 
         chats = ChatStore(settings.paths.conversations_db)
@@ -54,6 +54,19 @@ def chat(
 
         make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,
                  export_dir=export_dir, chat_id=chat_id).run()
+
+
+def _check_backend_name(settings, llm: str) -> None:
+    """Refuse an unknown ``--llm`` before the app starts, with the same message as ``ask`` (the one
+    `assistant.llm.make_llm` gives). A known backend is set up in the app, where a failure is shown."""
+    from assistant.llm import BACKENDS, LLMError, make_llm
+
+    if llm.strip().lower() in ("auto", *BACKENDS):
+        return
+    try:
+        make_llm(settings, llm)
+    except LLMError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _chat_to_open(chats, open_id: str | None) -> str | None:

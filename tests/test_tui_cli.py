@@ -27,7 +27,7 @@ def test_open_unknown_conversation_is_one_line_error():
     result = CliRunner().invoke(app, ["chat", "--open", "last"])
     assert result.exit_code == 1 and "no saved conversation yet" in result.output
     result = CliRunner().invoke(app, ["chat", "--llm", "gpt"])
-    assert result.exit_code == 1 and "--llm must be" in result.output
+    assert result.exit_code == 1 and "unknown LLM backend 'gpt'" in result.output
     result = CliRunner().invoke(app, ["chat", "--year", "soon"])
     assert result.exit_code == 1 and "--year" in result.output
 
@@ -56,3 +56,11 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
     assert seen["chat_id"] == first and seen["backend"] == "extractive" and seen["filters"].venue == "ICML"
     assert CliRunner().invoke(app, ["chat", "--open", "last"]).exit_code == 0
     assert seen["chat_id"] == first
+
+
+def test_unknown_backend_is_the_same_message_in_chat_and_ask():
+    runs = [subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True)
+            for args in (["chat", "--llm", "bogus"], ["ask", "--llm", "bogus", "What is NorMuon?"])]
+    assert [r.returncode for r in runs] == [1, 1]
+    assert runs[0].stderr.strip() == runs[1].stderr.strip()
+    assert runs[0].stderr.strip().startswith("error: unknown LLM backend 'bogus'")

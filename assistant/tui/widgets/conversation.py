@@ -98,7 +98,7 @@ class TurnView(Vertical):
             widget.update("")
             widget.display = False
             return
-        t = Text("  ↳ asked as: ", style="dim")
+        t = Text("↳ asked as: ", style="dim")
         t.append(readable(standalone), style="dim italic")
         widget.update(t)
         widget.display = True

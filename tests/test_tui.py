@@ -8,7 +8,8 @@ import pytest
 
 from assistant.chats import ChatStore
 from assistant.events import Error
-from tests.tui_helpers import PAPERS, Script, StubStore, notices, rendered_text, stub_llm_factory, wait_until
+from tests.tui_helpers import (PAPERS, Script, StubStore, notices, rendered_text, shown_answer, stub_llm_factory,
+                               wait_until)
 
 SIZE = (120, 36)
 pytestmark = pytest.mark.anyio
@@ -185,20 +186,18 @@ async def test_open_source_from_panel_and_from_marker(settings, tmp_path):
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
         # the markers in the answer are links to their sources: click the first [1] on screen
-        from textual.widgets._markdown import MarkdownParagraph
-
-        paragraph = app.view.turns()[0].query_one(MarkdownParagraph)
-        content = paragraph._content
-        first = content.plain.index("[1]")
-        assert any(sp.start == first and "cite:0:1" in str(sp.style) for sp in content.spans)
-        await pilot.click(paragraph, offset=(first + 1, 0))
+        piece = app.view.turns()[0].markdown.children[0]
+        lines = [line.text for line in piece.render_lines(piece.content_region.reset_offset)]
+        row = next(i for i, line in enumerate(lines) if "[1]" in line)
+        col = lines[row].index("[1]")
+        await pilot.click(piece, offset=(col + 1, row))
         await wait_until(pilot, lambda: isinstance(app.screen, SourceScreen), what="source opened by a click")
         assert app.screen.source.paper.id == "p-normuon"
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
-        app.view.turns()[0].markdown.post_message(
-            __import__("textual.widgets", fromlist=["Markdown"]).Markdown.LinkClicked(
-                app.view.turns()[0].markdown, "cite:0:2"))
+        from assistant.tui.widgets.conversation import AnswerView
+
+        app.view.turns()[0].markdown.post_message(AnswerView.LinkClicked("cite:0:2"))
         await wait_until(pilot, lambda: isinstance(app.screen, SourceScreen))
         assert app.screen.source.paper.id == "p-starkv"
 
@@ -382,7 +381,7 @@ async def test_text_is_shown_verbatim(settings, tmp_path):
         question = app.view.turns()[0].query_one(".question").render()
         assert str(question).endswith("[bold]what[/] about 注意力 🚀 [1]?")
         assert app.turns[0].answer == answer
-        shown = " ".join(str(b._content) for b in app.view.turns()[0].markdown.query("*") if hasattr(b, "_content"))
+        shown = " ".join(shown_answer(app.view.turns()[0], width=400).split())
         assert "[bold]brackets[/] and [link=x]y[/link]" in shown
         # LaTeX is shown as Unicode text (the raw answer stays in storage)
         assert "LaTeX αᵢ * bᵢ and 75%, <sub>tag</sub> 注意力机制 🚀" in shown

@@ -130,15 +130,27 @@ def rendered_text(widget) -> str:
     """Plain text of everything the widget and its children show (for assertions)."""
     from textual.widgets import Markdown, Static
 
+    from assistant.tui.widgets.conversation import AnswerView
+
     parts = []
-    if isinstance(widget, Markdown):
+    if isinstance(widget, (Markdown, AnswerView)):
         return widget.source
     for w in [widget, *widget.query("*")]:
-        if isinstance(w, Markdown):
+        if isinstance(w, (Markdown, AnswerView)):
             parts.append(w.source)
-        elif isinstance(w, Static):
+        elif isinstance(w, Static) and not isinstance(w.parent, AnswerView):
             parts.append(str(w.render()))
     return "\n".join(parts)
+
+
+def shown_answer(turn_view, width: int = 100) -> str:
+    """The answer of a `TurnView` as drawn (its Rich Markdown pieces rendered to plain text)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)
+    for piece in turn_view.markdown.children:
+        console.print(piece.content)
+    return console.export_text()
 
 
 def notices(app) -> list[str]:

@@ -4,8 +4,8 @@ The app only consumes the answer event stream (`assistant.events`): it runs the 
 thread worker (``@work(thread=True, exclusive=True)``), hands each event to the UI thread with
 ``call_from_thread``, and sets the answer's ``cancel`` event on Esc. Streamed text is not handed over
 chunk by chunk: the worker appends it to the job's buffer and a timer on the UI thread shows what came
-about 20 times a second (`STREAM_FPS`), so a fast stream cannot flood the event loop and keys stay
-quick. The input stays editable while an answer streams; Enter then queues the question, which is
+at most 20 times a second (`STREAM_FPS`), and less often when the event loop runs late (a loaded
+machine), so a fast stream cannot flood the event loop and keys stay quick. The input stays editable while an answer streams; Enter then queues the question, which is
 asked when the answer ends (Esc stops the answer and puts queued questions back into the input).
 
 Filters belong to the conversation: they are saved with it (and with each turn), come back when it is
@@ -28,7 +28,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Markdown, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 
 from assistant.chats import ChatStore, ChatStoreError, SavedTurn, answer_with_references, export_markdown, title_from
 from assistant.events import Citations, Done, Error, Source, Sources, TextDelta
@@ -39,7 +39,7 @@ from assistant.tui.screens.settings import ChatOptions, SettingsScreen
 from assistant.tui.screens.source import SourceScreen
 from assistant.tui.textutil import markers_in, one_line
 from assistant.text import printable
-from assistant.tui.widgets.conversation import ConversationView, TurnView
+from assistant.tui.widgets.conversation import AnswerView, ConversationView, TurnView
 from assistant.tui.widgets.header import ChatHeader
 from assistant.tui.widgets.question_input import QuestionInput
 from assistant.tui.widgets.sources import SourcesPanel
@@ -56,7 +56,10 @@ LLMFactory = Callable[..., Any]
 INPUT_TITLE = "Ask · Enter sends · Ctrl+J new line · ↑↓ history"
 STREAMING_TITLE = "answering… Esc stops · Enter queues the next question"
 STREAM_FPS = 20
-"""How often (per second) streamed text is shown; chunks arriving in between are shown together."""
+"""How often (per second) streamed text is shown at most; chunks arriving in between are shown together.
+When the flush timer fires late (the event loop is busy), the next flush waits that much longer again
+(up to `STREAM_MAX_WAIT` seconds), leaving the loop time for keys."""
+STREAM_MAX_WAIT = 0.5
 SOURCES_WIDTHS = ((130, 42), (100, 36), (70, 28))
 """(terminal columns at least, sources panel columns); narrower terminals hide the panel (F3 shows it)."""
 
@@ -240,7 +243,7 @@ class ChatApp(App):
         self.selected: int | None = None  # the turn whose sources the panel shows
         self.sources_shown: bool | None = None  # None: by terminal width; else what F3 last chose
         self.replacing: int | None = None  # F4: the next question replaces this turn
-        self._flush_timer = None
+        self._flush_timer = None  # the pending one-shot flush of streamed text (see `_schedule_flush`)
 
     # --- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -275,7 +278,7 @@ class ChatApp(App):
         self.header.set_state(collection=self.settings.collection, filters=self.options.filters.describe())
         self.sources_panel.show_sources((), note="The sources of the answer appear here.")
         self._layout_sources()
-        self._flush_timer = self.set_interval(1 / STREAM_FPS, self._flush_stream, pause=True)
+
         self.input.focus()
         if self._open_chat_id:
             await self.open_chat(self._open_chat_id)
@@ -426,7 +429,7 @@ class ChatApp(App):
         self._show_input_state()
         self._select(position, follow=True)
         self.sources_panel.show_sources((), turn=position, note="Retrieving…")
-        self._flush_timer.resume()
+        self._schedule_flush(1 / STREAM_FPS)
         self._answer_worker(job)
 
     def _show_input_state(self) -> None:
@@ -438,15 +441,23 @@ class ChatApp(App):
             title = f"answering… Esc stops · {len(self.queued)} queued"
         box.border_title = title
 
-    async def _flush_stream(self) -> None:
-        """Show the text streamed since the last frame (timer on the UI thread, `STREAM_FPS`)."""
+    def _schedule_flush(self, wait: float) -> None:
+        due = time.monotonic() + wait
+        self._flush_timer = self.set_timer(wait, lambda: self._flush_stream(due))
+
+    async def _flush_stream(self, due: float) -> None:
+        """Show the text streamed since the last flush (a timer on the UI thread), then schedule the next
+        one: 1/`STREAM_FPS` s later, plus twice as long as this one ran late (a busy loop), at most
+        `STREAM_MAX_WAIT` s."""
         job = self.current
         if job is None:
-            self._flush_timer.pause()
             return
+        late = max(0.0, time.monotonic() - due)
         text = job.take_pending()
         if text:
             await job.view.write(text)
+        if self.current is job:
+            self._schedule_flush(min(STREAM_MAX_WAIT, 1 / STREAM_FPS + 2 * late))
 
     @work(thread=True, exclusive=True, group="answer", exit_on_error=False)
     def _answer_worker(self, job: Job) -> None:
@@ -597,7 +608,8 @@ class ChatApp(App):
         if job is not self.current:
             return
         self.current = None
-        self._flush_timer.pause()
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
         self.turns.append(job.turn)
         # every turn, whatever its ending, as answer() itself records them
         self.conversation.add(_conversation_turn(job.turn, job.dropped, job.refused))
@@ -899,8 +911,8 @@ class ChatApp(App):
         if event.option.id and event.option.id.startswith("source-") and panel.turn is not None:
             self.open_source(panel.turn, int(event.option.id.removeprefix("source-")))
 
-    @on(Markdown.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+    @on(AnswerView.LinkClicked)
+    def _link_clicked(self, event: AnswerView.LinkClicked) -> None:
         href = event.href
         if href.startswith("cite:"):
             event.stop()

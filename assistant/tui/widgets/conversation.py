@@ -7,18 +7,24 @@ so brackets and tags show as they are. What is shown is readable text: LaTeX ren
 the raw text is what is saved.
 
 Streaming is batched: `TurnView.write` is called about once per frame with what came since the last
-call, and only text up to a point where no ``$...$`` is open is rendered, so Markdown is parsed
-incrementally (`Markdown.get_stream`) and LaTeX is never cut in half.
+call, and only text up to a point where no ``$...$`` is open is rendered, so LaTeX is never cut in
+half. The answer is drawn by `AnswerView` as a few `Static` pieces of Rich Markdown (one per ~1,500
+characters of finished blocks, plus the block being written): each frame re-parses only the block
+being written, and a long answer is a handful of widgets rather than hundreds (Textual's `Markdown`
+widget mounts one or more widgets per paragraph and list item, which made layout and restyling on
+every key press grow with the answer; see benchmarks/tui_latency.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
+from textual import events
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from assistant.text import printable, render_latex
 from assistant.tui.textutil import link_citations, verbatim_markdown
@@ -45,10 +51,91 @@ def safe_cut(text: str) -> int:
     return cut
 
 
-class AnswerMarkdown(Markdown):
-    """The answer. Links ``cite:<turn>:<n>`` are handled by the app (open source n of that turn)."""
+_FENCE = re.compile(r"^\s*(```|~~~)")
 
-    DEFAULT_CSS = "AnswerMarkdown { margin: 0; padding: 0 1 0 2; }"
+
+def split_blocks(markdown: str) -> tuple[list[str], str]:
+    """Split `markdown` into its finished blocks (each ending with its blank line; a blank line inside a
+    fenced code block does not end one) and the unfinished rest."""
+    blocks: list[str] = []
+    current: list[str] = []
+    in_fence = False
+    lines = markdown.split("\n")
+    for line in lines[:-1]:  # the last element has no newline yet: it belongs to the rest
+        current.append(line + "\n")
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not line.strip() and not in_fence and "".join(current).strip():
+            blocks.append("".join(current))
+            current = []
+    return blocks, "".join(current) + lines[-1]
+
+
+class AnswerView(Vertical):
+    """The answer as Markdown (`source`), drawn as `Static` pieces of Rich Markdown: finished blocks are
+    grouped into pieces of about `PIECE_CHARS` characters that no longer change once full, and the
+    block being streamed is the last piece. Clicking a link posts `LinkClicked` (``cite:<turn>:<n>``
+    opens source n of that turn; the app handles it)."""
+
+    DEFAULT_CSS = """
+    AnswerView { height: auto; padding: 0 1 0 2; margin: 0 0 1 0; }
+    AnswerView > Static { height: auto; }
+    """
+    PIECE_CHARS = 1500
+
+    class LinkClicked(Message):
+        def __init__(self, href: str):
+            super().__init__()
+            self.href = href
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.source = ""
+        self._pieces: list[tuple[Static, str]] = []  # finished blocks: (widget, its Markdown)
+        self._tail: tuple[Static, str] | None = None  # the block being streamed
+        self._rest = ""
+
+    @staticmethod
+    def _rich(markdown: str) -> RichMarkdown:
+        return RichMarkdown(markdown, hyperlinks=True)
+
+    async def update(self, markdown: str) -> None:
+        """Show `markdown` as the whole answer (a finished or saved one)."""
+        await self.remove_children()
+        self.source, self._pieces, self._tail, self._rest = "", [], None, ""
+        await self.append(markdown + "\n\n")
+        self.source = markdown
+
+    async def append(self, markdown: str) -> None:
+        """Add streamed Markdown: finished blocks join the last piece (or start a new one when it is
+        full), the block being written is redrawn alone."""
+        self.source += markdown
+        blocks, self._rest = split_blocks(self._rest + markdown)
+        for block in blocks:
+            if self._pieces and len(self._pieces[-1][1]) + len(block) <= self.PIECE_CHARS:
+                widget, text = self._pieces[-1]
+                self._pieces[-1] = (widget, text + block)
+                widget.update(self._rich(text + block))
+            else:
+                widget = Static(self._rich(block), markup=False)
+                await self.mount(widget, before=self._tail[0] if self._tail else None)
+                self._pieces.append((widget, block))
+        if self._rest.strip():
+            if self._tail is None:
+                self._tail = (Static(self._rich(self._rest), markup=False, classes="tail"), self._rest)
+                await self.mount(self._tail[0])
+            elif self._tail[1] != self._rest:
+                self._tail = (self._tail[0], self._rest)
+                self._tail[0].update(self._rich(self._rest))
+        elif self._tail is not None:
+            await self._tail[0].remove()
+            self._tail = None
+
+    def on_click(self, event: events.Click) -> None:
+        link = event.style.link if event.style else None
+        if link:
+            event.stop()
+            self.post_message(self.LinkClicked(link))
 
 
 class TurnView(Vertical):
@@ -67,7 +154,6 @@ class TurnView(Vertical):
         self.question = question
         self.text = ""
         self.status = "streaming"
-        self._stream = None
         self._rendered = 0  # characters of `text` handed to the Markdown stream
 
     def compose(self):
@@ -75,7 +161,7 @@ class TurnView(Vertical):
         q.append(readable(self.question))
         yield Static(q, classes="question", markup=False)
         yield Static("", classes="standalone", markup=False)
-        yield AnswerMarkdown("", open_links=False, classes="answer")
+        yield AnswerView(classes="answer")
         yield Static("", classes="reason", markup=False)
         yield Static(Text("answering…", style="dim italic"), classes="status", markup=False)
 
@@ -83,8 +169,8 @@ class TurnView(Vertical):
         self.post_message(self.Selected(self.position))
 
     @property
-    def markdown(self) -> AnswerMarkdown:
-        return self.query_one(AnswerMarkdown)
+    def markdown(self) -> AnswerView:
+        return self.query_one(AnswerView)
 
     @property
     def status_line(self) -> Static:
@@ -123,18 +209,10 @@ class TurnView(Vertical):
         if not cut:
             return
         self._rendered += cut
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(verbatim_markdown(readable(pending[:cut])))
-
-    async def _stop_stream(self) -> None:
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            await stream.stop()
+        await self.markdown.append(verbatim_markdown(readable(pending[:cut])))
 
     async def finish(self, answer: str | None, cited: list[int], status: str, note: Text | None = None) -> None:
         """End the turn: show the final `answer` (markers of `cited` become links), set the status line."""
-        await self._stop_stream()
         if answer is not None:
             self.text = answer
         self.status = status

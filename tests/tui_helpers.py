@@ -138,7 +138,7 @@ def rendered_text(widget) -> str:
     for w in [widget, *widget.query("*")]:
         if isinstance(w, (Markdown, AnswerView)):
             parts.append(w.source)
-        elif isinstance(w, Static) and not isinstance(w.parent, AnswerView):
+        elif isinstance(w, Static):
             parts.append(str(w.render()))
     return "\n".join(parts)
 
@@ -148,8 +148,10 @@ def shown_answer(turn_view, width: int = 100) -> str:
     from rich.console import Console
 
     console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)
+    from rich.markdown import Markdown as RichMarkdown
+
     for piece in turn_view.markdown.children:
-        console.print(piece.content)
+        console.print(RichMarkdown(piece.markdown))
     return console.export_text()
 
 

@@ -24,6 +24,8 @@ from rich.text import Text
 from textual import events
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from assistant.text import printable, render_latex
@@ -71,6 +73,41 @@ def split_blocks(markdown: str) -> tuple[list[str], str]:
     return blocks, "".join(current) + lines[-1]
 
 
+class MarkdownPiece(Widget):
+    """A piece of an answer: Markdown drawn by Rich, its lines cached per width (Textual's line API), so
+    a repaint (a modal screen opening above, a focus change) copies lines instead of laying the
+    Markdown out again."""
+
+    DEFAULT_CSS = "MarkdownPiece { height: auto; }"
+
+    def __init__(self, markdown: str, **kwargs):
+        super().__init__(**kwargs)
+        self.markdown = markdown
+        self._lines: tuple[int, object, list[Strip]] | None = None  # (width, style, lines)
+
+    def set_markdown(self, markdown: str) -> None:
+        self.markdown = markdown
+        self._lines = None
+        self.refresh(layout=True)
+
+    def _render_lines(self, width: int) -> list[Strip]:
+        style = self.rich_style
+        if self._lines is None or self._lines[0] != width or self._lines[1] != style:
+            console = self.app.console
+            options = console.options.update(width=max(1, width), height=None, highlight=False)
+            lines = console.render_lines(RichMarkdown(self.markdown, hyperlinks=True), options, pad=False)
+            self._lines = (width, style, [Strip(line).apply_style(style) for line in lines])
+        return self._lines[2]
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self._render_lines(width))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width or self.size.width
+        lines = self._render_lines(width)
+        return lines[y] if 0 <= y < len(lines) else Strip.blank(width, self.rich_style)
+
+
 class AnswerView(Vertical):
     """The answer as Markdown (`source`), drawn as `Static` pieces of Rich Markdown: finished blocks are
     grouped into pieces of about `PIECE_CHARS` characters that no longer change once full, and the
@@ -79,7 +116,7 @@ class AnswerView(Vertical):
 
     DEFAULT_CSS = """
     AnswerView { height: auto; padding: 0 1 0 2; margin: 0 0 1 0; }
-    AnswerView > Static { height: auto; }
+    AnswerView > MarkdownPiece { height: auto; }
     """
     PIECE_CHARS = 1500
 
@@ -91,13 +128,9 @@ class AnswerView(Vertical):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.source = ""
-        self._pieces: list[tuple[Static, str]] = []  # finished blocks: (widget, its Markdown)
-        self._tail: tuple[Static, str] | None = None  # the block being streamed
+        self._pieces: list[tuple[MarkdownPiece, str]] = []  # finished blocks: (widget, its Markdown)
+        self._tail: tuple[MarkdownPiece, str] | None = None  # the block being streamed
         self._rest = ""
-
-    @staticmethod
-    def _rich(markdown: str) -> RichMarkdown:
-        return RichMarkdown(markdown, hyperlinks=True)
 
     async def update(self, markdown: str) -> None:
         """Show `markdown` as the whole answer (a finished or saved one)."""
@@ -115,18 +148,18 @@ class AnswerView(Vertical):
             if self._pieces and len(self._pieces[-1][1]) + len(block) <= self.PIECE_CHARS:
                 widget, text = self._pieces[-1]
                 self._pieces[-1] = (widget, text + block)
-                widget.update(self._rich(text + block))
+                widget.set_markdown(text + block)
             else:
-                widget = Static(self._rich(block), markup=False)
+                widget = MarkdownPiece(block)
                 await self.mount(widget, before=self._tail[0] if self._tail else None)
                 self._pieces.append((widget, block))
         if self._rest.strip():
             if self._tail is None:
-                self._tail = (Static(self._rich(self._rest), markup=False, classes="tail"), self._rest)
+                self._tail = (MarkdownPiece(self._rest, classes="tail"), self._rest)
                 await self.mount(self._tail[0])
             elif self._tail[1] != self._rest:
                 self._tail = (self._tail[0], self._rest)
-                self._tail[0].update(self._rich(self._rest))
+                self._tail[0].set_markdown(self._rest)
         elif self._tail is not None:
             await self._tail[0].remove()
             self._tail = None

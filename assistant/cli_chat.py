@@ -30,13 +30,14 @@ def chat(
 ) -> None:
     """Chat with the collection in a terminal app: answers stream in with their sources beside them.
 
-    Enter sends, Esc stops an answer, Tab goes to the sources (Enter opens an abstract).
+    Enter sends (while an answer streams it queues the question), Esc stops an answer, Tab goes to the
+    sources (Enter opens an abstract), Ctrl+Up/Down selects an earlier answer and shows its sources.
 
-    Ctrl+N: new conversation. Ctrl+O: saved ones. Ctrl+S: backend, model, filters. Ctrl+R: export to Markdown.
+    Ctrl+N: new conversation. Ctrl+O: saved ones. Ctrl+S: backend, model, filters of this conversation.
+    Ctrl+R: export to Markdown. Ctrl+T: copy the answer with its references. F3: show/hide the sources.
 
-    Ctrl+T copies the answer, F1 shows every key.
-
-    Conversations are saved in the data folder as they go.
+    F1 shows every key. Conversations (with their filters) are saved in the data folder as they go;
+    --venue/--year/--author are the filters each new conversation starts with.
     """
     with user_errors():
         filters = make_filters(venue, year, author)

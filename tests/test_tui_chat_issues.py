@@ -323,3 +323,39 @@ async def test_error_hint_names_the_fix_for_the_backend(settings, tmp_path, back
         assert fix in status and "Ctrl+S" in status and "--llm" not in status
         others = {"openai": "ASSISTANT_LOCAL_MODEL_PATH", "local": "OPENAI"}[backend]
         assert others not in status
+
+
+# --- 8. papers like this (real Chroma and ONNX vectors) ---------------------------------------------------
+
+@pytest.mark.integration
+async def test_papers_like_this_are_the_nearest_stored_vectors(settings, bundled_store, tmp_path):
+    import numpy as np
+
+    from assistant.tui.app import make_app, similar_papers
+
+    papers = bundled_store.papers()
+    normuon = next(p for p in papers if p.title.startswith("NorMuon") or p.display_name == "NorMuon")
+    got = similar_papers(bundled_store, normuon.id, k=5)
+    # the same five as a brute-force cosine over every stored vector, in the same order
+    stored = bundled_store.collection.get(include=["embeddings"])
+    vectors = {i: np.asarray(v, dtype=np.float64) for i, v in zip(stored["ids"], stored["embeddings"])}
+    q = vectors[normuon.id]
+    cosine = {i: float(v @ q / (np.linalg.norm(v) * np.linalg.norm(q))) for i, v in vectors.items() if i != normuon.id}
+    expected = sorted(cosine, key=cosine.get, reverse=True)[:5]
+    assert [p.id for p, _ in got] == expected
+    assert all(abs(sim - cosine[p.id]) < 1e-4 for p, sim in got)
+
+    source = Source(n=1, paper=normuon, score=0.03)
+    app = make_app(settings, answer_fn=Script(sources=(source,), cited=()), llm_factory=stub_llm_factory,
+                   store=bundled_store, export_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot, app, "What is NorMuon?")
+        await wait_until(pilot, lambda: app.turns)
+        app.open_source(0, 1)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SimilarScreen", timeout=30)
+        assert [p.id for p, _ in app.screen.neighbours][:5] == expected
+        await pilot.press("enter")  # opens the most similar paper in the viewer
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
+        assert app.screen.source.paper.id == expected[0]

@@ -19,6 +19,7 @@ KEYS = [
     ("F3", "show or hide the sources panel (hidden by itself below 70 columns)"),
     ("Ctrl+Up / Ctrl+Down", "previous / next answer: the panel shows that answer's sources (or click it)"),
     ("click [n] in an answer", "open the abstract of that answer's source n"),
+    ("S (in the abstract viewer)", "papers like this one: nearest neighbours by the stored vectors"),
     ("F4", "edit the last question; Enter asks it again in place of the last answer"),
     ("F5", "ask the last question again (e.g. after switching backend)"),
     ("Ctrl+N", "new conversation (with the command line's filters, none by default)"),

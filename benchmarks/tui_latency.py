@@ -233,6 +233,8 @@ def main() -> None:
               f"on {os.cpu_count()} cores")
         return
 
+    from assistant.tui.app import STREAM_FPS
+
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         first = launch_once(data)
@@ -251,8 +253,8 @@ def main() -> None:
     body = (f"{launch_table}\n\n{key_table(result, args.rate)}\n\nStreamed {result['words']} words "
             f"({result['chars']} characters of Markdown, {args.tokens} chunks) in one answer in "
             f"{result['seconds']:.1f} s; {first['count']} abstracts in the collection. The app shows streamed "
-            f"text at most 20 times a second (chunks in between are shown together) and Markdown is parsed "
-            f"incrementally. Headless: the time to write a frame to a real terminal is not included. The "
+            f"text at most {STREAM_FPS} times a second (chunks in between are shown together, less often when "
+            f"the event loop runs late) and redraws only the Markdown block being written. Headless: the time to write a frame to a real terminal is not included. The "
             f"machine was shared and loaded by other work (1-minute load average {load_before:.1f} before and "
             f"{load_after:.1f} after the streaming part, on {os.cpu_count()} cores), so the tails are noisy.")
     write_section("tui_latency", "Chat app: launch and key latency",

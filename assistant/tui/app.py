@@ -4,7 +4,7 @@ The app only consumes the answer event stream (`assistant.events`): it runs the 
 thread worker (``@work(thread=True, exclusive=True)``), hands each event to the UI thread with
 ``call_from_thread``, and sets the answer's ``cancel`` event on Esc. Streamed text is not handed over
 chunk by chunk: the worker appends it to the job's buffer and a timer on the UI thread shows what came
-at most 20 times a second (`STREAM_FPS`), and less often when the event loop runs late (a loaded
+at most 10 times a second (`STREAM_FPS`), and less often when the event loop runs late (a loaded
 machine), so a fast stream cannot flood the event loop and keys stay quick. The input stays editable while an answer streams; Enter then queues the question, which is
 asked when the answer ends (Esc stops the answer and puts queued questions back into the input).
 
@@ -55,7 +55,7 @@ LLMFactory = Callable[..., Any]
 
 INPUT_TITLE = "Ask · Enter sends · Ctrl+J new line · ↑↓ history"
 STREAMING_TITLE = "answering… Esc stops · Enter queues the next question"
-STREAM_FPS = 20
+STREAM_FPS = 10
 """How often (per second) streamed text is shown at most; chunks arriving in between are shown together.
 When the flush timer fires late (the event loop is busy), the next flush waits that much longer again
 (up to `STREAM_MAX_WAIT` seconds), leaving the loop time for keys."""

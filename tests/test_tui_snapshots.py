@@ -26,9 +26,24 @@ def build(settings, tmp_path, script=None, **kw):
                     export_dir=tmp_path, **kw)
 
 
+def steady(pilot) -> None:
+    """A cursor that does not blink, so the snapshot does not depend on the moment it is taken."""
+    pilot.app.input.cursor_blink = False
+
+
+def pressed(*keys: str):
+    async def run_before(pilot) -> None:
+        steady(pilot)
+        await pilot.press(*keys)
+        await pilot.pause()
+
+    return run_before
+
+
 def asked(question: str, then=None):
     async def run_before(pilot) -> None:
         app = pilot.app
+        steady(pilot)
         await wait_until(pilot, lambda: app.count is not None)
         app.input.load_text(question)
         await pilot.press("enter")
@@ -43,6 +58,7 @@ def asked(question: str, then=None):
 @SIZES
 def test_empty_chat(snap_compare, settings, tmp_path, size):
     async def loaded(pilot):
+        steady(pilot)
         await wait_until(pilot, lambda: pilot.app.count is not None)
 
     assert snap_compare(build(settings, tmp_path), terminal_size=size, run_before=loaded)
@@ -84,12 +100,12 @@ def test_failing_backend(snap_compare, settings, tmp_path, size):
 
 @SIZES
 def test_help_screen(snap_compare, settings, tmp_path, size):
-    assert snap_compare(build(settings, tmp_path), terminal_size=size, press=["f1"])
+    assert snap_compare(build(settings, tmp_path), terminal_size=size, run_before=pressed("f1"))
 
 
 @SIZES
 def test_settings_screen(snap_compare, settings, tmp_path, size):
-    assert snap_compare(build(settings, tmp_path), terminal_size=size, press=["ctrl+s"])
+    assert snap_compare(build(settings, tmp_path), terminal_size=size, run_before=pressed("ctrl+s"))
 
 
 @SIZES
@@ -100,7 +116,7 @@ def test_conversation_list(snap_compare, settings, tmp_path, size):
         chats.save_turn(chat_id, 0, SavedTurn(question=title, answer="…", sources=SOURCES))
     with sqlite3.connect(chats.path) as db:  # fixed times so the snapshot does not depend on the clock
         db.execute("UPDATE chats SET created = 1780000000, updated = 1780000000 + rowid * 60")
-    assert snap_compare(build(settings, tmp_path, chat_store=chats), terminal_size=size, press=["ctrl+o"])
+    assert snap_compare(build(settings, tmp_path, chat_store=chats), terminal_size=size, run_before=pressed("ctrl+o"))
 
 
 @SIZES

@@ -331,7 +331,8 @@ async def test_error_hint_names_the_fix_for_the_backend(settings, tmp_path, back
 async def test_papers_like_this_are_the_nearest_stored_vectors(settings, bundled_store, tmp_path):
     import numpy as np
 
-    from assistant.tui.app import make_app, similar_papers
+    from assistant.similar import similar_papers
+    from assistant.tui.app import make_app
 
     papers = bundled_store.papers()
     normuon = next(p for p in papers if p.title.startswith("NorMuon") or p.display_name == "NorMuon")

@@ -181,22 +181,6 @@ def chat_hint(kind: str, backend: str, where: str = "") -> str:
     return ""
 
 
-def similar_papers(store, paper_id: str, k: int = 8) -> list[tuple[Any, float]]:
-    """The `k` papers nearest to paper `paper_id` by its stored abstract vector: ``[(Paper, cosine
-    similarity)]``, most similar first, the paper itself left out. Raises the store's error; a paper
-    missing from the store gives [] (e.g. a saved conversation from another collection)."""
-    import numpy as np
-
-    got = store.collection.get(ids=[paper_id], include=["embeddings"])
-    embeddings = got.get("embeddings")
-    if embeddings is None or len(embeddings) == 0:
-        return []
-    pairs = [(i, sim) for i, sim in store.dense_query(np.asarray(embeddings[0], dtype=np.float32), k + 1)
-             if i != paper_id][:k]
-    by_id = {p.id: p for p in store.get([i for i, _ in pairs])}
-    return [(by_id[i], sim) for i, sim in pairs if i in by_id]
-
-
 def error_message(exc: BaseException) -> str:
     """One line for the conversation: the product's own errors as they are, others with their type."""
     text = " ".join(printable(str(exc)).split()) or type(exc).__name__
@@ -949,6 +933,8 @@ class ChatApp(App):
 
     @work(thread=True, exclusive=True, group="similar", exit_on_error=False)
     def _similar_worker(self, paper, k: int) -> None:
+        from assistant.similar import similar_papers
+
         try:
             self._ensure_ready()
             neighbours = similar_papers(self._store, paper.id, k)

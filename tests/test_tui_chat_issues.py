@@ -230,15 +230,16 @@ async def test_layout_fits_the_terminal(settings, tmp_path, size, panel):
             assert not pane.display
 
 
-async def test_footer_keeps_help_at_80_columns(settings, tmp_path):
+async def test_key_bar_keeps_help_and_quit_at_80_columns(settings, tmp_path):
+    from assistant.tui.widgets.keybar import KeyBar
+
     app = build(settings, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.count is not None)
-        from textual.widgets import Footer
-
-        footer = app.query_one(Footer)
-        shown = [k for k in footer.query("FooterKey") if k.region.right <= 80 and k.region.width > 0]
-        assert any(k.key == "f1" for k in shown)
+        shown = str(app.query_one(KeyBar).render())
+        assert shown.startswith(" f1 Help  esc Stop ") and "^q Quit" in shown and len(shown.rstrip()) <= 80
+        await pilot.click(KeyBar, offset=(2, 0))  # clicking a key runs it
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
 
 
 # --- 7. copy and export keep the evidence; terminal-safe, LaTeX rendered ---------------------------------

@@ -28,7 +28,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from assistant.chats import ChatStore, ChatStoreError, SavedTurn, answer_with_references, export_markdown, title_from
 from assistant.events import Citations, Done, Error, Source, Sources, TextDelta
@@ -41,6 +41,7 @@ from assistant.tui.textutil import markers_in, one_line
 from assistant.text import printable
 from assistant.tui.widgets.conversation import AnswerView, ConversationView, TurnView
 from assistant.tui.widgets.header import ChatHeader
+from assistant.tui.widgets.keybar import KeyBar
 from assistant.tui.widgets.question_input import QuestionInput
 from assistant.tui.widgets.sources import SourcesPanel
 
@@ -194,7 +195,7 @@ class ChatApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "Paper assistant"
     ENABLE_COMMAND_PALETTE = False
-    # the footer shows these in order and clips at the right edge: the essentials come first
+    # the key bar shows these in order and clips at the right edge: the essentials come first
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("escape", "stop", "Stop"),
@@ -203,8 +204,8 @@ class ChatApp(App):
         Binding("ctrl+s", "settings", "Settings"),
         Binding("f3", "toggle_sources", "Panel"),
         Binding("ctrl+t", "copy_answer", "Copy"),
-        Binding("ctrl+r", "export", "Export"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+r", "export", "Export"),
         Binding("f2", "focus_sources", "Sources", show=False),
         Binding("ctrl+up,alt+up", "select_turn(-1)", "Previous answer", show=False),
         Binding("ctrl+down,alt+down", "select_turn(1)", "Next answer", show=False),
@@ -255,7 +256,7 @@ class ChatApp(App):
             with Vertical(id="sources-pane"):
                 yield Static(Text("Sources"), id="sources-title", markup=False)
                 yield SourcesPanel(id="sources")
-        yield Footer()
+        yield KeyBar([(b.key, b.description, b.action) for b in self.BINDINGS if b.show], id="keys")
 
     @property
     def header(self) -> ChatHeader:

@@ -902,7 +902,10 @@ class ChatApp(App):
                 self.notify(f"not saved: {exc}", severity="error", timeout=8)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(), lambda _: self.input.focus())
+        """The help screen; installed once and reused, so F1 does not build its table again."""
+        if not self.is_screen_installed("help"):
+            self.install_screen(HelpScreen(), "help")
+        self.push_screen("help", lambda _: self.input.focus())
 
     # --- sources -----------------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#sources")

@@ -1,3 +1,4 @@
 from assistant.cli import main
 
-main()
+if __name__ == "__main__":  # `python -m assistant`; importing the module runs nothing
+    main()

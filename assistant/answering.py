@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from assistant.events import AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
+from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -51,31 +51,80 @@ class ContextError(Exception):
 
 # --- citations ------------------------------------------------------------------------------------
 
-_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")
-_PARTIAL = re.compile(r"\[[\d\s,;–\-and]{0,40}")
+_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")  # a plain marker as models write it
+_CANONICAL = re.compile(r"\[(\d+(?:, \d+)*)\]")  # a checked marker as the checker writes it: [2] or [1, 3]
+
+_OPENERS = "[【［〔"
+_BRACKET = re.compile(r"[\[【［〔]([^\[\]【】［］〔〕\n]{0,60})[\]】］〕]")
+_PARTIAL = re.compile(r"[\[【［〔][\w\s,;:&^†#.\-–—、，；：]{0,60}")
+_CUE_WORD = r"(?:sources?|src|refs?|references?|papers?|abstracts?|docs?|documents?|citations?|cit|cite)"
+_PIECE = re.compile(rf"(?P<cue>\^|†|#|{_CUE_WORD}\.?\s*(?:no\.?\s*)?[:#]?\s*)?(?P<a>\d{{1,3}})"
+                    rf"(?:\s*[-–—]\s*(?:\^|{_CUE_WORD}\.?\s*)?(?P<b>\d{{1,3}}))?", re.I)
+_FILE_CITATION = re.compile(rf"(?:{_CUE_WORD}\s*)?(\d{{1,3}})(?::\d+)?\s*†.*", re.I)  # 【4:0†source】
+_SEPARATORS = re.compile(r"\s*(?:,\s*and\b|,|;|、|&|\band\b)\s*", re.I)
+_NOT_CITING = re.compile(  # bracketed numbers after these are references to the text or math, not sources
+    r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|appendix|app|algorithms?|alg|"
+    r"theorems?|thm|lemmas?|props?|propositions?|corollary|definitions?|def|lines?|steps?|chapters?|ch|"
+    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>×∼≈∝§]|\\in)\s*$", re.I)
+_TRAIL = re.compile(r"(?:\s+(?:a|an|and|o|or|&)|\s*[,;，、])?\s*$")  # held back: may go with a removed marker
+_CONNECTIVE = re.compile(r"(?<!\w)(?:and|or|&)(?!\w)|[,;，、]")
 
 
-def _numbers(group: str) -> list[int]:
-    out: list[int] = []
-    for part in re.split(r"\s*(?:,|;|and)\s*", group):
-        if not part:
-            continue
-        m = re.fullmatch(r"(\d+)\s*[–-]\s*(\d+)", part)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            out.extend(range(lo, hi + 1) if 0 < hi - lo <= 20 else (lo, hi))
-        elif part.strip().isdigit():
-            out.append(int(part))
-    return out
+def citation_numbers(inner: str, n_sources: int, before: str = "", opener: str = "[") -> list[int] | None:
+    """The source numbers a bracketed text cites, or None when it is not a citation.
+
+    `inner` is the text between the brackets (``"1, 2, and 7"``), `opener` the opening bracket, `before`
+    the text shown just before it. Citations, after Unicode NFKC (fullwidth ``［１，７］`` is ``[1,7]``):
+    numbers separated by ``,`` ``;`` ``、`` ``&`` or ``and``, ranges ``1-3``, each optionally named
+    (``^7``, ``Source 7``, ``Ref. 7``, ``Paper 7``), and OpenAI's file citations ``【4:0†source】`` (4).
+    Not citations: ``[00]`` (a leading zero), ``[0, 1]`` (a list with 0, never a source number),
+    ``[0.5, 2]`` (decimals), ``[16, 32, 64]`` (a list with a number above ``max(2 * n_sources, 20)``),
+    numbers after ``Eq.``, ``Fig.``, ``Table``, ``Section``, ``=``, ``∈``, ``range`` and the like, and
+    anything else in brackets. A plain single number (``[9]``, ``[0]``) is always a citation.
+    """
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", inner).strip()
+    named = opener != "["  # 【1】 and ［1］ are citation brackets
+    m = _FILE_CITATION.fullmatch(text)
+    if m:
+        return [int(m.group(1))]
+    if not text or not text[0].isalnum() and text[0] not in "^†#":
+        return None
+    numbers: list[int] = []
+    plain: list[str] = []
+    for piece in _SEPARATORS.split(text):
+        m = _PIECE.fullmatch(piece)
+        if not m:
+            return None
+        named = named or bool(m.group("cue"))
+        a, b = m.group("a"), m.group("b")
+        plain.extend(x for x in (a, b) if x)
+        if b is None:
+            numbers.append(int(a))
+        else:
+            lo, hi = int(a), int(b)
+            numbers.extend(range(lo, hi + 1) if 0 < hi - lo <= 20 else (lo, hi))
+    if named:
+        return numbers
+    if any(len(x) > 1 and x.startswith("0") for x in plain) or _NOT_CITING.search(unicodedata.normalize("NFKC", before)):
+        return None
+    if len(plain) > 1 and (0 in numbers or max(numbers) > max(2 * n_sources, 20)):
+        return None
+    return numbers
 
 
 class CitationChecker:
     """Checks citation markers in streamed text against `n_sources` given sources.
 
-    `feed(text)` returns the text that can be shown now, with each marker rewritten to name only
-    given sources (``[2, 7]`` -> ``[2]``) or removed with the space before it (``[7]``); text that may
-    be the start of a marker (``"[2,"``) is held back until it is complete. `flush()` returns the rest.
-    `cited` lists the kept source numbers in order of first use; `dropped` the removed numbers.
+    `feed(text)` returns the text that can be shown now. Every citation form models write (`citation_numbers`:
+    ``[1, 2]``, ``【1】``, ``[1，7]``, ``[^7]``, ``[Source 7]``, ``【4:0†source】``) is rewritten to ``[n]`` /
+    ``[n, m]`` naming only given sources (``[2, 7]`` -> ``[2]``), or removed with the space before it
+    (``[7]``) and with a connective that joined it (``"[2] and [9]."`` -> ``"[2]."``, ``"… and [9]."`` ->
+    ``"…."``). Bracketed text that is not a citation (``[0, 1]``, ``Eq. [3]``, ``[a]``) is left as written.
+    Text that may be the start of a marker (``"[2,"``, ``"【"``) is held back until it is complete.
+    `flush()` returns the rest. `cited` lists the kept source numbers in order of first use; `dropped`
+    the removed numbers.
     """
 
     def __init__(self, n_sources: int):
@@ -83,12 +132,31 @@ class CitationChecker:
         self.cited: list[int] = []
         self.dropped: list[int] = []
         self._buf = ""
-        self._space = ""  # whitespace held back: removed when a dropped marker follows it
+        self._held = ""  # trailing whitespace (and a connective) held back: it goes if a dropped marker follows
+        self._last = "text"  # what was shown last: "text", "kept" (a marker) or "dropped" (a removed marker)
+        self._recent = ""  # the last characters shown, for the context of the next bracket
         self._started = False  # text shown yet (leading whitespace after a dropped first marker goes)
 
-    def _fix(self, m: re.Match) -> str:
+    def _show(self, out: list[str], text: str, kind: str) -> None:
+        out.append(text)
+        self._recent = (self._recent + text)[-40:]
+        self._started = True
+        self._last = kind
+
+    def _text(self, out: list[str], text: str) -> None:
+        if not self._started:
+            text = text.lstrip()
+            if not text:
+                return
+        combined = self._held + text
+        cut = _TRAIL.search(combined).start()
+        if cut > 0:
+            self._show(out, combined[:cut], "text")
+        self._held = combined[cut:]
+
+    def _marker(self, out: list[str], numbers: list[int], following: str) -> None:
         keep: list[int] = []
-        for x in _numbers(m.group(1)):
+        for x in numbers:
             if 1 <= x <= self.n_sources:
                 if x not in keep:
                     keep.append(x)
@@ -97,53 +165,60 @@ class CitationChecker:
         for x in keep:
             if x not in self.cited:
                 self.cited.append(x)
-        return "[" + ", ".join(map(str, keep)) + "]" if keep else ""
-
-    def _emit(self, out: list[str], text: str) -> None:
-        if not self._started:
-            text = text.lstrip()
-        if not text:
+        joined = _CONNECTIVE.search(self._held)
+        if keep:
+            if self._last == "dropped" and joined:  # "[9], [1]" -> "[1]"
+                self._held = " " if self._started else ""
+            self._show(out, self._held + "[" + ", ".join(map(str, keep)) + "]", "kept")
+            self._held = ""
             return
-        self._started = True
-        stripped = text.rstrip()
-        if stripped:
-            out.append(self._space + stripped)
-            self._space = text[len(stripped):]
+        if following[:1].isalnum():
+            pass  # "word [7]next": keep the space
+        elif joined and (self._last in ("kept", "dropped") or not following.strip()[:1].isalnum()):
+            self._held = ""  # "[2] and [9]." -> "[2]."; "a and [9]." -> "a."
+        elif joined:
+            self._held = self._held.rstrip()  # "a and [9] b" -> "a and b"
         else:
-            self._space += text
+            self._held = self._held.rstrip()  # "word [7]." -> "word."; "word [7] next" -> "word next"
+        self._last = "dropped"
 
-    def feed(self, text: str) -> str:
-        self._buf += text
+    def _run(self, final: bool) -> str:
         out: list[str] = []
         while self._buf:
-            i = self._buf.find("[")
+            i = min((j for j in (self._buf.find(c) for c in _OPENERS) if j >= 0), default=-1)
             if i < 0:
-                self._emit(out, self._buf)
+                self._text(out, self._buf)
                 self._buf = ""
                 break
-            self._emit(out, self._buf[:i])
-            self._buf = self._buf[i:]
-            m = _MARKER.match(self._buf)
+            if i:
+                self._text(out, self._buf[:i])
+                self._buf = self._buf[i:]
+            m = _BRACKET.match(self._buf)
             if m:
-                fixed = self._fix(m)
-                if fixed:
-                    self._emit(out, fixed)
-                elif not self._buf[m.end():m.end() + 1].isalnum():
-                    self._space = ""  # "word [7]." -> "word."; "word [7] next" -> "word next"
+                if m.end() == len(self._buf) and not final:
+                    break  # what follows decides about the space before a removed marker
+                numbers = citation_numbers(m.group(1), self.n_sources, self._recent + self._held, self._buf[0])
+                if numbers is None:
+                    self._text(out, m.group(0))
+                else:
+                    self._marker(out, numbers, self._buf[m.end():])
                 self._buf = self._buf[m.end():]
                 continue
             p = _PARTIAL.match(self._buf)
-            if p and p.end() == len(self._buf):
+            if not final and p and p.end() == len(self._buf):
                 break  # may still become a marker: wait for more text
-            self._emit(out, "[")
+            self._text(out, self._buf[0])
             self._buf = self._buf[1:]
         return "".join(out)
 
+    def feed(self, text: str) -> str:
+        self._buf += text
+        return self._run(final=False)
+
     def flush(self) -> str:
-        out: list[str] = []
-        rest, self._buf = self._buf, ""
-        self._emit(out, rest)
-        return "".join(out)
+        out = self._run(final=True)
+        rest, self._held = self._held.rstrip(), ""
+        return out + rest
 
 
 def check_citations(text: str, n_sources: int) -> tuple[str, list[int], list[int]]:
@@ -154,10 +229,11 @@ def check_citations(text: str, n_sources: int) -> tuple[str, list[int], list[int
 
 
 def cited_sentences(text: str, n: int) -> tuple[str, ...]:
-    """The sentences of `text` that carry marker [n] (alone or in a group)."""
+    """The sentences of `text` (checked by `CitationChecker`) that carry marker [n] (alone or in a group)."""
     out = []
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        if any(n in _numbers(m.group(1)) for m in _MARKER.finditer(sentence)):
+    for sentence in re.split(r"(?<=[.!?])\s+|(?<=[。！？])", text):
+        if any(n in nums and 0 not in nums for nums in
+               ([int(x) for x in m.group(1).split(", ")] for m in _CANONICAL.finditer(sentence))):
             out.append(sentence.strip())
     return tuple(out)
 
@@ -432,7 +508,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
 
 def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str | None = None,
                    model: str | None = None) -> dict:
-    """The ``ask --json`` object of an answer stream (consumes `events`).
+    """The ``ask --json`` object of an answer stream (consumes `events`): ``Answer.from_events(...).to_json()``.
 
     ``{"question", "standalone_question", "answer", "sources": [{"n", "id", "title", "score", "venue",
     "year", "url"}], "citations": [{"n", "id", "title"}], "dropped_citations": [int], "backend", "model",
@@ -440,26 +516,4 @@ def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str
     then the partial text). `backend`/`model` (the LLM's ``name``/``model``) name the backend when the
     stream fails before ``Done``.
     """
-    out: dict = {"question": question, "standalone_question": question, "answer": "", "sources": [],
-                 "citations": [], "dropped_citations": [], "backend": backend, "model": model, "usage": {},
-                 "seconds": None, "refused": False}
-    texts: list[str] = []
-    started = time.perf_counter()
-    for ev in events:
-        if isinstance(ev, Sources):
-            out["sources"] = [s.to_json() for s in ev.sources]
-            out["standalone_question"] = ev.question or question
-            if ev.note:
-                out["note"] = ev.note
-        elif isinstance(ev, TextDelta):
-            texts.append(ev.text)
-        elif isinstance(ev, Citations):
-            out["citations"] = [c.to_json() for c in ev.citations]
-            out["dropped_citations"] = list(ev.dropped)
-        elif isinstance(ev, Done):
-            out.update(answer=ev.answer, backend=ev.backend, model=ev.model, usage=dict(ev.usage),
-                       seconds=round(ev.seconds, 3), refused=ev.refused)
-        elif isinstance(ev, Error):
-            out.update(answer=(ev.partial or "".join(texts)).strip(), error=ev.message, error_kind=ev.kind,
-                       seconds=round(time.perf_counter() - started, 3))
-    return out
+    return Answer.from_events(events, question, backend=backend, model=model).to_json()

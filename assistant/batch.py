@@ -10,6 +10,8 @@ Output (`run_batch`): one line per question with the fields of ``ask --json`` pl
 ``O_APPEND`` descriptor and flushed as soon as its answer is finished, so a killed run leaves at most a
 torn last line. `load_answered` (used by ``--resume``) repairs that line, drops error records so those
 questions are retried, and returns the ids already answered; each question is then answered exactly once.
+A file that is not an answers file of this command (`check_answers_file`), or the questions file itself
+(`same_file`), is never resumed into or overwritten: the run stops before touching it.
 """
 
 from __future__ import annotations
@@ -154,16 +156,66 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
 
 # --- output -----------------------------------------------------------------------------------------
 
+def same_file(a: Path, b: Path) -> bool:
+    """True when `a` and `b` name one file: the same path after resolving symbolic links (and ``..``),
+    or, when both exist, the same inode (a hard link)."""
+    a, b = Path(a), Path(b)
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def _is_answer(rec) -> bool:
+    return isinstance(rec, dict) and "question_id" in rec and "answer" in rec
+
+
+def check_answers_file(path: Path) -> None:
+    """Raise `BatchError` unless `path` is missing, empty, or an answers file of ``assistant batch``:
+    every line an answer record (an object with ``question_id`` and ``answer``), except that the last
+    line may be torn (a run killed while writing it). Used before ``--resume`` rewrites the file and
+    before ``--overwrite`` replaces it, so a file of something else (abstracts, questions, notes) is
+    never changed; the message names the first line that is not an answer."""
+    path = Path(path)
+    if not path.exists():
+        return
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BatchError(f"cannot read the answers file {path}: {exc.strerror or exc}") from None
+    lines = data.split(b"\n")
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        last = no == len(lines)  # no newline after it: possibly a line torn by a kill
+        try:
+            rec = json.loads(raw)
+        except ValueError:
+            if last:
+                continue
+            rec = None
+            what = "is not JSON"
+        else:
+            what = "is JSON but not an answer record (no 'question_id' and 'answer')"
+        if not _is_answer(rec):
+            raise BatchError(f"{path}:{no}: {what}, so {path.name} is not an answers file of `assistant batch`; "
+                             f"it was left as it is: choose another -o file")
+
+
 def load_answered(path: Path) -> tuple[set[str], str, int]:
     """For ``--resume``: the ids answered in `path`, after repairing it.
 
-    A torn or unparsable line (a run killed while writing) is removed, and so are error records (their
-    questions are asked again); the file is rewritten atomically only if something was removed.
+    At most a torn last line (a run killed while writing it) is removed, and so are error records (their
+    questions are asked again); the file is rewritten atomically only if something was removed. Raises
+    `BatchError`, leaving the file untouched, when it is not an answers file (`check_answers_file`).
     Returns ``(answered ids, what was repaired or "", error records removed)``.
     """
     path = Path(path)
     if not path.exists():
         return set(), "", 0
+    check_answers_file(path)
     data = path.read_bytes()
     keep: list[bytes] = []
     answered: set[str] = set()
@@ -173,10 +225,10 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
             continue
         try:
             rec = json.loads(raw)
-            qid = str(rec["question_id"])
-        except (ValueError, KeyError, TypeError):
-            bad += 1
+        except ValueError:
+            bad += 1  # the torn last line (check_answers_file allows no other)
             continue
+        qid = str(rec["question_id"])
         if rec.get("error"):
             errors += 1
             continue
@@ -184,7 +236,7 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
             continue
         answered.add(qid)
         keep.append(raw)
-    repaired = f"removed {bad} torn or unreadable line(s)" if bad else ""
+    repaired = f"removed {bad} torn last line" if bad else ""
     if bad or errors or (data and not data.endswith(b"\n")):
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_bytes(b"".join(line + b"\n" for line in keep))
@@ -247,6 +299,7 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
     called with each record after it is written and `on_start(to_answer, already_answered)` once before
     the first (for a progress bar). Setting `cancel` (or Ctrl-C in the
     calling thread) stops the run: answers written so far stay, unfinished ones are asked on resume.
+    Raises `BatchError` (nothing written) when resuming into a file that is not an answers file.
     """
     summary = BatchSummary(total=len(questions), output=str(output))
     started = time.perf_counter()

@@ -33,6 +33,10 @@ class UserError(Exception):
     """A mistake the user can fix; printed as one line, exit code 1."""
 
 
+class EmptyCollectionError(UserError):
+    """The collection holds no abstracts, so there is nothing to answer from (``error_kind`` "empty")."""
+
+
 # --- shared options ---------------------------------------------------------------------------------
 
 @app.callback()
@@ -58,6 +62,13 @@ VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venu
 YearOpt = Annotated[Optional[str], typer.Option("--year", help="Only this year or range (2023, 2021-2023).")]
 AuthorOpt = Annotated[Optional[str], typer.Option("--author", help="Only papers with an author containing this.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+# The answering options live here too, not in cli_answer: cli_eval uses them, and a command module
+# that imported another one made `import assistant.cli_answer` circular.
+LlmOpt = Annotated[Optional[str], typer.Option(
+    "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
+ModelOpt = Annotated[Optional[str], typer.Option(
+    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
+TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
 
 
 def make_filters(venue: str | None, year: str | None, author: str | None) -> Filters:
@@ -83,12 +94,12 @@ def user_errors(json_fields: dict | None = None):
     from store.embeddings import EmbeddingError
     from store.readers import InputError
 
-    kinds = {UserError: "usage", SettingsError: "settings", StoreError: "store", EmbeddingError: "embedding",
+    kinds = {EmptyCollectionError: "empty", UserError: "usage", SettingsError: "settings", StoreError: "store", EmbeddingError: "embedding",
              InputError: "input"}
     try:
         yield
     except tuple(kinds) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {printable(str(exc))}", err=True)
         if json_fields is not None:
             kind = next(k for cls, k in kinds.items() if isinstance(exc, cls))
             echo_json({**json_fields, "error": str(exc), "error_kind": kind})
@@ -109,6 +120,22 @@ def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
         if report is not None:
             typer.echo(f"Loaded the bundled ICML 2026 collection ({report.added} abstracts).", err=True)
     return store
+
+
+def printable(text: str) -> str:
+    """`assistant.text.printable`: text from files, papers or a model, safe to write to a terminal."""
+    from assistant.text import printable as strip_controls
+
+    return strip_controls(text)
+
+
+def require_papers(store: PaperStore) -> None:
+    """Raise `EmptyCollectionError` naming the collection and how to fill it when it holds no abstract."""
+    if store.count() == 0:
+        hint = ("" if store.name == "papers" else
+                " (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+        raise EmptyCollectionError(f"the collection '{store.name}' is empty: add abstracts with "
+                                   f"`assistant ingest FILE_OR_FOLDER`{hint}")
 
 
 def echo_json(obj) -> None:
@@ -136,7 +163,7 @@ def ingest(
     Prints added / updated / unchanged / skipped, with file and line for each skipped record.
     Exits 1 if any record or file had an error; the rest is ingested all the same.
     """
-    with user_errors():
+    with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
         report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
@@ -188,10 +215,15 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         f"in {report.seconds:.1f} s")
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
-            typer.echo(f"  skipped {s}", err=title == "errors")
+            typer.echo(f"  skipped {printable(str(s))}", err=title == "errors")
         if len(items) > shown:
             typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
                        err=title == "errors")
+    for w in report.warnings[:shown]:
+        typer.echo(f"  warning: {printable(str(w))} (the abstract was kept)", err=True)
+    if len(report.warnings) > shown:
+        typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
+                   err=True)
     if report.truncated:
         out(f"note: {report.truncated} abstracts are longer than the embedding model's 256 word pieces; their "
             f"vectors use the beginning, the full text is stored and searched by BM25.")
@@ -230,7 +262,7 @@ def search(
             typer.echo("No abstracts loaded: add some with `assistant ingest FILE`.")
             return
         if not results:
-            typer.echo("No paper matches" + (f" the filters ({filters.describe()})." if not filters.empty else "."))
+            typer.echo("No paper matches" + (f" the filters ({printable(filters.describe())})." if not filters.empty else "."))
             return
         console = _console()
         for r in results:
@@ -241,15 +273,15 @@ def _print_paper_line(console, n, paper, score: float | None, snippet_chars: int
     from rich.text import Text
 
     head = Text(f"{n:>2}. ", style="bold")
-    head.append(paper.title, style="bold cyan")
+    head.append(printable(paper.title), style="bold cyan")
     if paper.venue_year:
-        head.append(f"  ({paper.venue_year})", style="dim")
+        head.append(f"  ({printable(paper.venue_year)})", style="dim")
     if score is not None:
         head.append(f"  score {score:.4f}", style="dim")
     head.append(f"  {paper.id}", style="dim")
     console.print(head)
     snippet = paper.abstract if len(paper.abstract) <= snippet_chars else paper.abstract[:snippet_chars].rsplit(" ", 1)[0] + "…"
-    console.print(Text("    " + snippet))
+    console.print(Text("    " + printable(snippet)))
 
 
 @app.command()
@@ -261,7 +293,7 @@ def papers(
     as_json: JsonOpt = False,
 ) -> None:
     """List the papers in the collection (--json: a list of {"id", "title", "abstract", "venue", "year", ...})."""
-    with user_errors():
+    with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)
         store = open_store(get_settings(ctx))
         items = [p for p in store.papers() if filters.matches(p)]
@@ -271,16 +303,16 @@ def papers(
             return
         if not items:
             typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
-                       else f"No paper matches the filters ({filters.describe()}).")
+                       else f"No paper matches the filters ({printable(filters.describe())}).")
             return
         from rich.text import Text
 
         console = _console()
         for p in items:
             line = Text(f"{p.id}  ", style="dim")
-            line.append(p.title, style="bold")
+            line.append(printable(p.title), style="bold")
             if p.venue_year:
-                line.append(f"  ({p.venue_year})", style="dim")
+                line.append(f"  ({printable(p.venue_year)})", style="dim")
             console.print(line)
         typer.echo(f"{len(items)} papers")
 
@@ -292,7 +324,7 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
-    with user_errors():
+    with user_errors({"id": paper_id} if as_json else None):
         store = open_store(get_settings(ctx))
         found = store.find(paper_id.strip())
         if not found:
@@ -306,13 +338,14 @@ def show(
         from rich.text import Text
 
         console = _console()
-        console.print(Text(p.title + ("  (name derived from the abstract)" if p.title_is_derived else ""), style="bold"))
+        console.print(Text(printable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
+                           style="bold"))
         for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue_year),
                              ("link", p.url), ("topic", p.topic)):
             if value:
-                console.print(Text(f"{label}: ", style="dim") + Text(value))
+                console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
         console.print()
-        console.print(Text(p.abstract))
+        console.print(Text(printable(p.abstract)))
 
 
 # Commands kept in their own modules register themselves on `app` when imported (each module

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings,
-                           make_filters, open_store, user_errors)
-
-LlmOpt = Annotated[Optional[str], typer.Option(
-    "--llm", help="LLM backend: openai, local, extractive or auto \\[env ASSISTANT_LLM].")]
-ModelOpt = Annotated[Optional[str], typer.Option(
-    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
-TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
+from assistant.cli import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt, app,
+                           echo_json, get_settings, make_filters, open_store, printable, require_papers,
+                           user_errors)
 
 
 def _backend(settings, llm: str | None, model: str | None):
@@ -38,11 +33,11 @@ def _source_line(console, source, cited: bool) -> None:
 
     p = source.paper
     line = Text(f"[{source.n}] ", style="bold" if cited else "dim")
-    line.append(p.display_name, style="bold cyan" if cited else "cyan")
+    line.append(printable(p.display_name), style="bold cyan" if cited else "cyan")
     if p.venue_year:
-        line.append(f"  ({p.venue_year})", style="dim")
+        line.append(f"  ({printable(p.venue_year)})", style="dim")
     if p.url:
-        line.append(f"  {p.url}", style="underline")
+        line.append(f"  {printable(p.url)}", style="underline")
     line.append(f"  {p.id}", style="dim")
     console.print(line)
 
@@ -67,9 +62,9 @@ def print_answer(events, question: str, backend) -> bool:
         if isinstance(ev, Sources):
             sources, note = ev.sources, ev.note
             if ev.question and ev.question != question:
-                err.print(Text(f"(searched for: {ev.question})", style="dim"))
+                err.print(Text(f"(searched for: {printable(ev.question)})", style="dim"))
         elif isinstance(ev, TextDelta):
-            out.write(ev.text)
+            out.write(printable(ev.text))  # a model's escape sequences never reach the terminal
             out.flush()
             wrote = True
         elif isinstance(ev, Citations):
@@ -84,7 +79,7 @@ def print_answer(events, question: str, backend) -> bool:
                 for s in sources:
                     _source_line(console, s, s.n in cited)
             if note:
-                console.print(Text(f"note: {note}", style="dim"))
+                console.print(Text(f"note: {printable(note)}", style="dim"))
             if dropped:
                 console.print(Text("removed citation(s) naming no given source: "
                                    + ", ".join(f"[{n}]" for n in dropped), style="yellow"))
@@ -94,7 +89,7 @@ def print_answer(events, question: str, backend) -> bool:
             if wrote:
                 out.write("\n")
                 out.flush()
-            typer.echo(f"error ({backend.name}, {backend.model}): {ev.message}", err=True)
+            typer.echo(f"error ({backend.name}, {printable(backend.model)}): {printable(ev.message)}", err=True)
             return False
     return False
 
@@ -131,7 +126,9 @@ def ask(
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = _backend(settings, llm, model)
-        retriever = Retriever(open_store(settings))
+        store = open_store(settings)
+        require_papers(store)
+        retriever = Retriever(store)
         events = answer(question, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
         if as_json:
             obj = answer_to_json(question, events, backend=backend.name, model=backend.model)
@@ -169,18 +166,20 @@ def batch(
     or killed run: answered ids are skipped, failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """
-    from assistant.batch import BatchError, read_questions, run_batch
+    from assistant.batch import BatchError, check_answers_file, read_questions, run_batch, same_file
     from assistant.retrieval import Retriever
 
     with user_errors():
         if resume and overwrite:
             raise UserError("--resume and --overwrite contradict each other; choose one")
+        if same_file(questions, output):
+            raise UserError(f"-o {output} is the questions file itself; give the answers another file")
         try:
             items, problems = read_questions(questions)
         except BatchError as exc:
             raise UserError(str(exc)) from None
         for p in problems:
-            typer.echo(f"skipped {p}", err=True)
+            typer.echo(f"skipped {printable(p)}", err=True)
         if not items:
             raise UserError(f"{questions}: no questions found")
         if output.is_dir():
@@ -193,6 +192,11 @@ def batch(
                             f"choose another -o path") from None
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
             raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
+        if (resume or overwrite) and output.exists():
+            try:  # never resume into or overwrite a file that holds something else
+                check_answers_file(output)
+            except BatchError as exc:
+                raise UserError(str(exc)) from None
         if overwrite and output.exists():
             output.unlink()
         filters = make_filters(venue, year, author)
@@ -202,7 +206,9 @@ def batch(
             typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
                        f"applies to the openai backend", err=True)
             concurrency = 1
-        retriever = Retriever(open_store(settings))
+        store = open_store(settings)
+        require_papers(store)
+        retriever = Retriever(store)
         summary = _run_with_progress(run_batch, items, output, retriever=retriever, llm=backend, settings=settings,
                                      concurrency=concurrency, resume=resume, filters=filters, top_k=k,
                                      quiet=as_json)
@@ -231,8 +237,8 @@ def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):
             nonlocal failed
             if record.get("error"):
                 failed += 1
-                bar.console.print(f"question {record['question_id']}: error: {record['error']}", highlight=False,
-                                  markup=False)
+                bar.console.print(printable(f"question {record['question_id']}: error: {record['error']}"),
+                                  highlight=False, markup=False)
             bar.update(task, advance=1, failed=failed)
 
         def on_start(todo: int, already: int) -> None:

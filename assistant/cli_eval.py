@@ -20,9 +20,10 @@ from assistant.cli import (
     get_settings,
     make_filters,
     open_store,
+    printable,
     user_errors,
 )
-from assistant.cli_answer import LlmOpt, ModelOpt, TopKOpt
+from assistant.cli import LlmOpt, ModelOpt, TopKOpt
 
 LLM_CHOICES = ("auto", "openai", "local", "extractive")
 
@@ -104,7 +105,7 @@ def eval_(
             _print_report(data, results)
         for r in results:
             for problem in r.problems:
-                typer.echo(f"warning: {questions_file}:{r.question.line} ({r.question.id}): {problem}", err=True)
+                typer.echo(printable(f"warning: {questions_file}:{r.question.line} ({r.question.id}): {problem}"), err=True)
         missed = check_thresholds(data["summary"], {
             "recall_at_5": min_recall_at_5, "mrr": min_mrr, "fact_recall": min_fact_recall,
             "citation_precision": min_citation_precision, "refusal_rate": min_refusal_rate})
@@ -160,7 +161,7 @@ def _print_report(data: dict, results) -> None:
         table.add_column(col, justify="right" if col not in ("id", "type", "cited") else "left",
                          no_wrap=col in ("id", "type"))
     for r in results:
-        row = [r.question.id, r.question.type, *(_fmt(r.metrics.get(m)) for m in METRICS),
+        row = [printable(r.question.id), printable(r.question.type), *(_fmt(r.metrics.get(m)) for m in METRICS),
                str(len(r.cited)), f"{r.seconds:.1f}"]
         if r.error:
             row[-2] = "error"
@@ -175,7 +176,7 @@ def _print_report(data: dict, results) -> None:
     console.print(summary)
     for r in results:
         if r.error:
-            typer.echo(f"error in {r.question.id}: {r.error}", err=True)
+            typer.echo(printable(f"error in {r.question.id}: {r.error}"), err=True)
 
 
 # --- stats --------------------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ def stats(
     --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
     "years": [{"year", "count"}]}.
     """
-    with user_errors():
+    with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)
         store = open_store(get_settings(ctx))
         papers = [p for p in store.papers() if filters.matches(p)]
@@ -247,15 +248,16 @@ def _print_stats(data: dict, name: str) -> None:
     from rich.text import Text
 
     console = Console(highlight=False)
-    console.print(Text(f"{name}: {data['total']:,} abstracts", style="bold"))
+    console.print(Text(f"{printable(name)}: {data['total']:,} abstracts", style="bold"))
     rows = []
     for v in data["venues"]:
         for y in v["years"]:
-            rows.append((v["venue"] or "(no venue)", "" if y["year"] is None else str(y["year"]), y["count"]))
+            rows.append((printable(v["venue"] or "(no venue)"), "" if y["year"] is None else str(y["year"]), y["count"]))
     wv = max(len(r[0]) for r in rows)
     _print_bars(console, "by venue and year", [(f"{v:<{wv}} {y:>4}", n) for v, y, n in rows], "cyan")
     if len(data["venues"]) > 1:
-        _print_bars(console, "by venue", [(v["venue"] or "(no venue)", v["count"]) for v in data["venues"]], "green")
+        _print_bars(console, "by venue", [(printable(v["venue"] or "(no venue)"), v["count"]) for v in data["venues"]],
+                    "green")
     if len(data["years"]) > 1:
         _print_bars(console, "by year", [("(no year)" if y["year"] is None else str(y["year"]), y["count"])
                                          for y in data["years"]], "magenta")

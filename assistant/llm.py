@@ -104,7 +104,10 @@ def _bpe(model: str):
 
 def bpe_token_counter(model: str):
     """A ``text -> tokens`` function: OpenAI's BPE (bpe-openai, offline) for `model`, scaled by 1.25
-    for non-OpenAI models whose tokenizers are usually less compact; ``len(text) / 3`` without it."""
+    for non-OpenAI models whose tokenizers are usually less compact; ``len(text) / 3`` without it.
+
+    Text that spells a special token (``<|endoftext|>`` in a question or an abstract) is counted as
+    plain text (``encode_ordinary``), as the server tokenizes message content; ``encode`` would raise."""
     enc = _bpe(model)
     openai_model = model.startswith(("gpt-", "o1", "o3", "o4", "text-"))
     factor = 1.0 if openai_model else 1.25
@@ -112,7 +115,7 @@ def bpe_token_counter(model: str):
         return lambda text: int(len(text) / 3 * factor) + 1
 
     def count(text: str) -> int:
-        return int(len(enc.encode(text)) * factor) + (0 if openai_model else 1)
+        return int(len(enc.encode_ordinary(text)) * factor) + (0 if openai_model else 1)
 
     return count
 
@@ -421,9 +424,11 @@ class LocalBackend:
             return _LLAMAS[key]
 
     def count_tokens(self, text: str) -> int:
+        """Tokens of `text` in the model's tokenizer; text that spells a special token (``<|im_end|>``)
+        counts as the plain text it is (``special=False``)."""
         llama, lock = self._llama()
         with lock:
-            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def _chat(self, messages, max_tokens, stream):
         llama, _ = self._llama()
@@ -571,8 +576,9 @@ class ExtractiveBackend:
         parts = []
         for n, sent, _ in picked:
             body = sent.rstrip()
-            end = body[-1] if body[-1] in ".!?" else "."
-            body = body[:-1] if body[-1] in ".!?" else body
+            stop = body[-1] in ".!?。！？"  # the marker goes before the sentence's own stop: "… [1]。"
+            end = body[-1] if stop else ("。" if re.search(r"[\u3040-\u30ff\u3400-\u9fff]$", body) else ".")
+            body = body[:-1].rstrip() if stop else body
             parts.append(f"{body} [{n}]{end}")
         return " ".join(parts)
 

@@ -36,7 +36,8 @@ Mode = Literal["hybrid", "dense", "bm25"]
 @dataclass(frozen=True)
 class Filters:
     """Metadata filters. `venue` matches case-insensitively (several venues: comma-separated);
-    `year_min`/`year_max` are inclusive; `author` is a case-insensitive substring of any author."""
+    `year_min`/`year_max` are inclusive; `author` is a case-insensitive substring of any author. Values and
+    stored metadata are compared in one Unicode form (`assistant.text.fold_key`: NFKC, case-folded)."""
 
     venue: str | None = None
     year_min: int | None = None
@@ -49,18 +50,23 @@ class Filters:
 
     @property
     def venues(self) -> set[str]:
-        return {v.strip().casefold() for v in (self.venue or "").split(",") if v.strip()}
+        """The venue names in the form of the stored ``venue_key`` (`assistant.text.fold_key`)."""
+        from assistant.text import fold_key
+
+        return {fold_key(v) for v in (self.venue or "").split(",") if v.strip()}
 
     def matches(self, paper: Paper) -> bool:
-        if self.venues and paper.venue.casefold() not in self.venues:
+        from assistant.text import fold_key
+
+        if self.venues and fold_key(paper.venue) not in self.venues:
             return False
         if self.year_min is not None and (paper.year is None or paper.year < self.year_min):
             return False
         if self.year_max is not None and (paper.year is None or paper.year > self.year_max):
             return False
         if self.author:
-            needle = self.author.casefold()
-            if not any(needle in a.casefold() for a in paper.authors):
+            needle = fold_key(self.author)
+            if not any(needle in fold_key(a) for a in paper.authors):
                 return False
         return True
 
@@ -151,12 +157,14 @@ class Retriever:
 
         Raises `StoreError` / `EmbeddingError` when the store or model is unusable.
         """
+        import unicodedata
+
         import numpy as np
 
         s = self.settings
         top_k = top_k or s.top_k
         filters = filters or Filters()
-        query = " ".join((query or "").split())
+        query = " ".join(unicodedata.normalize("NFKC", query or "").split())  # fullwidth, NFD: the stored form
         papers, bm25 = self.store.bm25()
         if not papers or not query:
             return []

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from store.paper import is_name_like
+from store.paper import is_name_like, venue_key
 
 _STOP = set("""a an the and or of to in on for with by from at as is are was were be been being it its this that these
 those which what who whom whose when where why how do does did doing done can could should would may might will
@@ -32,20 +32,26 @@ _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API
 
 def name_tokens(text: str) -> list[str]:
     """Method/benchmark names and acronyms in `text` (``NorMuon``, ``STAR-KV``, ``GRPO``), in order,
-    without very common acronyms (``LLM``, ``GPU``)."""
+    without very common acronyms (``LLM``, ``GPU``). Read after Unicode NFKC, so fullwidth ``ＮｏｒＭｕｏｎ``
+    gives ``NorMuon``; names equal in `fold` form (``A²RBench``, ``A$^2$RBench``) are listed once."""
+    import unicodedata
+
     out: list[str] = []
-    for tok in re.findall(r"[A-Za-z0-9$^{}\\][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9$}]|[A-Z]", text):
+    seen: set[str] = set()
+    for tok in re.findall(r"[A-Za-z0-9$^{}\\][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9$}]|[A-Z]", unicodedata.normalize("NFKC", text)):
         tok = tok.strip("-")
-        if tok in _COMMON_ACRONYMS or tok in out:
+        if tok in _COMMON_ACRONYMS or _folded(tok) in seen:
             continue
         if is_name_like(tok) or (_ACRONYM.match(tok) and sum(c.isalpha() for c in tok) >= 2):
             out.append(tok)
+            seen.add(_folded(tok))
     return out
 
 
 def mentions(document: str, name: str) -> bool:
-    """True when `name` occurs in `document` as a whole word (case-sensitive)."""
-    return re.search(rf"(?<![\w$\\]){re.escape(name)}(?![\w])", document) is not None
+    """True when `name` occurs in `document` as a whole word (case-sensitive), both compared in `fold`
+    form: fullwidth, decomposed (NFD) and LaTeX spellings of a name match its plain form."""
+    return re.search(rf"(?<![\w$\\]){re.escape(_folded(name))}(?![\w])", _folded(document)) is not None
 
 
 def split_sentences(text: str) -> list[str]:
@@ -153,6 +159,18 @@ def fold(text: str) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFKC", render_latex(text))
+
+
+@lru_cache(maxsize=8192)
+def _folded(text: str) -> str:
+    return fold(text)
+
+
+def fold_key(text: str) -> str:
+    """`text` for case-insensitive comparison of metadata (venue, author filters): NFKC, case-folded,
+    NFKC again (case folding can leave unnormalised text), spaces collapsed. ``ＩＣＭＬ`` -> ``icml``,
+    ``Jose\u0301`` (decomposed, as macOS types it) -> ``josé``."""
+    return venue_key(text)
 
 
 def printable(text: str) -> str:

@@ -1,11 +1,11 @@
 """The BM25 index (`bm25s`), derived from the collection's own documents.
 
 Built from what Chroma holds (so a store opened fresh from disk or from a server has it too), cached
-on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and revision (and the BM25
-parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
+on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and a hash of the stored documents
+(and the BM25 parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
 "BM25S", arXiv:2407.03618), k1=0.9, b=0.4 (Anserini's defaults, used for BEIR's BM25 baselines; also
 the best pair on the BEIR SciFact train split, `benchmarks/tune_scifact.py`), English stopwords,
-Snowball stemming (PyStemmer).
+Snowball stemming (PyStemmer), after Unicode NFKC (`_nfkc`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,15 @@ if TYPE_CHECKING:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
 K1, B = 0.9, 0.4
-PARAMS = f"lucene k1={K1} b={B} tokens=1"  # part of the cache key: a change rebuilds cached indexes
+PARAMS = f"lucene k1={K1} b={B} tokens=2-nfkc"  # part of the cache key: a change rebuilds cached indexes
+
+
+def _nfkc(texts: list[str]) -> list[str]:
+    """Unicode NFKC, before lower-casing and stemming, for documents and queries alike: decomposed
+    accents (as macOS types them) compose, fullwidth letters and digits become ASCII."""
+    import unicodedata
+
+    return [unicodedata.normalize("NFKC", t) for t in texts]
 
 
 def _stemmer():
@@ -37,17 +45,17 @@ def _stemmer():
 
 
 def tokenize(texts: list[str], stemmer=None):
-    """Lower-cased, stopword-free, stemmed tokens of `texts` as bm25s ``Tokenized`` ids."""
+    """Lower-cased, stopword-free, stemmed tokens of `texts` (NFKC first) as bm25s ``Tokenized`` ids."""
     import bm25s
 
-    return bm25s.tokenize(texts, lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
+    return bm25s.tokenize(_nfkc(texts), lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
                           show_progress=False, return_ids=True)
 
 
 def _query_tokens(query: str, stemmer) -> list[str]:
     import bm25s
 
-    tokens = bm25s.tokenize([query], lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
+    tokens = bm25s.tokenize(_nfkc([query]), lower=True, stopwords="en", stemmer=stemmer, token_pattern=TOKEN_PATTERN,
                             show_progress=False, return_ids=False)
     return [t for t in tokens[0] if t]
 

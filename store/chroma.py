@@ -2,8 +2,8 @@
 through `HttpClient` when ``ASSISTANT_CHROMA_URL`` is set.
 
 The collection records the embedding model and dimension it was built with (collection metadata
-``embedding_model`` / ``embedding_dim``) and a ``revision`` counter that every change bumps, so
-derived indexes (BM25) know when to rebuild. Vectors are compared by cosine distance.
+``embedding_model`` / ``embedding_dim``) and a ``revision`` counter that every change bumps (before the
+first write and after the last), so derived indexes (BM25) know when to rebuild. Vectors are compared by cosine distance.
 """
 
 from __future__ import annotations
@@ -94,8 +94,15 @@ def revision(collection) -> int:
     return int((collection.metadata or {}).get("revision", 0))
 
 
-def bump_revision(collection) -> None:
-    """Mark the collection as changed (derived indexes rebuild on the next open)."""
+def bump_revision(collection, writing: bool = False) -> None:
+    """Mark the collection as changed: ``revision`` + 1 and a new random ``revision_token`` (two writers
+    that read the same revision still leave different tokens), so derived indexes rebuild on their next
+    use. `writing` True says a write has started and not finished (set before the first upsert, cleared
+    by the bump after the last; a killed ingest leaves it set). Pass a freshly fetched collection."""
+    import secrets
+
     meta = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
     meta["revision"] = revision(collection) + 1
+    meta["revision_token"] = secrets.token_hex(8)
+    meta["writing"] = writing
     collection.modify(metadata=meta)

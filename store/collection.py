@@ -1,7 +1,9 @@
 """`PaperStore`: the Chroma collection of papers, its embedder and its BM25 index, in one object.
 
 Chroma is the single source of truth (documents, metadata, vectors); the BM25 index and the in-memory
-list of papers are derived from it and refreshed when the collection's revision changes.
+list of papers are derived from it and refreshed when the collection's revision changes. Writers mark the
+collection before their first upsert (`begin_write`) and after their last (`mark_changed`), and the
+cached index is keyed by a hash of the stored documents, so a killed ingest never leaves a stale index.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ class PaperStore:
         self.settings = settings
         self._embedder = embedder
         self._client = client
-        self._snapshot: tuple[int, list[Paper], BM25Index] | None = None
+        self._snapshot: tuple[tuple, list[Paper], BM25Index] | None = None
+        self._writing = False  # this object has started a write (begin_write) not yet marked finished
 
     @property
     def embedder(self) -> Embedder:
@@ -67,12 +70,21 @@ class PaperStore:
     def count(self) -> int:
         return self._call("count", self.collection.count)
 
+    def _fresh(self):
+        """The collection as Chroma has it now (another process may have changed its metadata)."""
+        _ = self.collection  # created on first use
+        return self._call("get collection", self.client.get_collection, self.settings.collection,
+                          embedding_function=None)
+
     def revision(self) -> int:
         """The collection's change counter, read from Chroma (another process may have changed it)."""
-        _ = self.collection  # created on first use
-        fresh = self._call("get collection", self.client.get_collection, self.settings.collection,
-                           embedding_function=None)
-        return revision(fresh)
+        return revision(self._fresh())
+
+    def _state(self) -> tuple[int, str, bool]:
+        """(revision, revision token, a write started and not finished), read from Chroma."""
+        fresh = self._fresh()
+        meta = fresh.metadata or {}
+        return revision(fresh), str(meta.get("revision_token", "")), bool(meta.get("writing", False))
 
     def get(self, ids: Sequence[str]) -> list[Paper]:
         """Papers with these ids, in the given order; unknown ids are left out."""
@@ -108,17 +120,29 @@ class PaperStore:
         res = self._call("get", self.collection.get, where={"source": source}, include=["metadatas"])
         return {i: (m or {}).get("position") for i, m in zip(res["ids"], res["metadatas"])}
 
-    def _load_snapshot(self) -> tuple[int, list[Paper], BM25Index]:
+    def _load_snapshot(self) -> tuple[tuple, list[Paper], BM25Index]:
+        """The papers and their BM25 index, matching what Chroma holds.
+
+        Reused in memory while the collection's revision and token are unchanged and no write is
+        unfinished; otherwise the papers are read again. The index on disk is keyed by a SHA-256 of every
+        (id, document) pair, so it is used only when it was built from exactly what is stored now,
+        whatever happened to the revision (an ingest killed between its upserts and its final bump).
+        """
+        import hashlib
+
         from store.bm25 import BM25Index, cache_folder
 
-        rev = self.revision()
-        if self._snapshot is not None and self._snapshot[0] == rev:
+        state = self._state()
+        if self._snapshot is not None and self._snapshot[0] == state and not state[2]:
             return self._snapshot
         papers: list[Paper] = []
         for page in self.iter_raw(["documents", "metadatas"]):
             papers.extend(Paper.from_chroma(i, d, m) for i, d, m in zip(page["ids"], page["documents"], page["metadatas"]))
         papers.sort(key=lambda p: p.id)
-        key = f"{self.collection.id}:{rev}:{len(papers)}"
+        digest = hashlib.sha256()
+        for p in papers:
+            digest.update(f"{p.id}\x1f{p.document}\x1e".encode("utf-8", "surrogatepass"))
+        key = f"{self.collection.id}:{len(papers)}:{digest.hexdigest()}"
         folder = cache_folder(self.settings.paths.cache_dir, str(self.collection.id))
         index = BM25Index.load(folder, key)
         if index is None or index.ids != [p.id for p in papers]:
@@ -128,7 +152,7 @@ class PaperStore:
                     index.save(folder, key)
                 except OSError:
                     pass  # a read-only data folder only costs a rebuild next time
-        self._snapshot = (rev, papers, index)
+        self._snapshot = (state, papers, index)
         return self._snapshot
 
     def papers(self) -> list[Paper]:
@@ -154,17 +178,30 @@ class PaperStore:
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
 
     # --- writing -----------------------------------------------------------------------------------
+    def begin_write(self) -> None:
+        """Mark the collection as being written, before the first upsert or delete (both call it): every
+        BM25 index built before is stale from now on, here and in other processes, even if the write is
+        killed before `mark_changed`."""
+        if not self._writing:
+            self._call("update metadata", bump_revision, self._fresh(), True)
+            self._writing = True
+            self._snapshot = None
+
     def upsert(self, papers: Sequence[Paper], embeddings: np.ndarray) -> None:
         if not papers:
             return
+        self.begin_write()
         self._call("upsert", self.collection.upsert, ids=[p.id for p in papers],
                    documents=[p.document for p in papers], metadatas=[p.to_metadata() for p in papers],
                    embeddings=embeddings)
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
+            self.begin_write()
             self._call("delete", self.collection.delete, ids=list(ids))
 
     def mark_changed(self) -> None:
-        self._call("update metadata", bump_revision, self.collection)
+        """The write is finished: bump the revision and clear the mark `begin_write` set."""
+        self._call("update metadata", bump_revision, self._fresh(), False)
+        self._writing = False
         self._snapshot = None

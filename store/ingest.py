@@ -66,6 +66,8 @@ class IngestReport:
     truncated: int = 0
     seconds: float = 0.0
     embedded: int = 0
+    warnings: list[Skipped] = field(default_factory=list)
+    """Kept records with an optional field that could not be read and was left empty."""
 
     @property
     def ok(self) -> bool:
@@ -86,6 +88,7 @@ class IngestReport:
             "truncated": self.truncated, "embedded": self.embedded, "seconds": round(self.seconds, 3),
             "skipped_records": [{"source": s.source, "line": s.line, "reason": s.reason, "error": s.error}
                                 for s in self.skipped],
+            "warnings": [{"source": w.source, "line": w.line, "reason": w.reason} for w in self.warnings],
         }
 
 
@@ -120,6 +123,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                     report.skipped.append(Skipped(record.source, record.line, reason, error=False))
                     continue
                 seen[paper.id] = (record.source, record.line, digest)
+                report.warnings.extend(Skipped(record.source, record.line, w, error=False) for w in record.warnings)
                 papers.append(paper)
         except InputError as exc:
             report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
@@ -167,18 +171,20 @@ def ingest(paths: Iterable[Path], store: PaperStore,
     total = len(to_write)
     if progress:
         progress(0, total)
-    for start in range(0, total, CHUNK):
-        chunk = to_write[start : start + CHUNK]
-        vectors = store.embedder.embed([p.document for p in chunk])
-        report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
-        store.upsert(chunk, vectors)
-        report.embedded += len(chunk)
-        if progress:
-            progress(min(start + CHUNK, total), total)
-    if replaced:
-        store.delete(replaced)
-    if to_write or replaced:
-        store.mark_changed()
+    try:
+        for start in range(0, total, CHUNK):
+            chunk = to_write[start : start + CHUNK]
+            vectors = store.embedder.embed([p.document for p in chunk])
+            report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
+            store.upsert(chunk, vectors)  # marks the collection as being written first (begin_write)
+            report.embedded += len(chunk)
+            if progress:
+                progress(min(start + CHUNK, total), total)
+        if replaced:
+            store.delete(replaced)
+    finally:  # also after an error or Ctrl+C: what was upserted is stored, and derived indexes must see it
+        if report.embedded or replaced:
+            store.mark_changed()
     report.seconds = time.perf_counter() - started
     return report
 

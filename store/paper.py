@@ -36,6 +36,12 @@ def normalise_for_key(text: str) -> str:
     return " ".join(clean_text(text).casefold().split())
 
 
+def venue_key(venue: str) -> str:
+    """The venue as filters compare it: NFKC, case-folded, NFKC again, spaces collapsed (the same as
+    `assistant.text.fold_key`)."""
+    return " ".join(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", venue).casefold()).split())
+
+
 def sha256_hex(*parts: str) -> str:
     """SHA-256 hex digest of the parts joined with a unit separator (``\\x1f``)."""
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
@@ -101,7 +107,7 @@ class Paper:
             "title": self.title,
             "authors": AUTHOR_SEPARATOR.join(self.authors),
             "venue": self.venue,
-            "venue_key": self.venue.casefold(),
+            "venue_key": venue_key(self.venue),
             "url": self.url,
             "source_id": self.source_id,
             "topic": self.topic,
@@ -128,13 +134,14 @@ class Paper:
             abstract = abstract[len(title) + 2 :]
         authors = tuple(a for a in str(meta.get("authors", "")).split(AUTHOR_SEPARATOR) if a)
         year = meta.get("year")
+        year = int(year) if isinstance(year, (int, float)) or (isinstance(year, str) and year.isdigit()) else None
         position = meta.get("position")
         return cls(
             abstract=abstract,
             title=title,
             authors=authors,
             venue=str(meta.get("venue", "")),
-            year=int(year) if year is not None else None,
+            year=year,
             url=str(meta.get("url", "")),
             source_id=str(meta.get("source_id", "")),
             topic=str(meta.get("topic", "")),

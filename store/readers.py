@@ -45,12 +45,14 @@ class InputError(Exception):
 
 @dataclass(frozen=True)
 class Record:
-    """One record read from a file: `paper` is set, or `skip_reason` says why it was skipped."""
+    """One record read from a file: `paper` is set, or `skip_reason` says why it was skipped.
+    `warnings` name optional fields that could not be read and were left empty (the paper is kept)."""
 
     source: str
     line: int
     paper: Paper | None = None
     skip_reason: str = ""
+    warnings: tuple[str, ...] = ()
 
 
 def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
@@ -129,19 +131,25 @@ def _as_text(value, field: str) -> str:
 
 
 def _authors(value) -> tuple[str, ...]:
+    """Author names from a list (of names or ``{"name"}`` / ``{"first", "last"}`` objects) or a string
+    separated by ``;``, `` and `` or ``,``. Raises `ValueError` for a value that holds no name
+    (a number, an object without a name)."""
     if value is None:
         return ()
     if isinstance(value, str):
         sep = ";" if ";" in value else (" and " if " and " in value else ",")
         parts = value.split(sep)
-    elif isinstance(value, list):
+    elif isinstance(value, (list, dict)):
         parts = []
-        for item in value:
+        for item in value if isinstance(value, list) else [value]:
             if isinstance(item, dict):
-                item = item.get("name") or " ".join(str(item.get(k, "")) for k in ("first", "last"))
-            parts.append(str(item))
+                item = item.get("name") or " ".join(str(item[k]) for k in ("first", "last") if item.get(k))
+            if isinstance(item, str):
+                parts.append(item)
+        if not any(p.strip() for p in parts):
+            raise ValueError(f"field 'authors' is {json.dumps(value, ensure_ascii=False)[:40]}, expected names")
     else:
-        parts = [str(value)]
+        raise ValueError(f"field 'authors' is {value!r:.40}, expected names")
     return tuple(a for a in (clean_text(p) for p in parts) if a)
 
 
@@ -150,28 +158,57 @@ def _venue(value) -> str:
     return _KNOWN_VENUES.get(text.casefold(), text)
 
 
+def _url(value) -> str:
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        value = value[0]  # several links: the first
+    return _as_text(value, "url")
+
+
+_YEAR = re.compile(r"(?<!\d)(1[89]\d{2}|20\d{2})(?!\d)")
+
+
 def _year(value) -> int | None:
+    """The year in `value`: ``2024``, ``"2024"``, ``"2021a"``, ``"2021-05-01"``, ``"May 2021"`` -> the
+    four-digit year. Raises `ValueError` when it names none (``"in press"``, ``"n.d."``, ``"23"``)."""
     if value is None or value == "":
         return None
-    match = re.search(r"\b(19|20)\d{2}\b", str(value))
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    match = _YEAR.search(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     if not match:
-        raise ValueError(f"field 'year' is {str(value)[:20]!r}, expected a year such as 2024")
+        raise ValueError(f"field 'year' is {str(value)[:20]!r}, not a year such as 2024")
     return int(match.group(0))
 
 
-def paper_from_dict(record: dict, source: str, position: int) -> Paper:
+def _optional(parse, value, default, warnings: list[str] | None):
+    """`parse(value)`, or `default` with a warning when the value cannot be read."""
+    try:
+        return parse(value)
+    except ValueError as exc:
+        if warnings is not None:
+            warnings.append(f"{exc}; left empty")
+        return default
+
+
+def paper_from_dict(record: dict, source: str, position: int, warnings: list[str] | None = None) -> Paper:
     """Map one dict from a JSON/JSONL/CSV file to a `Paper`.
 
-    Raises `ValueError` with a message naming the field when the record has no abstract or a
-    field has the wrong type.
+    Raises `ValueError` with a message naming the field when the record has no abstract. An optional
+    field that cannot be read (a year such as ``"in press"``, authors, venue, url, title, id or topic of the
+    wrong type) never costs the abstract: what can be parsed is kept (``"2021a"`` -> 2021), the field is
+    left empty, and one message per field is appended to `warnings`.
     """
     if not isinstance(record, dict):
         raise ValueError(f"record is a {type(record).__name__}, expected an object with an 'abstract' field")
     abstract = _as_text(_first(record, ABSTRACT_FIELDS), "abstract")
     if not abstract:
         raise ValueError("record has no abstract (field 'abstract' missing or empty)")
-    title = _as_text(_first(record, TITLE_FIELDS), "title")
-    source_id = _as_text(_first(record, ID_FIELDS), "id")
+
+    def text(names: tuple[str, ...], field: str) -> str:
+        return _optional(lambda v: _as_text(v, field), _first(record, names), "", warnings)
+
+    title = text(TITLE_FIELDS, "title")
+    source_id = text(ID_FIELDS, "id")
     extra = {k: str(v) for k, v in record.items() if isinstance(v, (str, int, float)) and k not in
              (*TITLE_FIELDS, *ABSTRACT_FIELDS, *AUTHOR_FIELDS, *VENUE_FIELDS, *YEAR_FIELDS, *URL_FIELDS,
               *ID_FIELDS, *TOPIC_FIELDS)}
@@ -180,12 +217,12 @@ def paper_from_dict(record: dict, source: str, position: int) -> Paper:
         abstract=abstract,
         title=title or derive_display_name(abstract),
         title_is_derived=not title,
-        authors=_authors(_first(record, AUTHOR_FIELDS)),
-        venue=_venue(_first(record, VENUE_FIELDS)),
-        year=_year(_first(record, YEAR_FIELDS)),
-        url=_as_text(_first(record, URL_FIELDS), "url"),
+        authors=_optional(_authors, _first(record, AUTHOR_FIELDS), (), warnings),
+        venue=_optional(_venue, _first(record, VENUE_FIELDS), "", warnings),
+        year=_optional(_year, _first(record, YEAR_FIELDS), None, warnings),
+        url=_optional(_url, _first(record, URL_FIELDS), "", warnings),
         source_id=source_id,
-        topic=_as_text(topic, "topic") if not isinstance(topic, list) else ", ".join(map(str, topic)),
+        topic=(text(TOPIC_FIELDS, "topic") if not isinstance(topic, list) else ", ".join(map(str, topic))),
         source=source,
         position=position,
         extra=extra,
@@ -193,8 +230,9 @@ def paper_from_dict(record: dict, source: str, position: int) -> Paper:
 
 
 def _record(source: str, line: int, obj, position: int) -> Record:
+    warnings: list[str] = []
     try:
-        return Record(source, line, paper=paper_from_dict(obj, source, position))
+        return Record(source, line, paper=paper_from_dict(obj, source, position, warnings), warnings=tuple(warnings))
     except ValueError as exc:
         return Record(source, line, skip_reason=str(exc))
 

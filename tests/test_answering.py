@@ -128,6 +128,67 @@ def test_check_citations(raw, n, clean, cited, dropped):
     assert check_citations(raw, n) == (clean, cited, dropped)
 
 
+CITATION_FORMS = [  # (what the model wrote, 3 sources) -> (what is shown, cited, dropped)
+    # forms models write for a citation: normalised to [n] and checked
+    ("It works 【1】 and 【7】.", "It works [1].", [1], [7]),
+    ("It works [1，7].", "It works [1].", [1], [7]),
+    ("It works [1, 2, and 7].", "It works [1, 2].", [1, 2], [7]),
+    ("It works [1、2].", "It works [1, 2].", [1, 2], []),
+    ("It works [^7].", "It works.", [], [7]),
+    ("It works [^1][^7].", "It works [1].", [1], [7]),
+    ("It works [Source 7].", "It works.", [], [7]),
+    ("It works [Source 2].", "It works [2].", [2], []),
+    ("It works [Sources 1 and 3].", "It works [1, 3].", [1, 3], []),
+    ("It cites [Ref. 2; Ref. 9].", "It cites [2].", [2], [9]),
+    ("It works 【4:0†source】.", "It works.", [], [4]),
+    ("It works 【2:0†source】.", "It works [2].", [2], []),
+    ("It works ［１］.", "It works [1].", [1], []),
+    ("A [1-3] B", "A [1, 2, 3] B", [1, 2, 3], []),
+    # a removed marker takes the connective that joined it, not the words around it
+    ("It works [1] and [9].", "It works [1].", [1], [9]),
+    ("It works and [9].", "It works.", [], [9]),
+    ("It works [9], [1].", "It works [1].", [1], [9]),
+    ("It works [9] and more", "It works and more", [], [9]),
+    ("It is a [9].", "It is a.", [], [9]),
+    ("brand [9].", "brand.", [], [9]),
+    # bracketed text that is not a citation: left as written
+    ("[00] x", "[00] x", [], []),
+    ("as in Eq. [3] and Eq. [9].", "as in Eq. [3] and Eq. [9].", [], []),
+    ("see Table [2] and Fig. [12]", "see Table [2] and Fig. [12]", [], []),
+    ("a value in [0, 1] here", "a value in [0, 1] here", [], []),
+    ("a range [0.5, 2] here", "a range [0.5, 2] here", [], []),
+    ("sizes [16, 32, 64] here", "sizes [16, 32, 64] here", [], []),
+    ("with x ∈ [1, 5].", "with x ∈ [1, 5].", [], []),
+    ("the vector = [1, 5].", "the vector = [1, 5].", [], []),
+    ("claim [2020] here", "claim [2020] here", [], []),
+    ("[Smith et al., 2020] says", "[Smith et al., 2020] says", [], []),
+    ("see [a], [x1] and [ ] 【摘要】", "see [a], [x1] and [ ] 【摘要】", [], []),
+]
+
+
+@pytest.mark.parametrize("raw, clean, cited, dropped", CITATION_FORMS)
+def test_citation_forms_are_normalised_and_checked(raw, clean, cited, dropped):
+    from assistant.answering import CitationChecker, check_citations
+    from assistant.tui.textutil import markers_in
+
+    assert check_citations(raw, 3) == (clean, cited, dropped)
+    for size in (1, 2, 5):  # streamed in pieces, the same text comes out
+        checker = CitationChecker(3)
+        shown = [checker.feed(raw[i:i + size]) for i in range(0, len(raw), size)] + [checker.flush()]
+        assert "".join(shown) == clean and checker.cited == cited and checker.dropped == dropped
+    if cited and "0" not in clean:  # the chat app finds the normalised markers
+        assert markers_in(clean) == cited
+
+
+def test_a_partial_citation_form_is_held_back_until_complete():
+    from assistant.answering import CitationChecker
+
+    c = CitationChecker(3)
+    shown = [c.feed(x) for x in ["Fast ", "【", "4:0", "†sou", "rce】", " and [", "Source", " 2", "]", "."]]
+    assert shown[1:4] == ["", "", ""] and shown[5:8] == ["", "", ""]
+    assert "".join(shown) + c.flush() == "Fast [2]." and c.dropped == [4]
+
+
 def test_citation_checker_holds_back_a_marker_split_across_chunks():
     from assistant.answering import CitationChecker
 
@@ -312,7 +373,7 @@ def test_answer_to_json_has_the_ask_fields(store, open_settings):
     for key in ("question", "answer", "sources", "citations", "dropped_citations", "backend", "model", "usage",
                 "seconds"):
         assert key in obj
-    assert obj["answer"] == "KVPress [1] and."
+    assert obj["answer"] == "KVPress [1]."  # the invented marker goes with the "and" that joined it
     assert obj["citations"] == [{"n": 1, "id": obj["sources"][0]["id"], "title": PAPERS[0]["title"]}]
     assert obj["dropped_citations"] == [9]
     assert {"n", "id", "title", "score"} <= obj["sources"][0].keys()
@@ -400,3 +461,21 @@ def test_ask_with_an_empty_question_is_one_line_error():
     assert result.exit_code == 1
     assert result.stderr.strip().startswith("error: the question is empty")
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("abstract, answer", [
+    ("NorMuon 将 训练 速度 提高 了 21%。", "NorMuon 将 训练 速度 提高 了 21% [1]。"),
+    ("NorMuon 将 训练 速度 提高 了 多少 倍！", "NorMuon 将 训练 速度 提高 了 多少 倍 [1]！"),
+    ("NorMuon 将 训练 速度 提高 了", "NorMuon 将 训练 速度 提高 了 [1]。"),
+    ("NorMuon trains 21% faster.", "NorMuon trains 21% faster [1]."),
+])
+def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract, answer):
+    from assistant.events import Source
+    from assistant.llm import AnswerRequest, ExtractiveBackend
+    from store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract=abstract, title="NorMuon", id="p1")
+    request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
+                            embedder=FakeEmbedder())
+    assert ExtractiveBackend(settings).answer_text(request) == answer

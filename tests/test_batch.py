@@ -201,3 +201,71 @@ def test_batch_with_the_extractive_backend(bundled_store, tmp_path):
     winq, gpu = read_jsonl(out)
     assert winq["question_id"] == "1" and winq["citations"][0]["title"] == "WinQ"
     assert gpu["refused"] and gpu["citations"] == []
+
+
+# --- the output file never destroys the user's data -------------------------------------------------
+
+QUESTIONS = '{"id":"q1","q":"What is STAR-KV?"}\n{"id":"q2","q":"What is EDEN?"}\n'
+ABSTRACTS = ('{"title": "EDEN", "abstract": "We propose EDEN, an entropy-informed decoding method."}\n'
+             '{"title": "WinQ", "abstract": "WinQ speeds up quantization-aware training."}\n')
+
+
+def _batch(args):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    return CliRunner().invoke(app, ["batch", *args, "--llm", "extractive"])
+
+
+@pytest.mark.parametrize("flags", [["--resume"], ["--overwrite"], []])
+@pytest.mark.parametrize("link", ["same path", "symlink", "hard link", "dotted path"])
+def test_batch_refuses_the_questions_file_as_its_output(tmp_path, flags, link):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(QUESTIONS)
+    out = {"same path": questions, "dotted path": tmp_path / "sub" / ".." / "q.jsonl",
+           "symlink": tmp_path / "answers.jsonl", "hard link": tmp_path / "answers.jsonl"}[link]
+    (tmp_path / "sub").mkdir()
+    if link == "symlink":
+        out.symlink_to(questions)
+    elif link == "hard link":
+        os.link(questions, out)
+    result = _batch([str(questions), "-o", str(out), *flags])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert "is the questions file itself" in result.stderr
+    assert questions.read_text() == QUESTIONS  # nothing lost
+
+
+@pytest.mark.parametrize("content, line, says", [
+    (ABSTRACTS, 1, "not an answer record"),  # an abstracts dump: valid JSON, not answers
+    (json.dumps({"question_id": "1", "answer": "x"}) + "\n" + ABSTRACTS, 2, "not an answer record"),
+    ("my notes about the run\n" + json.dumps({"question_id": "1", "answer": "x"}) + "\n", 1, "is not JSON"),
+    ('[1, 2]\n', 1, "not an answer record"),
+])
+@pytest.mark.parametrize("flag", ["--resume", "--overwrite"])
+def test_batch_refuses_to_resume_into_or_overwrite_a_file_that_is_not_answers(tmp_path, content, line, says, flag):
+    questions = tmp_path / "one.txt"
+    questions.write_text("What is EDEN?\n")
+    out = tmp_path / "my_abstracts.jsonl"
+    out.write_text(content)
+    result = _batch([str(questions), "-o", str(out), flag])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {out}:{line}: ")
+    assert says in result.stderr and "choose another -o file" in result.stderr
+    assert out.read_text() == content  # untouched
+
+
+def test_resume_removes_only_a_torn_last_line(tmp_path):
+    from assistant.batch import BatchError, load_answered
+
+    out = tmp_path / "a.jsonl"
+    good = json.dumps({"question_id": "1", "answer": "x"}) + "\n"
+    torn_in_the_middle = good + '{"question_id": "2", "answ\n' + good.replace('"1"', '"3"')
+    out.write_text(torn_in_the_middle)
+    with pytest.raises(BatchError, match=r"a.jsonl:2: is not JSON"):
+        load_answered(out)
+    assert out.read_text() == torn_in_the_middle
+    out.write_text(good + '{"question_id": "2", "answ')  # torn last line: the one repair allowed
+    assert load_answered(out) == ({"1"}, "removed 1 torn last line", 0)
+    assert out.read_text() == good

@@ -140,3 +140,64 @@ def test_ask_json_setup_error_is_json_on_stdout_too():
     assert result.exit_code == 1
     obj = json.loads(result.stdout)
     assert obj["question"] == "What is NorMuon?" and obj["error_kind"] == "usage" and "OPENAI_API_KEY" in obj["error"]
+
+
+# --- terminal control sequences never reach the terminal ------------------------------------------------
+
+CONTROLS = ["\x1b[2J", "\x1b]0;pwned\x07", "\x1b]52;c;ZXZpbA==\x07", "\r", "\x07", "\x08", "\x9b2J", "\x1b[31m"]
+
+
+def _has_control(text: str) -> bool:
+    return any(c in text for c in ("\x1b", "\x07", "\x08", "\r", "\x9b"))
+
+
+@pytest.mark.integration
+def test_stored_text_with_control_sequences_is_shown_harmlessly(real_store):
+    from store.paper import Paper
+
+    # written by another tool sharing the store (ingest itself cleans control characters): one paper per kind
+    papers = [Paper(abstract=f"ZetaNet{seq} speeds up training.", title=f"ZetaNet{seq} paper {i}", venue=f"ICML{seq}",
+                    year=2026, authors=(f"Ann{seq} Lee",), url=f"https://x/{seq}", id=f"pzeta{i:012d}")
+              for i, seq in enumerate(CONTROLS)]
+    real_store.upsert(papers, real_store.embedder.embed([p.document for p in papers]))
+    real_store.mark_changed()
+    for args in (["search", "ZetaNet", "-k", "20"], ["search", "ZetaNet", "--mode", "bm25", "-k", "20"], ["papers"],
+                 ["stats"], *(["show", p.id] for p in papers)):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        assert not _has_control(result.stdout + result.stderr), (args, repr(result.stdout))
+        assert args[0] == "stats" or result.stdout.count("ZetaNet") >= (len(papers) if args[0] != "show" else 1)
+    assert "ICML" in run("stats").stdout
+    shown = json.loads(run("show", papers[0].id, "--json").stdout)  # --json keeps the text (JSON escapes it)
+    assert shown["title"] == papers[0].title
+
+
+@pytest.mark.parametrize("args", [["ingest", str(ICML_FILE)], ["papers"], ["stats"], ["show", "p1234"],
+                                  ["search", "NorMuon"]])
+def test_every_json_command_prints_a_json_error_object_on_failure(args, monkeypatch):
+    from tests.conftest import free_port
+
+    monkeypatch.setenv("ASSISTANT_CHROMA_URL", f"http://127.0.0.1:{free_port()}")  # no server there
+    result = run(*args, "--json")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: Chroma server at http://127.0.0.1:")
+    obj = json.loads(result.stdout)
+    assert obj["error"] == result.stderr.strip().removeprefix("error: ") and obj["error_kind"] == "store"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("command", ["ask", "batch"])
+def test_asking_an_empty_collection_says_it_is_empty_and_how_to_ingest(monkeypatch, tmp_path, command):
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "empty_one")  # the default collection gets the bundled abstracts
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is NorMuon?\n")
+    args = (["ask", "What is NorMuon?"] if command == "ask"
+            else ["batch", str(questions), "-o", str(tmp_path / "a.jsonl")])
+    result = run(*args, "--llm", "extractive")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "error: the collection 'empty_one' is empty: add abstracts with `assistant ingest FILE_OR_FOLDER` "
+        "(or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+    if command == "ask":
+        obj = json.loads(run(*args, "--llm", "extractive", "--json").stdout)
+        assert obj["error_kind"] == "empty" and obj["question"] == "What is NorMuon?"

@@ -151,3 +151,145 @@ def test_missing_embedding_model_names_the_setting(tmp_path, monkeypatch):
     store = PaperStore(load_settings())
     with pytest.raises(EmbeddingError, match="ASSISTANT_EMBEDDING_MODEL_DIR"):
         ingest([ICML_FILE], store)
+
+
+# --- the BM25 index always matches what is stored -----------------------------------------------------
+
+def _bm25_titles(store, word):
+    from assistant.retrieval import Retriever
+
+    return [r.paper.title for r in Retriever(store).search(word, top_k=5, mode="bm25")]
+
+
+def test_bm25_matches_the_store_after_writes_that_never_finished(fake_store, settings, tmp_path):
+    from store.ingest import paper_id
+    from store.paper import Paper
+
+    f = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "title": "Paper A", "abstract": "Cats purr loudly."},
+                                           {"id": "b", "title": "Paper B", "abstract": "Dogs bark."}])
+    ingest([f], fake_store)
+    assert _bm25_titles(fake_store, "cats") == ["Paper A"]  # index built (and cached on disk)
+    # an ingest killed after its upserts, before the end: one new paper, one edited in place (same count
+    # of papers and same ids as before would be, had the new one replaced another)
+    old_a = next(p for p in fake_store.papers() if p.title == "Paper A")
+    new = Paper(abstract="Zebras gallop.", title="Paper C", source_id="c")
+    edited = Paper(abstract="Lions roar.", title="Paper A", source_id="a", source=old_a.source)
+    writer = PaperStore(settings, embedder=FakeEmbedder())
+    papers = [new.with_id(paper_id(new)), edited.with_id(old_a.id)]
+    writer.upsert(papers, writer.embedder.embed([p.document for p in papers]))  # no mark_changed: killed
+    for store in (fake_store, PaperStore(settings, embedder=FakeEmbedder())):  # long-lived, and a new process
+        assert _bm25_titles(store, "zebras") == ["Paper C"]
+        assert _bm25_titles(store, "lions") == ["Paper A"]
+        assert _bm25_titles(store, "cats") == []
+
+
+@pytest.mark.integration
+def test_bm25_search_after_an_ingest_killed_with_sigkill(bundled_store, settings, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from tests.conftest import ROOT
+
+    def bm25(word):
+        result = CliRunner().invoke(app, ["search", word, "--mode", "bm25", "--json"])
+        assert result.exit_code == 0, result.output
+        return [r["title"] for r in json.loads(result.stdout)["results"]]
+
+    assert bm25("quokkas") == []  # builds and caches the index of the 19 bundled abstracts
+    assert _bm25_titles(bundled_store, "quokkas") == []  # a long-lived store (the chat app) has its own
+    f = write_jsonl(tmp_path / "new.jsonl", [{"id": str(i), "title": f"New {i}", "abstract": f"Quokkas study {i}."}
+                                             for i in range(6)])
+    flag = tmp_path / "written"
+    script = ("import sys, time, store.ingest as ing\n"
+              "from assistant.settings import load_settings\n"
+              "from store.collection import PaperStore\n"
+              "ing.CHUNK = 2\n"
+              "def progress(done, total):\n"
+              f"    if done >= 2: open({str(flag)!r}, 'w').close(); time.sleep(600)\n"
+              f"ing.ingest([{str(f)!r}], PaperStore(load_settings()), progress=progress)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=dict(os.environ))
+    try:
+        deadline = time.time() + 120
+        while not flag.exists():
+            assert proc.poll() is None and time.time() < deadline, "the ingest ended before it was killed"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert sorted(bm25("quokkas")) == ["New 0", "New 1"]  # the two records written before the kill
+    assert sorted(_bm25_titles(bundled_store, "quokkas")) == ["New 0", "New 1"]
+    assert bundled_store.count() == 21
+
+
+# --- one word, any Unicode form -------------------------------------------------------------------------
+
+UNICODE_PAPERS = [
+    {"id": "1", "title": "Détection d'objets", "abstract": "Une méthode de détection rapide.", "venue": "ICML",
+     "year": 2026, "authors": ["José Núñez"]},
+    {"id": "2", "title": "NorMuon", "abstract": "NorMuon saves 21.74% of compute over AdamW.", "venue": "ICLR",
+     "year": 2025, "authors": ["Ann Lee"]},
+    {"id": "3", "title": "Schrödinger bridges", "abstract": "Schrödinger bridges for generative modelling.",
+     "venue": "NeurIPS", "year": 2024, "authors": ["Zoë Brandt"]},
+]
+
+
+@pytest.mark.parametrize("stored, typed", [
+    ("détection", "de\u0301tection"),  # decomposed, as macOS types it
+    ("Schrödinger", "Schro\u0308dinger"),
+    ("NorMuon", "ＮｏｒＭｕｏｎ"),  # fullwidth letters
+    ("21.74%", "２１.７４%"),  # fullwidth digits
+    ("NorMuon 21.74%", "ＮＯＲＭＵＯＮ　２１．７４％"),  # fullwidth capitals, space and punctuation
+])
+def test_a_word_in_another_unicode_form_finds_the_same_papers_with_the_same_scores(fake_store, tmp_path, stored, typed):
+    from assistant.retrieval import Retriever
+
+    ingest([write_jsonl(tmp_path / "u.jsonl", UNICODE_PAPERS)], fake_store)
+    retriever = Retriever(fake_store)
+    for mode in ("bm25", "hybrid"):
+        want = [(r.paper.title, round(r.score, 6), round(r.bm25_score, 6)) for r in retriever.search(stored, mode=mode)]
+        got = [(r.paper.title, round(r.score, 6), round(r.bm25_score, 6)) for r in retriever.search(typed, mode=mode)]
+        assert got == want and want[0][2] > 0, mode
+
+
+def test_bm25_indexes_documents_in_any_unicode_form_alike_and_old_caches_are_rebuilt(tmp_path):
+    import unicodedata
+
+    from store.bm25 import PARAMS, BM25Index
+
+    docs = ["Une méthode de détection rapide.", "Schrödinger bridges.", "ＮｏｒＭｕｏｎ saves ２１.７４%."]
+    plain = BM25Index.build(["a", "b", "c"], [unicodedata.normalize("NFC", d) for d in docs])
+    nfd = BM25Index.build(["a", "b", "c"], [unicodedata.normalize("NFD", d) for d in docs])
+    for query in ("détection", "Schrödinger", "NorMuon 21.74%"):
+        assert list(nfd.scores(query)) == list(plain.scores(query)) and max(plain.scores(query)) > 0
+    plain.save(tmp_path / "idx", "k")
+    assert BM25Index.load(tmp_path / "idx", "k") is not None
+    meta = json.loads((tmp_path / "idx" / "ids.json").read_text())
+    (tmp_path / "idx" / "ids.json").write_text(json.dumps({**meta, "params": "lucene k1=0.9 b=0.4 tokens=1"}))
+    assert BM25Index.load(tmp_path / "idx", "k") is None  # a cache from before NFKC tokens is rebuilt
+    assert "nfkc" in PARAMS
+
+
+@pytest.mark.parametrize("venue, author, titles", [
+    ("ＩＣＭＬ", None, ["Détection d'objets"]),
+    ("icml, ｎｅｕｒｉｐｓ", None, ["Détection d'objets", "Schrödinger bridges"]),
+    (None, "Jose\u0301", ["Détection d'objets"]),  # decomposed, as macOS types it
+    (None, "ｚｏë", ["Schrödinger bridges"]),
+    (None, "ZOE\u0308 BRANDT", ["Schrödinger bridges"]),
+])
+def test_filters_match_values_typed_in_another_unicode_form(fake_store, tmp_path, venue, author, titles):
+    from assistant.retrieval import Filters, Retriever
+
+    ingest([write_jsonl(tmp_path / "u.jsonl", UNICODE_PAPERS)], fake_store)
+    filters = Filters(venue=venue, author=author)
+    assert sorted(p.title for p in fake_store.papers() if filters.matches(p)) == titles
+    for mode in ("hybrid", "dense", "bm25"):  # dense filters through Chroma's venue_key
+        found = Retriever(fake_store).search("détection bridges NorMuon", top_k=5, filters=filters, mode=mode)
+        assert sorted(r.paper.title for r in found) == titles, mode

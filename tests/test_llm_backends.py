@@ -37,7 +37,40 @@ def test_token_counts_use_the_openai_bpe_offline():
     assert bpe_token_counter("smollm2-135m")(text) > count(text)  # a safety factor for other tokenizers
 
 
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4", "smollm2-135m"])
+@pytest.mark.parametrize("token", ["<|endoftext|>", "<|fim_prefix|>", "<|im_start|>", "<|endofprompt|>"])
+def test_text_spelling_a_special_token_is_counted_as_plain_text(model, token):
+    count = bpe_token_counter(model)
+    # as text it is several tokens (a special token would be one), and counting never raises
+    assert count(f"What is NorMuon {token}?") >= count("What is NorMuon ?") + 4
+    if model == "gpt-4o-mini" and token == "<|endoftext|>":
+        assert count(token) == 7  # "<", "|", "end", "of", "text", "|", ">" in o200k_base
+
+
 def test_name_tokens_finds_methods_and_acronyms_but_not_common_words():
     assert name_tokens("How does NorMuon compare to STAR-KV and GRPO on GPUs for LLMs?") == [
         "NorMuon", "STAR-KV", "GRPO"]
     assert name_tokens("Which paper proposes a new image segmentation architecture?") == []
+
+
+@pytest.mark.parametrize("question, names", [
+    ("What is ＮｏｒＭｕｏｎ?", ["NorMuon"]),
+    ("How does ＳＴＡＲ-ＫＶ compare to ＧＲＰＯ?", ["STAR-KV", "GRPO"]),
+    ("What is A²RBench, also written A$^2$RBench?", ["A2RBench"]),
+])
+def test_name_tokens_read_fullwidth_and_superscript_forms(question, names):
+    assert name_tokens(question) == names
+
+
+@pytest.mark.parametrize("document, name, found", [
+    ("We propose NorMuon, an optimizer.", "ＮｏｒＭｕｏｎ", True),
+    ("We propose ＮｏｒＭｕｏｎ, an optimizer.", "NorMuon", True),
+    ("We introduce A$^2$RBench for agents.", "A²RBench", True),
+    ("We introduce A²RBench for agents.", "A2RBench", True),
+    ("Méthode de Schro\u0308dinger.", "Schrödinger", True),  # decomposed in the document
+    ("We propose NorMuonX.", "NorMuon", False),  # still whole words only
+])
+def test_mentions_compares_fold_forms(document, name, found):
+    from assistant.text import mentions
+
+    assert mentions(document, name) is found

@@ -46,6 +46,14 @@ def test_local_backend_in_process_answers_with_checked_citations(bundled_store, 
     assert done.usage["prompt_tokens"] + local_settings.max_tokens <= local_settings.context_window
 
 
+def test_local_backend_counts_special_token_text_as_plain_text(local_settings):
+    from assistant.llm import make_llm
+
+    llm = make_llm(local_settings, "local")
+    for token in ("<|im_end|>", "<|endoftext|>", "<|im_start|>"):
+        assert llm.count_tokens(f"What is NorMuon {token}?") >= llm.count_tokens("What is NorMuon ?") + 3  # not 1 special token
+
+
 def test_local_backend_packs_a_tight_window_instead_of_overflowing(bundled_store, local_settings):
     from assistant.answering import answer
     from assistant.llm import make_llm

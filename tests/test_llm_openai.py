@@ -76,6 +76,32 @@ def test_streams_the_answer_with_usage_and_checks_citations(stub, settings, stor
     assert "[1] KVPress" in req["messages"][1]["content"]  # the numbered sources reached the model
 
 
+@pytest.mark.parametrize("where", ["question", "abstract", "history"])
+def test_special_token_text_is_answered_not_a_crash(stub, settings, store, where, tmp_path):
+    from assistant.conversation import Conversation, Turn
+    from store.ingest import ingest
+
+    token = "<|endoftext|>"
+    llm, s = make(settings, stub)
+    question, conversation = "What does KVPress do?", None
+    if where == "question":
+        question = f"What does KVPress do {token}?"
+    elif where == "abstract":
+        f = tmp_path / "more.jsonl"
+        f.write_text(json.dumps({"title": "KVPress v2", "abstract": f"KVPress v2 compresses the KV cache {token} "
+                                 f"further.", "venue": "ICML", "year": 2026}) + "\n")
+        ingest([f], store)
+    else:
+        conversation = Conversation([Turn(question=f"What is KVPress? {token}", answer=f"A method {token} [1].")])
+        stub.script(Behaviour("ok", text="What does KVPress do?"), "ok")
+    stub.reply = "It compresses the KV cache [1]."
+    events = ask(store, llm, s, question, conversation=conversation)
+    assert isinstance(events[-1], Done), events[-1]
+    assert events[-1].answer == "It compresses the KV cache [1]."
+    sent = json.dumps(stub.chat_requests[-1 if where != "history" else 0]["messages"])
+    assert token in sent  # the text reaches the model as written
+
+
 def test_a_server_rejecting_stream_options_still_answers(stub, settings, store):
     stub.reject_stream_options = True
     stub.reply = "Answer without usage [1]."
@@ -265,6 +291,22 @@ def test_ask_json_through_the_openai_backend(stub, bundled_store, monkeypatch):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.integration
+def test_ask_a_question_with_special_token_text_exits_0(stub, bundled_store, monkeypatch):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
+    stub.reply = "NorMuon is an optimizer [1]."
+    for args in (["--json"], []):
+        result = CliRunner().invoke(app, ["ask", "--llm", "openai", *args, "What is NorMuon <|endoftext|>?"])
+        assert result.exit_code == 0, result.output
+        assert "NorMuon is an optimizer [1]." in result.stdout and "Traceback" not in result.output
+    assert json.loads(CliRunner().invoke(app, ["ask", "--llm", "openai", "--json", "What is NorMuon <|endoftext|>?"])
+                      .stdout)["question"] == "What is NorMuon <|endoftext|>?"
+
+
 def test_ask_with_the_openai_backend_and_no_key_is_one_line():
     from typer.testing import CliRunner
 
@@ -275,3 +317,22 @@ def test_ask_with_the_openai_backend_and_no_key_is_one_line():
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: the openai backend needs an API key")
     assert "OPENAI_BASE_URL" in lines[0] and "Traceback" not in result.output
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("seq", ["\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;ZXZpbA==\x07", "\rOVERWRITE",
+                                 "\x9b2J", "\x08\x08\x08"])
+def test_ask_never_writes_a_models_control_sequences_to_the_terminal(stub, bundled_store, monkeypatch, seq):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
+    stub.reply = f"WinQ speeds up{seq} training [1]."
+    result = CliRunner().invoke(app, ["ask", "--llm", "openai", "-k", "2", "What does WinQ speed up?"])
+    assert result.exit_code == 0, result.output
+    assert not any(c in result.stdout for c in ("\x1b", "\x07", "\x08", "\r", "\x9b")), repr(result.stdout)
+    assert "WinQ speeds up" in result.stdout and "training [1]." in result.stdout
+    obj = json.loads(CliRunner().invoke(app, ["ask", "--llm", "openai", "-k", "2", "--json",
+                                              "What does WinQ speed up?"]).stdout)
+    assert obj["answer"] == f"WinQ speeds up{seq} training [1]."  # --json keeps the text; JSON escapes it

@@ -65,9 +65,10 @@ def test_record_without_abstract_is_skipped_with_reason(tmp_path):
 
 def test_nested_field_is_named_in_the_reason(tmp_path):
     f = tmp_path / "x.jsonl"
-    f.write_text('{"title": {"en": "t"}, "abstract": "a"}\n')
-    (record,) = read_file(f)
-    assert record.paper is None and "'title'" in record.skip_reason
+    f.write_text('{"title": {"en": "t"}, "abstract": {"en": "a"}}\n{"title": {"en": "t"}, "abstract": "a"}\n')
+    skipped, kept = read_file(f)
+    assert skipped.paper is None and "'abstract'" in skipped.skip_reason
+    assert kept.paper.abstract == "a" and "'title'" in kept.warnings[0]  # an optional field never drops it
 
 
 def test_csv_with_header(tmp_path):
@@ -125,3 +126,59 @@ def test_airas_file_loads_as_it_is():
     assert first.title == "Learning Energy-Based Models by Diffusion Recovery Likelihood"
     assert first.venue == "ICLR" and first.year == 2021 and first.authors[0] == "Ruiqi Gao"
     assert first.url.startswith("https://openreview.net/forum?id=")
+
+
+@pytest.mark.parametrize("field, value, expect, warned", [
+    ("year", "in press", ("year", None), "field 'year' is 'in press'"),
+    ("year", "n.d.", ("year", None), "field 'year' is 'n.d.'"),
+    ("year", "2021a", ("year", 2021), None),
+    ("year", "2021-05-03", ("year", 2021), None),
+    ("year", "forthcoming", ("year", None), "field 'year' is 'forthcoming'"),
+    ("year", "23", ("year", None), "field 'year' is '23'"),
+    ("year", 23, ("year", None), "field 'year' is '23'"),
+    ("year", 2024.0, ("year", 2024), None),
+    ("authors", 42, ("authors", ()), "field 'authors' is 42"),
+    ("authors", {"name": "Ann Lee"}, ("authors", ("Ann Lee",)), None),
+    ("authors", [{"affiliation": "MIT"}], ("authors", ()), "field 'authors'"),
+    ("url", {"href": "https://x"}, ("url", ""), "field 'url' is a nested dict"),
+    ("url", ["https://a", "https://b"], ("url", "https://a"), None),
+    ("venue", {"name": "ICML"}, ("venue", ""), "field 'venue' is a nested dict"),
+    ("title", {"en": "T"}, ("title_is_derived", True), "field 'title' is a nested dict"),
+])
+def test_a_bad_optional_field_never_drops_the_abstract(tmp_path, field, value, expect, warned):
+    f = tmp_path / "dump.jsonl"
+    f.write_text(json.dumps({"title": "Ok", "abstract": "We propose WinQ."}) + "\n"
+                 + json.dumps({"title": "T", "abstract": "We propose NorMuon.", field: value}) + "\n")
+    first, second = list(read_file(f))
+    assert second.line == 2 and second.paper is not None and second.paper.abstract == "We propose NorMuon."
+    assert getattr(second.paper, expect[0]) == expect[1]
+    if warned:
+        assert len(second.warnings) == 1 and second.warnings[0].startswith(warned), second.warnings
+        assert second.warnings[0].endswith("left empty")
+    else:
+        assert second.warnings == ()
+    assert first.warnings == ()
+
+
+def test_ingest_keeps_records_with_a_bad_year_and_warns_with_file_and_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    f = tmp_path / "dump.jsonl"
+    f.write_text("".join(json.dumps({"id": str(i), "title": f"Paper {i}", "abstract": f"Abstract {i}.", "year": y}) + "\n"
+                         for i, y in enumerate(["2024", "in press", "n.d.", "2021a", "forthcoming", "23"])))
+    result = CliRunner().invoke(app, ["ingest", str(f), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["added"] == 6 and report["skipped"] == 0
+    assert [(w["line"], w["reason"].split(",")[0]) for w in report["warnings"]] == [
+        (2, "field 'year' is 'in press'"), (3, "field 'year' is 'n.d.'"), (5, "field 'year' is 'forthcoming'"),
+        (6, "field 'year' is '23'")]
+    assert all(w["source"] == str(f) for w in report["warnings"])
+    listed = CliRunner().invoke(app, ["papers", "--json"])
+    years = {p["title"]: p["year"] for p in json.loads(listed.stdout)}
+    assert years == {"Paper 0": 2024, "Paper 1": None, "Paper 2": None, "Paper 3": 2021, "Paper 4": None,
+                     "Paper 5": None}
+    text = CliRunner().invoke(app, ["ingest", str(f)])
+    assert f"warning: {f}:2: field 'year' is 'in press', not a year such as 2024; left empty" in text.stderr

@@ -254,7 +254,8 @@ def main() -> None:
             f"({result['chars']} characters of Markdown, {args.tokens} chunks) in one answer in "
             f"{result['seconds']:.1f} s; {first['count']} abstracts in the collection. The app shows streamed "
             f"text at most {STREAM_FPS} times a second (chunks in between are shown together, less often when "
-            f"the event loop runs late) and redraws only the Markdown block being written. Headless: the time to write a frame to a real terminal is not included. The "
+            f"the event loop runs late) and redraws only the Markdown block being written. Headless: the "
+            f"time to write a frame to a real terminal is not included. The "
             f"machine was shared and loaded by other work (1-minute load average {load_before:.1f} before and "
             f"{load_after:.1f} after the streaming part, on {os.cpu_count()} cores), so the tails are noisy.")
     write_section("tui_latency", "Chat app: launch and key latency",

@@ -12,7 +12,7 @@ from assistant.chats import ChatStore
 from assistant.events import Error, Source
 from assistant.retrieval import Filters
 from assistant.tui.screens.settings import ChatOptions
-from tests.tui_helpers import PAPERS, SOURCES, Script, StubStore, notices, rendered_text, stub_llm_factory, wait_until
+from tests.tui_helpers import PAPERS, SOURCES, Script, StubStore, rendered_text, stub_llm_factory, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -149,7 +149,8 @@ async def test_conversation_list_has_one_cursor_and_matching_help(settings, tmp_
         assert "▸" not in label and "(open)" in label  # the open one is said in words, not a second cursor
         assert "d deletes (asks first)" in app.screen.query_one("#chats-box").border_subtitle
         await pilot.press("d", "escape")  # Esc cancels the question, the list stays
-        assert type(app.screen).__name__ == "ChatsScreen" and len(ChatStore(settings.paths.conversations_db).list()) == 1
+        assert type(app.screen).__name__ == "ChatsScreen"
+        assert len(ChatStore(settings.paths.conversations_db).list()) == 1
     from assistant.tui.screens.help import KEYS
 
     assert any("d, then y" in what for _, what in KEYS)

@@ -5,11 +5,13 @@ thread worker (``@work(thread=True, exclusive=True)``), hands each event to the 
 ``call_from_thread``, and sets the answer's ``cancel`` event on Esc. Streamed text is not handed over
 chunk by chunk: the worker appends it to the job's buffer and a timer on the UI thread shows what came
 at most 10 times a second (`STREAM_FPS`), and less often when the event loop runs late (a loaded
-machine), so a fast stream cannot flood the event loop and keys stay quick. The input stays editable while an answer streams; Enter then queues the question, which is
-asked when the answer ends (Esc stops the answer and puts queued questions back into the input).
+machine), so a fast stream cannot flood the event loop and keys stay quick. The input stays editable
+while an answer streams; Enter then queues the question, which is asked when the answer ends (Esc
+stops the answer and puts queued questions back into the input).
 
 Filters belong to the conversation: they are saved with it (and with each turn), come back when it is
 reopened, and a new conversation starts with the filters given on the command line.
+
 Collaborators are injectable (answer function, store, LLM factory, conversation store), with defaults
 from the settings, so tests run the real app over a scripted answer stream.
 """
@@ -428,7 +430,7 @@ class ChatApp(App):
         job = Job(question=question, position=position, view=view, filters=self.options.filters)
         self.current = job
         self._show_input_state()
-        self._select(position, follow=True)
+        self._select(position)
         self.sources_panel.show_sources((), turn=position, note="Retrieving…")
         self._schedule_flush(1 / STREAM_FPS)
         self._answer_worker(job)
@@ -823,7 +825,7 @@ class ChatApp(App):
         self._layout_sources()
 
     # --- which answer's sources are shown ---------------------------------------------------------
-    def _select(self, position: int | None, follow: bool = False) -> None:
+    def _select(self, position: int | None) -> None:
         """Show the sources of turn `position` in the panel and mark that turn."""
         self.selected = position
         views = self.view.turns()

@@ -81,7 +81,10 @@ def paper_from_json(d: dict) -> Paper:
 @dataclass
 class SavedTurn:
     """One question and its answer as saved. `status` is "complete", "partial", "stopped" or "error";
-    `error` is the one-line message when status is "error"."""
+    `error` is the one-line message when status is "error". `standalone_question` is the question as
+    retrieval used it (a follow-up rewritten); `filters` the `Filters.to_json()` the answer was found
+    under ({} for none); `note` why the sources are few or none (e.g. "no paper matches the filters
+    (year=2025)"); `refused` whether the answer says the abstracts do not answer the question."""
 
     question: str
     answer: str = ""
@@ -93,6 +96,9 @@ class SavedTurn:
     model: str = ""
     error: str = ""
     seconds: float = 0.0
+    filters: dict = field(default_factory=dict)
+    note: str = ""
+    refused: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -104,6 +110,9 @@ class SavedTurn:
             "model": self.model,
             "error": self.error,
             "seconds": round(self.seconds, 3),
+            "filters": {k: v for k, v in self.filters.items() if v is not None},
+            "note": self.note,
+            "refused": self.refused,
             "sources": [{"n": s.n, "score": s.score, "paper": paper_to_json(s.paper)} for s in self.sources],
             "citations": [{"n": c.n, "paper": paper_to_json(c.paper), "sentences": list(c.sentences)}
                           for c in self.citations],
@@ -120,6 +129,9 @@ class SavedTurn:
             model=d.get("model", ""),
             error=d.get("error", ""),
             seconds=float(d.get("seconds") or 0.0),
+            filters=dict(d.get("filters") or {}),
+            note=d.get("note", ""),
+            refused=bool(d.get("refused", False)),
             sources=tuple(Source(n=int(s["n"]), paper=paper_from_json(s["paper"]), score=float(s.get("score", 0.0)))
                           for s in d.get("sources", ())),
             citations=tuple(Citation(n=int(c["n"]), paper=paper_from_json(c["paper"]),
@@ -216,6 +228,17 @@ class ChatStore:
 
         self._run(go)
 
+    def update_settings(self, chat_id: str, settings: dict) -> None:
+        """Replace what the conversation is set to (backend, model, filters), e.g. when the filters change
+        between questions; the update time is left alone."""
+        self._run(lambda db: db.execute("UPDATE chats SET settings = ? WHERE id = ?",
+                                        (json.dumps(settings, ensure_ascii=False), chat_id)))
+
+    def delete_turns_from(self, chat_id: str, position: int) -> int:
+        """Delete turn `position` and every later one (an answer being asked again); returns how many."""
+        return self._run(lambda db: db.execute("DELETE FROM turns WHERE chat_id = ? AND position >= ?",
+                                               (chat_id, position)).rowcount)
+
     def list(self) -> list[ChatSummary]:
         """All conversations, the most recently updated first."""
         rows = self._run(lambda db: db.execute(
@@ -258,7 +281,15 @@ def migrate(db: sqlite3.Connection) -> list[str]:
     return applied
 
 
-# --- export ------------------------------------------------------------------------------------------
+# --- export and copy ---------------------------------------------------------------------------------
+
+def readable(text: str) -> str:
+    """`text` as a person reads it: LaTeX rendered as Unicode text (`assistant.text.render_latex`) and
+    terminal control sequences removed (`assistant.text.printable`). Storage keeps the raw text."""
+    from assistant.text import printable, render_latex
+
+    return printable(render_latex(text or ""))
+
 
 def cited_papers(turns: Iterable[SavedTurn]) -> list[Paper]:
     """The distinct papers cited anywhere in the conversation, in order of first citation."""
@@ -268,6 +299,24 @@ def cited_papers(turns: Iterable[SavedTurn]) -> list[Paper]:
             key = c.paper.id or c.paper.title
             seen.setdefault(key, c.paper)
     return list(seen.values())
+
+
+def cited_sentences(turn: SavedTurn, citation: Citation) -> tuple[str, ...]:
+    """The answer sentences that cite `citation` (its own, else those of the answer carrying its marker)."""
+    if citation.sentences:
+        return tuple(citation.sentences)
+    from assistant.tui.textutil import markers_in, sentence_spans
+
+    return tuple(turn.answer[s:e] for s, e in sentence_spans(turn.answer) if citation.n in markers_in(turn.answer[s:e]))
+
+
+def evidence(turn: SavedTurn, citation: Citation) -> list[str]:
+    """The sentences of the cited abstract the answer relied on for `citation`, in abstract order
+    (the ones the abstract viewer highlights: `assistant.tui.textutil.relied_spans`)."""
+    from assistant.tui.textutil import relied_spans
+
+    abstract = citation.paper.abstract
+    return [abstract[s:e] for s, e in relied_spans(abstract, cited_sentences(turn, citation))]
 
 
 def _renumber(answer: str, turn: SavedTurn, ref_of: dict[str, int]) -> str:
@@ -286,17 +335,63 @@ def _renumber(answer: str, turn: SavedTurn, ref_of: dict[str, int]) -> str:
 
 
 def reference_line(n: int, paper: Paper) -> str:
-    """``1. Authors. *Title*. Venue Year. URL`` (fields the paper lacks are left out)."""
+    """``1. Authors. *Title*. Venue Year. id `ID`. <URL>`` as Markdown (fields the paper lacks are left
+    out; title and authors readable: LaTeX rendered, control characters removed)."""
     parts = []
     if paper.authors:
-        authors = list(paper.authors)
+        authors = [readable(a) for a in paper.authors]
         parts.append(", ".join(authors[:6]) + (" et al." if len(authors) > 6 else "") + ".")
-    parts.append(f"*{_md_escape(paper.title)}*." if paper.title else "")
+    parts.append(f"*{_md_escape(readable(paper.title))}*." if paper.title else "")
     if paper.venue_year:
-        parts.append(f"{paper.venue_year}.")
+        parts.append(f"{readable(paper.venue_year)}.")
+    if paper.id:
+        parts.append(f"id `{readable(paper.id)}`.")
     if paper.url:
-        parts.append(f"<{paper.url}>")
+        parts.append(f"<{readable(paper.url)}>")
     return f"{n}. " + " ".join(p for p in parts if p)
+
+
+def reference_text(n: int, paper: Paper, sentences: Iterable[str] = ()) -> str:
+    """A plain-text reference: ``[1] Title. Authors. Venue Year. id: ID. URL`` and, indented, the
+    abstract sentences the answer relied on (for the clipboard, where Markdown is not rendered)."""
+    parts = [readable(paper.title) + "."]
+    if paper.authors:
+        authors = [readable(a) for a in paper.authors]
+        parts.append(", ".join(authors[:6]) + (" et al." if len(authors) > 6 else "") + ".")
+    if paper.venue_year:
+        parts.append(readable(paper.venue_year) + ".")
+    if paper.id:
+        parts.append(f"id: {readable(paper.id)}.")
+    if paper.url:
+        parts.append(readable(paper.url))
+    lines = [f"[{n}] " + " ".join(parts)]
+    lines += [f"    “{readable(s).strip()}”" for s in sentences]
+    return "\n".join(lines)
+
+
+def answer_with_references(turn: SavedTurn) -> str:
+    """One answer for the clipboard: the answer as read (LaTeX rendered, control characters removed),
+    the note on its sources if any, then ``References`` with each cited paper under the answer's own
+    marker numbers and the abstract sentences the answer relied on."""
+    out = [readable(turn.answer).strip()]
+    if turn.note and not turn.sources:
+        out += ["", f"({readable(turn.note)})"]
+    if turn.citations:
+        out += ["", "References"]
+        out += [reference_text(c.n, c.paper, evidence(turn, c)) for c in sorted(turn.citations, key=lambda c: c.n)]
+    return "\n".join(out) + "\n"
+
+
+def filters_text(filters: dict) -> str:
+    """``venue=ICML, year=2025`` for a `Filters.to_json()` dict ("" for none)."""
+    if not filters or not any(v for v in filters.values()):
+        return ""
+    from assistant.retrieval import Filters
+
+    try:
+        return Filters(**{k: v for k, v in filters.items() if v is not None}).describe()
+    except TypeError:  # a field this version does not know
+        return ", ".join(f"{k}={v}" for k, v in filters.items() if v)
 
 
 def _md_escape(text: str) -> str:
@@ -308,32 +403,56 @@ def _quote(text: str) -> str:
 
 
 def to_markdown(chat: SavedChat) -> str:
-    """The conversation as Markdown: each question (as a quote) and answer, markers renumbered to one
-    conversation-wide numbered reference list of the cited papers at the end."""
+    """The conversation as Markdown: each question once (as the heading when it is one short line,
+    else quoted), the standalone question when retrieval used a rewritten one, the filters each answer
+    was found under, the answer with markers renumbered to one conversation-wide reference list, and
+    at the end that list (authors, title, venue, year, id, link) with the abstract sentences each
+    paper was cited for. Text is readable: LaTeX rendered, control characters removed."""
     papers = cited_papers(chat.turns)
     ref_of = {(p.id or p.title): i for i, p in enumerate(papers, start=1)}
-    out = [f"# {chat.title}", ""]
+    why: dict[int, list[str]] = {i: [] for i in range(1, len(papers) + 1)}
+    for turn in chat.turns:
+        for c in turn.citations:
+            bucket = why[ref_of[c.paper.id or c.paper.title]]
+            bucket.extend(s for s in evidence(turn, c) if s not in bucket)
+    out = [f"# {readable(chat.title)}", ""]
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(chat.created))
-    meta = [f"Started {when}"]
-    filters = chat.settings.get("filters") or ""
-    if filters:
-        meta.append(f"filters: {filters}")
+    meta = [f"Started {when}", f"{len(chat.turns)} question{'s' if len(chat.turns) != 1 else ''}"]
+    filters = filters_text(chat.settings.get("filters_json") or {}) or chat.settings.get("filters") or ""
+    meta.append(f"filters now: {filters}" if filters else "no filters now")
     out += ["_" + "; ".join(meta) + "_", ""]
     for i, turn in enumerate(chat.turns, start=1):
-        out += [f"## {i}. {title_from(turn.question, 80)}", "", _quote(turn.question), ""]
+        question = readable(turn.question).strip()
+        if "\n" not in question and len(question) <= 100:
+            out += [f"## {i}. {question}", ""]
+        else:
+            out += [f"## {i}.", "", _quote(question), ""]
+        standalone = readable(turn.standalone_question).strip()
+        details = []
+        if standalone and " ".join(standalone.split()) != " ".join(question.split()):
+            details.append(f"asked as: {standalone}")
+        f = filters_text(turn.filters)
+        if f:
+            details.append(f"filters: {f}")
+        if details:
+            out += ["_" + _md_escape("; ".join(details)) + "_", ""]
         if turn.answer:
-            out += [_renumber(turn.answer, turn, ref_of), ""]
+            out += [_renumber(readable(turn.answer), turn, ref_of), ""]
+        if turn.note and not turn.sources:
+            out += [f"_({_md_escape(readable(turn.note))})_", ""]
         if turn.status == "stopped":
             out += ["_(answer stopped)_", ""]
         elif turn.status == "partial":
             out += ["_(answer incomplete)_", ""]
-        if turn.status == "error" and turn.error:
-            out += [f"_Error: {turn.error}_", ""]
+        if turn.status in ("error", "partial") and turn.error:
+            out += [f"_Error: {_md_escape(readable(turn.error))}_", ""]
         if turn.backend:
-            out += [f"<sub>{turn.backend} · {turn.model}</sub>", ""]
+            out += [f"<sub>{readable(turn.backend)} · {readable(turn.model)}</sub>", ""]
     if papers:
         out += ["## References", ""]
-        out += [reference_line(i, p) for i, p in enumerate(papers, start=1)]
+        for i, p in enumerate(papers, start=1):
+            out.append(reference_line(i, p))
+            out += [f"   > {readable(s).strip()}" for s in why[i]]
         out.append("")
     return "\n".join(out)
 

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli import AuthorOpt, UserError, VenueOpt, YearOpt, app, get_settings, make_filters, user_errors
+from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings, make_filters,
+                           open_store, user_errors)
 
 
 @app.command()
@@ -30,19 +31,20 @@ def chat(
 ) -> None:
     """Chat with the collection in a terminal app: answers stream in with their sources beside them.
 
-    Enter sends, Esc stops an answer, Tab goes to the sources (Enter opens an abstract).
+    Enter sends (while an answer streams it queues the question), Esc stops an answer, Tab goes to the
+    sources (Enter opens an abstract), Ctrl+Up/Down selects an earlier answer and shows its sources.
 
-    Ctrl+N: new conversation. Ctrl+O: saved ones. Ctrl+S: backend, model, filters. Ctrl+R: export to Markdown.
+    Ctrl+N: new conversation. Ctrl+O: saved ones. Ctrl+S: backend, model, filters of this conversation.
+    Ctrl+R: export to Markdown. Ctrl+T: copy the answer with its references. F3: show/hide the sources.
 
-    Ctrl+T copies the answer, F1 shows every key.
-
-    Conversations are saved in the data folder as they go.
+    F1 shows every key. Conversations (with their filters) are saved in the data folder as they go;
+    --venue/--year/--author are the filters each new conversation starts with.
     """
     with user_errors():
-        if llm is not None and llm not in ("auto", "openai", "local", "extractive"):
-            raise UserError(f"--llm must be auto, openai, local or extractive, not '{llm}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
+        if llm is not None:
+            _check_backend_name(settings, llm)
         from assistant.chats import ChatStore, ChatStoreError
 
         chats = ChatStore(settings.paths.conversations_db)
@@ -54,6 +56,56 @@ def chat(
 
         make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,
                  export_dir=export_dir, chat_id=chat_id).run()
+
+
+@app.command()
+def similar(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id (or a unique prefix of it).")],
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
+    as_json: JsonOpt = False,
+) -> None:
+    """Papers like this one: its nearest neighbours by the stored abstract vectors (cosine similarity).
+
+    --json prints {"id", "title", "results": [{"id", "title", "venue", "year", ..., "similarity"}]}.
+    In the chat, S in the abstract viewer lists the same.
+    """
+    with user_errors({"id": paper_id} if as_json else None):
+        from assistant.similar import similar_papers
+
+        store = open_store(get_settings(ctx))
+        found = store.find(paper_id.strip())
+        if not found:
+            raise UserError(f"no paper with id '{paper_id}'; list ids with `assistant papers`")
+        if len(found) > 1:
+            raise UserError(f"id prefix '{paper_id}' matches {len(found)} papers; give more characters")
+        paper = found[0]
+        neighbours = similar_papers(store, paper.id, k)
+        if as_json:
+            echo_json({"id": paper.id, "title": paper.title,
+                       "results": [{**p.to_json(), "similarity": round(sim, 6)} for p, sim in neighbours]})
+            return
+        from assistant.text import printable, render_latex
+
+        typer.echo(f"Papers like {printable(render_latex(paper.display_name))} ({paper.id}):")
+        if not neighbours:
+            typer.echo("  no other paper in the collection")
+        for i, (p, sim) in enumerate(neighbours, start=1):
+            where = p.venue_year or "venue/year unknown"
+            typer.echo(f"{i:>3}. {sim:.3f}  {printable(render_latex(p.display_name))}  ({where}; id {p.id})")
+
+
+def _check_backend_name(settings, llm: str) -> None:
+    """Refuse an unknown ``--llm`` before the app starts, with the same message as ``ask`` (the one
+    `assistant.llm.make_llm` gives). A known backend is set up in the app, where a failure is shown."""
+    from assistant.llm import BACKENDS, LLMError, make_llm
+
+    if llm.strip().lower() in ("auto", *BACKENDS):
+        return
+    try:
+        make_llm(settings, llm)
+    except LLMError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _chat_to_open(chats, open_id: str | None) -> str | None:

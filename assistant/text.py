@@ -115,6 +115,8 @@ def _script(m: re.Match) -> str:
 def _render_segment(latex: str, math: bool) -> str:
     if math:
         latex = _SCRIPT.sub(_script, latex)
+        # ``\alpha_i`` became ``\alphaᵢ``: end the macro name so the script is not read as part of it
+        latex = re.sub(r"(\\[A-Za-z]+)(?=[^\x00-\x7f])", r"\1{}", latex)
     else:
         # Plain text: a bare % or ~ is a percent sign or "about", not a LaTeX comment or a tie.
         latex = re.sub(r"(?<!\\)%", r"\\%", latex).replace("~", "\x00")

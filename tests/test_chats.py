@@ -85,12 +85,13 @@ def test_markdown_export_numbers_cited_papers_across_turns(settings, tmp_path):
     md = to_markdown(store.load(chat_id))
     # references numbered in order of first citation (the turn's [1] before [2])
     assert "1. Zichong Li, Liming Liu. *NorMuon: Making Muon more efficient and scalable*. ICML 2026. " \
-           "<https://example.org/normuon>" in md
-    assert "2. *STAR-KV*. ICML 2026." in md
-    assert "3. Ünïcødé [Author]. *[bold]Weird[/] title 注意力 🚀*. ICLR 2025." in md
+           "id `p-normuon`. <https://example.org/normuon>" in md
+    assert "2. *STAR-KV*. ICML 2026. id `p-starkv`." in md
+    assert "3. Ünïcødé [Author]. *[bold]Weird[/] title 注意力 🚀*. ICLR 2025. id `p-weird`." in md
     assert "STAR-KV compresses [2]. NorMuon [1]." in md
     assert "Weird [3] and STAR-KV [2] and unknown [9]." in md  # renumbered; an unchecked marker left alone
-    assert "> [bold]and[/] the rest?" in md and "_(answer stopped)_" in md
+    assert "## 2. [bold]and[/] the rest?" in md and "_(answer stopped)_" in md
+    assert md.count("the rest?") == 1  # each question once
     path = export_markdown(store.load(chat_id), tmp_path / "out")
     assert path.read_text(encoding="utf-8") == md and path.suffix == ".md"
 

@@ -8,7 +8,8 @@ import pytest
 
 from assistant.chats import ChatStore
 from assistant.events import Error
-from tests.tui_helpers import PAPERS, Script, StubStore, rendered_text, stub_llm_factory, wait_until
+from tests.tui_helpers import (PAPERS, Script, StubStore, notices, rendered_text, shown_answer, stub_llm_factory,
+                               wait_until)
 
 SIZE = (120, 36)
 pytestmark = pytest.mark.anyio
@@ -32,7 +33,7 @@ def backend_shown(app, name: str) -> bool:
 
 
 async def ask(pilot, app, question: str) -> None:
-    await wait_until(pilot, lambda: not app.input.read_only, what="input unlocked")
+    await wait_until(pilot, lambda: app.current is None, what="no answer streaming")
     app.input.load_text(question)
     await pilot.press("enter")
 
@@ -47,7 +48,10 @@ async def test_ask_streams_answer_and_sources(settings, tmp_path):
         assert "scripted" in str(app.header.render())
         await ask(pilot, app, "What is NorMuon?")
         await wait_until(pilot, lambda: app.sources_panel.sources, what="sources shown")
-        assert app.input.read_only  # locked while the answer streams
+        assert app.current is not None and "answering" in app.input.border_title
+        await pilot.press("a", "b")  # the input keeps what is typed while the answer streams
+        assert app.input.text == "ab"
+        app.input.clear()
         gate.set()
         await wait_until(pilot, lambda: app.current is None and app.turns, what="answer done")
         turn = app.turns[0]
@@ -62,7 +66,7 @@ async def test_ask_streams_answer_and_sources(settings, tmp_path):
         labels = [str(panel.get_option_at_index(i).prompt) for i in range(3)]
         assert labels[0].startswith("● [1] NorMuon") and "ICML 2026 · score" in labels[0]
         assert labels[2].startswith("  [3] [bold]Weird[/] title")  # not cited, shown verbatim
-        assert not app.input.read_only and app.focused is app.input
+        assert app.focused is app.input and "answering" not in app.input.border_title
         assert script.calls[0]["question"] == "What is NorMuon?"
 
 
@@ -110,7 +114,6 @@ async def test_escape_stops_mid_stream_and_keeps_text(settings, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, app, "What is NorMuon?")
         await wait_until(pilot, lambda: app.current is not None and "First part" in app.current.view.text)
-        assert app.input.read_only
         await pilot.press("escape")
         gate.set()
         await wait_until(pilot, lambda: app.current is None)
@@ -118,7 +121,7 @@ async def test_escape_stops_mid_stream_and_keeps_text(settings, tmp_path):
         assert turn.status == "stopped"
         assert turn.answer == "First part of the answer [1]. "
         assert "stopped" in rendered_text(app.view.turns()[0])
-        assert not app.input.read_only and app.focused is app.input
+        assert app.focused is app.input
         await wait_until(pilot, lambda: script.cancelled == [True], what="the stream saw the cancel event")
         saved = ChatStore(settings.paths.conversations_db).load(app.chat_id)
         assert saved.turns[0].status == "stopped"
@@ -183,20 +186,18 @@ async def test_open_source_from_panel_and_from_marker(settings, tmp_path):
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
         # the markers in the answer are links to their sources: click the first [1] on screen
-        from textual.widgets._markdown import MarkdownParagraph
-
-        paragraph = app.view.turns()[0].query_one(MarkdownParagraph)
-        content = paragraph._content
-        first = content.plain.index("[1]")
-        assert any(sp.start == first and "cite:0:1" in str(sp.style) for sp in content.spans)
-        await pilot.click(paragraph, offset=(first + 1, 0))
+        piece = app.view.turns()[0].markdown.children[0]
+        lines = [line.text for line in piece.render_lines(piece.content_region.reset_offset)]
+        row = next(i for i, line in enumerate(lines) if "[1]" in line)
+        col = lines[row].index("[1]")
+        await pilot.click(piece, offset=(col + 1, row))
         await wait_until(pilot, lambda: isinstance(app.screen, SourceScreen), what="source opened by a click")
         assert app.screen.source.paper.id == "p-normuon"
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SourceScreen))
-        app.view.turns()[0].markdown.post_message(
-            __import__("textual.widgets", fromlist=["Markdown"]).Markdown.LinkClicked(
-                app.view.turns()[0].markdown, "cite:0:2"))
+        from assistant.tui.widgets.conversation import AnswerView
+
+        app.view.turns()[0].markdown.post_message(AnswerView.LinkClicked("cite:0:2"))
         await wait_until(pilot, lambda: isinstance(app.screen, SourceScreen))
         assert app.screen.source.paper.id == "p-starkv"
 
@@ -286,8 +287,9 @@ async def test_reopen_saved_conversation_and_export(settings, tmp_path):
         assert md.startswith("# What is NorMuon?")
         assert "## References" in md
         assert "1. Zichong Li, Liming Liu. *NorMuon: Making Muon more efficient and scalable*. ICML 2026. " \
-               "<https://example.org/normuon>" in md
-        assert "2. *STAR-KV*. ICML 2026." in md
+               "id `p-normuon`. <https://example.org/normuon>" in md
+        assert "2. *STAR-KV*. ICML 2026. id `p-starkv`." in md
+        assert md.count("What is NorMuon?") == 2  # the title and the question once (not quoted again)
         # a follow-up in the reopened conversation is saved as its third turn
         await ask(pilot, app, "and memory?")
         await wait_until(pilot, lambda: len(app.turns) == 3)
@@ -301,7 +303,13 @@ async def test_delete_conversation_from_list(settings, tmp_path):
         await wait_until(pilot, lambda: app.turns)
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "ChatsScreen")
-        await pilot.press("d")
+        await pilot.press("d")  # asks first: the conversation is still there
+        await wait_until(pilot, lambda: "y deletes" in rendered_text(app.screen))
+        assert "What is NorMuon?" in rendered_text(app.screen.query_one("#chats-message"))
+        assert len(ChatStore(settings.paths.conversations_db).list()) == 1
+        await pilot.press("n")  # kept
+        await wait_until(pilot, lambda: "Kept." in rendered_text(app.screen))
+        await pilot.press("d", "y")
         await wait_until(pilot, lambda: ChatStore(settings.paths.conversations_db).list() == [])
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.chat_id is None and not app.view.turns())
@@ -313,7 +321,14 @@ async def test_copy_answer(settings, tmp_path):
         await ask(pilot, app, "What is NorMuon?")
         await wait_until(pilot, lambda: app.turns)
         await pilot.press("ctrl+t")
-        assert app.clipboard == app.turns[0].answer
+        # the answer with its own marker numbers, then the cited papers with id, link and evidence
+        assert app.clipboard.startswith(app.turns[0].answer + "\n\nReferences\n")
+        assert "[1] NorMuon: Making Muon more efficient and scalable. Zichong Li, Liming Liu. ICML 2026. " \
+               "id: p-normuon. https://example.org/normuon\n" in app.clipboard
+        assert "    “NorMuon reduces training cost by 21% over AdamW at the 1.1B scale.”" in app.clipboard
+        assert "[2] STAR-KV. ICML 2026. id: p-starkv." in app.clipboard
+        assert "[3]" not in app.clipboard  # not cited
+        assert any("OSC 52" in m for m in notices(app))  # the message does not claim the paste will work
 
 
 async def test_settings_switch_backend_and_filters(settings, tmp_path):
@@ -366,14 +381,16 @@ async def test_text_is_shown_verbatim(settings, tmp_path):
         question = app.view.turns()[0].query_one(".question").render()
         assert str(question).endswith("[bold]what[/] about 注意力 🚀 [1]?")
         assert app.turns[0].answer == answer
-        shown = " ".join(str(b._content) for b in app.view.turns()[0].markdown.query("*") if hasattr(b, "_content"))
+        shown = " ".join(shown_answer(app.view.turns()[0], width=400).split())
         assert "[bold]brackets[/] and [link=x]y[/link]" in shown
-        assert "$\\alpha_i * b_i$ and 75\\%, <sub>tag</sub> 注意力机制 🚀" in shown
+        # LaTeX is shown as Unicode text (the raw answer stays in storage)
+        assert "LaTeX αᵢ * bᵢ and 75%, <sub>tag</sub> 注意力机制 🚀" in shown
         assert "coniosis_and_more_and_more_and_more_and_more" in shown
         app.open_source(0, 3)
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
         text = rendered_text(app.screen)
-        assert weird.title in text and weird.abstract in text and "Ünïcødé [Author]" in text
+        assert weird.title in text and "Ünïcødé [Author]" in text
+        assert "LaTeX O(n²) and α, CJK 注意力机制很重要。" in text and "$O(n^2)$" not in text
 
 
 @pytest.mark.integration

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from assistant.chats import ChatStore, SavedTurn
@@ -27,7 +28,7 @@ def test_open_unknown_conversation_is_one_line_error():
     result = CliRunner().invoke(app, ["chat", "--open", "last"])
     assert result.exit_code == 1 and "no saved conversation yet" in result.output
     result = CliRunner().invoke(app, ["chat", "--llm", "gpt"])
-    assert result.exit_code == 1 and "--llm must be" in result.output
+    assert result.exit_code == 1 and "unknown LLM backend 'gpt'" in result.output
     result = CliRunner().invoke(app, ["chat", "--year", "soon"])
     assert result.exit_code == 1 and "--year" in result.output
 
@@ -56,3 +57,32 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
     assert seen["chat_id"] == first and seen["backend"] == "extractive" and seen["filters"].venue == "ICML"
     assert CliRunner().invoke(app, ["chat", "--open", "last"]).exit_code == 0
     assert seen["chat_id"] == first
+
+
+def test_unknown_backend_is_the_same_message_in_chat_and_ask():
+    runs = [subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True)
+            for args in (["chat", "--llm", "bogus"], ["ask", "--llm", "bogus", "What is NorMuon?"])]
+    assert [r.returncode for r in runs] == [1, 1]
+    assert runs[0].stderr.strip() == runs[1].stderr.strip()
+    assert runs[0].stderr.strip().startswith("error: unknown LLM backend 'bogus'")
+
+
+@pytest.mark.integration
+def test_similar_lists_the_nearest_papers(settings, bundled_store):
+    import json
+
+    from assistant.cli import app
+    from assistant.similar import similar_papers
+
+    normuon = next(p for p in bundled_store.papers() if p.display_name == "NorMuon")
+    expected = [p.id for p, _ in similar_papers(bundled_store, normuon.id, 3)]
+    result = CliRunner().invoke(app, ["similar", normuon.id[:8], "-k", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["id"] == normuon.id and [r["id"] for r in data["results"]] == expected
+    assert normuon.id not in expected and len(expected) == 3
+    sims = [r["similarity"] for r in data["results"]]
+    assert sims == sorted(sims, reverse=True) and 0 < sims[-1] <= sims[0] < 1
+    result = CliRunner().invoke(app, ["similar", normuon.id, "-k", "3"])
+    assert result.exit_code == 0 and result.stdout.startswith("Papers like NorMuon")
+    assert CliRunner().invoke(app, ["similar", "no-such-id"]).exit_code == 1

@@ -46,6 +46,12 @@ class StubStore:
             raise self.fail
         return self._count
 
+    def papers(self) -> list[Paper]:
+        """The three test papers (the header counts those matching the filters)."""
+        if self.fail:
+            raise self.fail
+        return list(PAPERS)
+
 
 @dataclass
 class StubLLM:
@@ -74,12 +80,15 @@ class Script:
     cancelled: list[bool] = field(default_factory=list)
     backend: str = "scripted"
     model: str = "script-1"
+    standalone: str | None = None  # the rewritten question retrieval "used" (default: the question)
+    note: str = ""  # the Sources note (why there are few or none)
+    refused: bool = False
 
     def __call__(self, question: str, *, retriever=None, llm=None, settings=None, conversation=None,
                  filters=None, top_k=None, cancel: threading.Event | None = None):
         history = [t.question for t in getattr(conversation, "turns", [])]
         self.calls.append({"question": question, "history": history, "filters": filters, "llm": llm})
-        yield Sources(tuple(self.sources), question=question)
+        yield Sources(tuple(self.sources), question=self.standalone or question, note=self.note)
         if self.gate is not None:
             self.gate.wait(10)
         text = ""
@@ -98,7 +107,7 @@ class Script:
         cites = tuple(Citation(n, by_n[n].paper, tuple(s.strip() for s in _sentences(text) if f"[{n}]" in s))
                       for n in self.cited if n in by_n)
         yield Citations(cites)
-        yield Done(answer=text, backend=self.backend, model=self.model, seconds=0.5)
+        yield Done(answer=text, backend=self.backend, model=self.model, seconds=0.5, refused=self.refused)
 
 
 def _sentences(text: str) -> list[str]:
@@ -121,15 +130,34 @@ def rendered_text(widget) -> str:
     """Plain text of everything the widget and its children show (for assertions)."""
     from textual.widgets import Markdown, Static
 
+    from assistant.tui.widgets.conversation import AnswerView
+
     parts = []
-    if isinstance(widget, Markdown):
+    if isinstance(widget, (Markdown, AnswerView)):
         return widget.source
     for w in [widget, *widget.query("*")]:
-        if isinstance(w, Markdown):
+        if isinstance(w, (Markdown, AnswerView)):
             parts.append(w.source)
         elif isinstance(w, Static):
             parts.append(str(w.render()))
     return "\n".join(parts)
+
+
+def shown_answer(turn_view, width: int = 100) -> str:
+    """The answer of a `TurnView` as drawn (its Rich Markdown pieces rendered to plain text)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)
+    from rich.markdown import Markdown as RichMarkdown
+
+    for piece in turn_view.markdown.children:
+        console.print(RichMarkdown(piece.markdown))
+    return console.export_text()
+
+
+def notices(app) -> list[str]:
+    """The messages of the notifications the app is showing (toasts)."""
+    return [n.message for n in app._notifications]
 
 
 async def settle(pilot) -> None:

@@ -13,15 +13,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from assistant.events import Source
-from assistant.tui.textutil import relied_spans
+from assistant.text import printable
+from assistant.tui.textutil import one_line, relied_spans
+from assistant.tui.widgets.conversation import readable
 
 HIGHLIGHT = "bold black on #e0c060"
 
 
 def abstract_text(abstract: str, answer_sentences: Sequence[str]) -> tuple[Text, int]:
-    """The abstract as `Text` with relied-on sentences highlighted; returns (text, highlighted count)."""
+    """The abstract as readable `Text` (LaTeX rendered, control characters removed) with relied-on
+    sentences highlighted; returns (text, highlighted count)."""
+    abstract = readable(abstract)
     text = Text(abstract)
-    spans = relied_spans(abstract, answer_sentences)
+    spans = relied_spans(abstract, [readable(s) for s in answer_sentences])
     for start, end in spans:
         text.stylize(HIGHLIGHT, start, end)
     return text, len(spans)
@@ -30,7 +34,8 @@ def abstract_text(abstract: str, answer_sentences: Sequence[str]) -> tuple[Text,
 class SourceScreen(ModalScreen[None]):
     """Source [n]: the paper and, if the answer cited it, the answer sentences that cite it."""
 
-    BINDINGS = [Binding("escape,q", "dismiss", "Close"), Binding("o", "open_link", "Open link")]
+    BINDINGS = [Binding("escape,q", "dismiss", "Close"), Binding("o", "open_link", "Open link"),
+                Binding("s", "similar", "Papers like this")]
 
     def __init__(self, source: Source, answer_sentences: Sequence[str] = (), cited: bool = False):
         super().__init__()
@@ -40,7 +45,7 @@ class SourceScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         p = self.source.paper
-        title = Text(p.title, style="bold")
+        title = Text(readable(p.title), style="bold")
         if p.title_is_derived:
             title.append("  (name derived from the abstract)", style="dim italic")
         meta = Text()
@@ -48,28 +53,72 @@ class SourceScreen(ModalScreen[None]):
                              ("link", p.url), ("id", p.id)):
             if value:
                 meta.append(f"{label}: ", style="dim")
-                meta.append(value, style="underline" if label == "link" else "")
+                meta.append(readable(value) if label in ("authors", "venue") else printable(value),
+                            style="underline" if label == "link" else "")
                 meta.append("\n")
         meta.append(f"score: {self.source.score:.4f}", style="dim")
         body, n = abstract_text(p.abstract, self.answer_sentences)
-        if self.cited:
+        if not self.source.n:
+            why = Text("")
+        elif self.cited:
             why = Text(f"The answer cites [{self.source.n}] for:\n", style="bold")
             for s in self.answer_sentences:
                 why.append("• ")
-                why.append(s)
+                why.append(readable(s))
                 why.append("\n")
             why.append(f"{n} sentence{'s' if n != 1 else ''} of the abstract highlighted" if n
                        else "no abstract sentence matched closely enough to highlight", style="dim italic")
         else:
             why = Text("The answer does not cite this source.", style="dim italic")
         with VerticalScroll(id="source-box") as box:
-            box.border_title = f"Source [{self.source.n}]"
-            box.border_subtitle = "Esc closes" + (" · O opens the link" if p.url else "")
+            box.border_title = f"Source [{self.source.n}]" if self.source.n else "Paper"
+            box.border_subtitle = "Esc closes · S papers like this" + (" · O opens the link" if p.url else "")
             yield Static(title, classes="source-title", markup=False)
             yield Static(meta, classes="source-meta", markup=False)
             yield Static(body, classes="source-abstract", markup=False)
             yield Static(why, classes="source-why", markup=False)
 
+    def action_similar(self) -> None:
+        """List the papers nearest to this one by their stored vectors (see `SimilarScreen`)."""
+        self.app.show_similar(self.source.paper)
+
     def action_open_link(self) -> None:
         if self.source.paper.url:
             self.app.open_url(self.source.paper.url)
+
+
+class SimilarScreen(ModalScreen[None]):
+    """Papers like one paper: its nearest neighbours in the collection by the stored abstract vectors
+    (cosine similarity). Enter opens one in the abstract viewer."""
+
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, paper, neighbours: Sequence[tuple[object, float]]):
+        super().__init__()
+        self.paper = paper
+        self.neighbours = list(neighbours)
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+        from textual.widgets.option_list import Option
+
+        options = []
+        for i, (paper, similarity) in enumerate(self.neighbours):
+            label = Text(readable(paper.display_name), style="bold")
+            label.append(f"\n  {readable(paper.venue_year) or 'venue/year unknown'} · similarity {similarity:.3f}",
+                         style="dim")
+            options.append(Option(label, id=f"similar-{i}"))
+        if not options:
+            options.append(Option(Text("No other paper in the collection.", style="dim italic"), disabled=True))
+        with VerticalScroll(id="source-box") as box:
+            box.border_title = f"Papers like {one_line(readable(self.paper.display_name), 50)}"
+            box.border_subtitle = "Enter opens · Esc closes"
+            yield OptionList(*options, id="similar-list")
+
+    def on_mount(self) -> None:
+        self.query_one("#similar-list").focus()
+
+    def on_option_list_option_selected(self, event) -> None:
+        event.stop()
+        paper, similarity = self.neighbours[int(event.option.id.removeprefix("similar-"))]
+        self.app.push_screen(SourceScreen(Source(n=0, paper=paper, score=similarity)))

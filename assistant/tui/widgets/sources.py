@@ -1,4 +1,4 @@
-"""The sources panel: the numbered papers of the current answer, cited ones marked."""
+"""The sources panel: the numbered papers of one answer (the selected one), cited ones marked."""
 
 from __future__ import annotations
 
@@ -10,19 +10,24 @@ from textual.widgets.option_list import Option
 
 from assistant.events import Source
 from assistant.tui.textutil import one_line
+from assistant.tui.widgets.conversation import readable, type_into_question
 
-NAME_CHARS = 32  # the panel is 42 columns wide; longer names are clipped (the viewer shows them whole)
 
-
-def source_label(source: Source, cited: bool) -> Text:
-    """``● [2] NorMuon`` / ``ICML 2026 · score 0.0328`` as plain `Text` (paper text never parsed as markup)."""
+def source_label(source: Source, cited: bool, width: int = 40) -> Text:
+    """``● [2] NorMuon`` / ``ICML 2026 · score 0.0328`` as plain `Text` (paper text never parsed as
+    markup; LaTeX rendered, control characters removed); the name is clipped to fit `width` columns."""
     t = Text()
     t.append("● " if cited else "  ", style="bold green" if cited else "")
     t.append(f"[{source.n}] ", style="bold")
-    t.append(one_line(source.paper.display_name, NAME_CHARS - len(str(source.n))), style="bold" if cited else "")
-    t.append("\n    ")
-    meta = source.paper.venue_year or "venue/year unknown"
-    t.append(f"{meta} · score {source.score:.4f}" + (" · cited" if cited else ""), style="dim")
+    name_chars = max(8, width - 6 - len(str(source.n)))
+    t.append(one_line(readable(source.paper.display_name), name_chars), style="bold" if cited else "")
+    meta = readable(source.paper.venue_year) or "venue/year unknown"
+    forms = [f"    {meta} · score {source.score:.4f}" + (" · cited" if cited else ""),
+             f"    {meta} · score {source.score:.4f}",  # ● already says cited
+             f"  {meta} · {source.score:.3f}"]
+    line = next((f for f in forms if len(f) <= width), forms[-1])
+    t.append("\n")
+    t.append(line if len(line) <= width else line[: width - 1] + "…", style="dim")
     return t
 
 
@@ -35,32 +40,39 @@ class SourcesPanel(OptionList):
         self.sources: tuple[Source, ...] = ()
         self.cited: set[int] = set()
         self.turn: int | None = None
+        self.note = ""
+        self._width = 40
 
     def show_sources(self, sources: Sequence[Source], cited: Iterable[int] = (), turn: int | None = None,
                      note: str = "") -> None:
-        """Replace the list. `turn` is the conversation position the sources belong to."""
+        """Replace the list. `turn` is the conversation position the sources belong to; `note` is shown
+        when there are none."""
+        same_turn = turn == self.turn
         self.sources = tuple(sources)
         self.cited = set(cited)
         self.turn = turn
-        highlighted = self.highlighted
+        self.note = note
+        highlighted = self.highlighted if same_turn else None
         self.clear_options()
         if not self.sources:
-            self.add_option(Option(Text(note or "No sources.", style="dim italic"), disabled=True))
+            note = readable(note) or "No sources."
+            self.add_option(Option(Text(note[0].upper() + note[1:], style="dim italic"), disabled=True))
             return
-        self.add_options([Option(source_label(s, s.n in self.cited), id=f"source-{s.n}") for s in self.sources])
+        self.add_options([Option(source_label(s, s.n in self.cited, self._width), id=f"source-{s.n}")
+                          for s in self.sources])
         self.highlighted = highlighted if highlighted is not None and highlighted < len(self.sources) else 0
+
+    def on_resize(self) -> None:
+        width = self.scrollable_content_region.width or self.size.width
+        if width and width != self._width:
+            self._width = width
+            self.show_sources(self.sources, self.cited, self.turn, self.note)
 
     async def _on_key(self, event) -> None:
         # typing while the list has focus goes to the question input instead of being lost
-        if event.is_printable and event.character and event.character != " ":
-            target = self.app.query_one("#question")
-            if not getattr(target, "read_only", False):
-                event.stop()
-                event.prevent_default()
-                target.focus()
-                target.insert(event.character)
-                return
+        if type_into_question(self, event):
+            return
         await super()._on_key(event)
 
     def mark_cited(self, cited: Iterable[int]) -> None:
-        self.show_sources(self.sources, cited, self.turn)
+        self.show_sources(self.sources, cited, self.turn, self.note)

@@ -562,13 +562,13 @@ def needs_history(question: str) -> bool:
 
 
 def _cited_names(turn) -> list[str]:
-    """The papers a turn's answer cited, as a reader would name them: a name-like title as it is, a
-    long or derived one in quotes (without the trailing ellipsis)."""
+    """The papers a turn's answer cited, as the reader saw them named: a one-word title as it is, a
+    longer one in quotes (a title derived from the abstract keeps its "…")."""
     from store.paper import is_name_like
 
     out = []
     for c in turn.citations or []:
-        title = str(c.get("title", "")).strip().rstrip("…").strip()
+        title = str(c.get("title", "")).strip()
         if not title:
             continue
         name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'

@@ -93,6 +93,7 @@ def test_special_token_text_is_answered_not_a_crash(stub, settings, store, where
         ingest([f], store)
     else:
         conversation = Conversation([Turn(question=f"What is KVPress? {token}", answer=f"A method {token} [1].")])
+        question = "What does it do?"  # a follow-up that needs its history, so the history is sent
         stub.script(Behaviour("ok", text="What does KVPress do?"), "ok")
     stub.reply = "It compresses the KV cache [1]."
     events = ask(store, llm, s, question, conversation=conversation)

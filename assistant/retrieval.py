@@ -136,6 +136,53 @@ class SearchResult:
         return out
 
 
+class PaperTable:
+    """Per-snapshot lookups the search needs on every query, built once per list of papers: the row
+    of each id, and the venue / year / author columns that filters are evaluated on as arrays
+    (a Python loop over 16k papers per query costs ~30 ms; the arrays ~1 ms)."""
+
+    _SEP = "\x00"  # joins a paper's case-folded authors; cannot occur in a name
+
+    def __init__(self, papers: list[Paper]):
+        import numpy as np
+
+        self.papers = papers
+        self.by_id = {p.id: i for i, p in enumerate(papers)}
+        self.venues = np.array([p.venue.casefold() for p in papers], dtype=object)
+        self.years = np.array([p.year if p.year is not None else -1 for p in papers], dtype=np.int64)
+        self.authors = [self._SEP.join(a.casefold() for a in p.authors) for p in papers]
+
+    @classmethod
+    def of(cls, store: PaperStore, papers: list[Paper]) -> PaperTable:
+        """The table of `papers`, kept on `store` until the store's list of papers changes."""
+        table = getattr(store, "_paper_table", None)
+        if table is None or table.papers is not papers:
+            table = cls(papers)
+            store._paper_table = table
+        return table
+
+    def mask(self, filters: Filters):
+        """``(len(papers),) bool``: which papers `filters` lets through (same as `Filters.matches`)."""
+        import numpy as np
+
+        allowed = np.ones(len(self.papers), dtype=bool)
+        if filters.venues:
+            allowed &= np.isin(self.venues, sorted(filters.venues))
+        if filters.year_min is not None:
+            allowed &= (self.years >= filters.year_min) & (self.years != -1)
+        if filters.year_max is not None:
+            allowed &= (self.years <= filters.year_max) & (self.years != -1)
+        if filters.author:
+            needle = filters.author.casefold()
+            if self._SEP in needle:
+                allowed &= np.array([filters.matches(p) for p in self.papers], dtype=bool)
+            else:
+                rows = np.flatnonzero(allowed)
+                hits = np.fromiter((needle in self.authors[i] for i in rows), dtype=bool, count=len(rows))
+                allowed[rows[~hits]] = False
+        return allowed
+
+
 class Retriever:
     """Hybrid retriever over a `PaperStore`. Cheap to create; the BM25 index is shared through the
     store and refreshed when the collection changes."""
@@ -160,20 +207,19 @@ class Retriever:
         papers, bm25 = self.store.bm25()
         if not papers or not query:
             return []
-        allowed = np.ones(len(papers), dtype=bool)
-        if not filters.empty:
-            allowed = np.array([filters.matches(p) for p in papers], dtype=bool)
-        n_allowed = int(allowed.sum())
+        table = PaperTable.of(self.store, papers)
+        allowed = None if filters.empty else table.mask(filters)
+        n_allowed = len(papers) if allowed is None else int(allowed.sum())
         if n_allowed == 0:
             return []
         n_cand = min(max(s.candidates, top_k), n_allowed)
-        by_id = {p.id: i for i, p in enumerate(papers)}
+        by_id = table.by_id
 
         bm25_ranked: list[tuple[int, float]] = []
         bm25_all = np.zeros(len(papers), dtype=np.float32)
         if mode in ("hybrid", "bm25"):
             scores = bm25.scores(query)
-            scores = bm25_all = np.where(allowed, scores, 0.0)
+            scores = bm25_all = scores if allowed is None else np.where(allowed, scores, 0.0)
             positive = int((scores > 0).sum())
             if positive:
                 take = min(n_cand, positive)

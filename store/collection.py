@@ -48,7 +48,8 @@ class PaperStore:
 
     @cached_property
     def collection(self):
-        return open_collection(self.client, self.settings.collection, self.embedder.name, self.embedder.dim)
+        return open_collection(self.client, self.settings.collection, self.embedder.name, self.embedder.dim,
+                               embedding_precision=getattr(self.embedder, "precision", None))
 
     @property
     def name(self) -> str:

@@ -115,20 +115,29 @@ class PaperStore:
         rev = self.revision()
         if self._snapshot is not None and self._snapshot[0] == rev:
             return self._snapshot
-        papers: list[Paper] = []
-        for page in self.iter_raw(["documents", "metadatas"]):
-            papers.extend(Paper.from_chroma(i, d, m) for i, d, m in zip(page["ids"], page["documents"], page["metadatas"]))
-        papers.sort(key=lambda p: p.id)
-        key = f"{self.collection.id}:{rev}:{len(papers)}"
         folder = cache_folder(self.settings.paths.cache_dir, str(self.collection.id))
-        index = BM25Index.load(folder, key)
-        if index is None or index.ids != [p.id for p in papers]:
-            index = BM25Index.build([p.id for p in papers], [p.document for p in papers])
+        # The papers are cached beside the BM25 index under the same key (collection, revision, count):
+        # reading 16k papers back from Chroma costs a cold process about a second, the cache a tenth.
+        key = f"{self.collection.id}:{rev}:{self.count()}"
+        papers = _load_papers(folder, key)
+        index = BM25Index.load(folder, key) if papers is not None else None
+        if papers is None or index is None or index.ids != [p.id for p in papers]:
+            papers = []
+            for page in self.iter_raw(["documents", "metadatas"]):
+                papers.extend(Paper.from_chroma(i, d, m)
+                              for i, d, m in zip(page["ids"], page["documents"], page["metadatas"]))
+            papers.sort(key=lambda p: p.id)
+            key = f"{self.collection.id}:{rev}:{len(papers)}"
+            index = BM25Index.load(folder, key)
+            if index is None or index.ids != [p.id for p in papers]:
+                index = BM25Index.build([p.id for p in papers], [p.document for p in papers])
+                if papers:
+                    try:
+                        index.save(folder, key)
+                    except OSError:
+                        pass  # a read-only data folder only costs a rebuild next time
             if papers:
-                try:
-                    index.save(folder, key)
-                except OSError:
-                    pass  # a read-only data folder only costs a rebuild next time
+                _save_papers(folder, key, papers)
         self._snapshot = (rev, papers, index)
         return self._snapshot
 
@@ -169,3 +178,32 @@ class PaperStore:
     def mark_changed(self) -> None:
         self._call("update metadata", bump_revision, self.collection)
         self._snapshot = None
+
+
+PAPERS_CACHE = "papers.pickle"
+
+
+def _load_papers(folder, key: str) -> list[Paper] | None:
+    """The papers cached in `folder` under `key` (this process's own cache file), else None."""
+    import pickle
+
+    try:
+        with open(folder / PAPERS_CACHE, "rb") as f:
+            cached_key, papers = pickle.load(f)
+    except Exception:
+        return None
+    return papers if cached_key == key else None
+
+
+def _save_papers(folder, key: str, papers: list[Paper]) -> None:
+    import os
+    import pickle
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / (PAPERS_CACHE + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump((key, papers), f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(folder / PAPERS_CACHE)
+    except OSError:
+        pass  # a read-only data folder only costs reading the papers from Chroma next time

@@ -11,6 +11,7 @@ chromadb, whose import costs start-up time), optionally on an int8 copy (`quanti
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -77,6 +78,7 @@ class OnnxMiniLM:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.threads = threads
         self.stats = EmbedStats()
+        self._load_lock = threading.Lock()
 
     @cached_property
     def _folder(self) -> Path:
@@ -135,9 +137,23 @@ class OnnxMiniLM:
                                  f"ASSISTANT_EMBEDDING_MODEL_DIR") from None
 
     def load(self) -> None:
-        """Load the tokenizer and the ONNX session now (e.g. in a thread while Chroma opens) instead of
-        on the first `embed`. Raises `EmbeddingError` as `embed` would."""
-        _ = self._tokenizer, self._session
+        """Load the tokenizer and the ONNX session now instead of on the first `embed` (thread-safe:
+        a second caller waits for the first). Raises `EmbeddingError` as `embed` would."""
+        with self._load_lock:
+            _ = self._tokenizer, self._session
+
+    def load_in_background(self) -> None:
+        """Start `load` in a daemon thread, so that the model loads while the caller opens Chroma and
+        reads the BM25 index (onnxruntime builds the session without holding the GIL); `embed` waits
+        for it. An error is raised by the `embed` call that needs the model, not here."""
+        def run():
+            try:
+                self.load()
+            except EmbeddingError:
+                pass  # raised again, with its message, by the embed() that needs the model
+
+        if "_session" not in self.__dict__:
+            threading.Thread(target=run, name="load-onnx-model", daemon=True).start()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -145,6 +161,8 @@ class OnnxMiniLM:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
+        if "_session" not in self.__dict__:
+            self.load()
         session, tok = self._session, self._tokenizer
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         truncated = 0

@@ -6,7 +6,7 @@ The first `n` airas abstracts (title + abstract, as ingested) are embedded by ea
 turn, `rounds` times, interleaved (A B C … A B C …) so that load from other work on a shared machine
 falls on every configuration alike; the table gives the median rate and the spread. Configurations:
 the product's embedder (`store.embeddings.OnnxMiniLM`, fp32, graph optimisation ALL, one intra-op
-thread per core, batches of 8), the same with other batch sizes / thread counts / graph optimisation
+thread per core that sleeps rather than spins when idle, batches of 8), the same with other batch sizes / thread counts / graph optimisation
 levels / tokenisation of the next batch overlapped with inference, the int8 copy made with
 onnxruntime's `quantize_dynamic` (per-channel), and chromadb's own embedding function
 (`ONNXMiniLM_L6_V2`, batches of 32 padded to 256 pieces) as the reference. Fidelity: the cosine of
@@ -45,13 +45,13 @@ class Configured:
 
     def __init__(self, label: str, batch_size: int = 8, threads: int = 0, opt: str = "all",
                  precision: str = "fp32", overlap: bool = False, cache_dir: Path | None = None,
-                 inter_threads: int = 0):
+                 inter_threads: int = 0, spinning: bool = False):
         from store.embeddings import OnnxMiniLM
 
         self.label = label
         self.model = OnnxMiniLM(MODEL_DIR, batch_size=batch_size, precision=precision, cache_dir=cache_dir,
                                 threads=threads)
-        self.opt, self.overlap, self.inter_threads = opt, overlap, inter_threads
+        self.opt, self.overlap, self.inter_threads, self.spinning = opt, overlap, inter_threads, spinning
 
     def load(self) -> None:
         import onnxruntime as ort
@@ -64,6 +64,8 @@ class Configured:
         so.log_severity_level = 3
         so.graph_optimization_level = levels[self.opt]
         so.intra_op_num_threads = self.model.threads
+        if not self.spinning:
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if self.inter_threads:
             so.execution_mode = ort.ExecutionMode.ORT_PARALLEL
             so.inter_op_num_threads = self.inter_threads
@@ -121,7 +123,8 @@ class ChromaDefault:
 
 def configurations(cache_dir: Path) -> list:
     return [
-        Configured("product: fp32, opt ALL, threads=cores, batch 8"),
+        Configured("product: fp32, opt ALL, threads=cores, no spinning, batch 8"),
+        Configured("fp32, idle threads spinning (onnxruntime's default)", spinning=True),
         Configured("fp32, batch 4", batch_size=4),
         Configured("fp32, batch 16", batch_size=16),
         Configured("fp32, batch 32", batch_size=32),

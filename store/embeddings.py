@@ -130,6 +130,9 @@ class OnnxMiniLM:
         so.log_severity_level = 3
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         so.intra_op_num_threads = self.threads
+        # Idle intra-op threads sleep instead of spinning: on a busy machine spinning threads compete with
+        # the work (query embedding 8 ms instead of 20-30 ms at load 12 on 2 cores; benchmarks/embed_options.py)
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"])
         except Exception as exc:

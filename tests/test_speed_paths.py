@@ -105,3 +105,25 @@ def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
     ahead.load()
     texts = [p.document for p in PAPERS]
     assert np.allclose(ahead.embed(texts), OnnxMiniLM(MODEL_DIR).embed(texts), atol=1e-6)
+
+
+def test_filtered_dense_candidates_equal_chromas_filtered_knn(fake_store, monkeypatch):
+    import assistant.retrieval as retrieval
+
+    words = ["cache", "attention", "diffusion", "optimizer", "graph", "speech", "vision", "reward"]
+    papers = [Paper(title=f"Paper {k}", abstract=f"{words[k % 8]} {words[(k * 3) % 8]} study number {k}.",
+                    authors=(f"Author {k % 5}",), venue=["ICML", "ICLR", "NeurIPS"][k % 3], year=2020 + k % 6,
+                    id=f"p{k:03d}") for k in range(90)]
+    vectors = np.random.default_rng(7).standard_normal((len(papers), fake_store.embedder.dim)).astype(np.float32)
+    fake_store.upsert(papers, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))  # no ties
+    fake_store.mark_changed()
+    retriever = Retriever(fake_store, fake_store.settings.model_copy(update={"candidates": 10}))
+    for flt in (Filters(venue="ICML"), Filters(year_min=2022), Filters(venue="ICLR,NeurIPS", year_max=2024),
+                Filters(author="author 3")):
+        fast = retriever.search("cache attention study", top_k=10, filters=flt, mode="dense")
+        monkeypatch.setattr(retrieval, "OVERSAMPLE_LIMIT", 0)  # always Chroma's own where / ids filter
+        chroma = retriever.search("cache attention study", top_k=10, filters=flt, mode="dense")
+        monkeypatch.undo()
+        assert [r.paper.id for r in fast] == [r.paper.id for r in chroma] and len(fast) == 10
+        assert all(flt.matches(r.paper) for r in fast)
+        assert [r.dense_similarity for r in fast] == pytest.approx([r.dense_similarity for r in chroma])

@@ -251,8 +251,8 @@ def quantized_model(fp32: Path, folder: Path) -> Path:
         quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
         tmp.replace(out)
     except ImportError as exc:
-        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install onnx, "
-                             f"or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
+                             f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
     except Exception as exc:
         raise EmbeddingError(f"cannot write the int8 embedding model to {folder} ({type(exc).__name__}: "
                              f"{str(exc)[:120]}); check ASSISTANT_DATA_DIR or set "

@@ -175,6 +175,34 @@ def child_phases(size: str) -> dict:
     return out
 
 
+def child_cold_phases(size: str) -> dict:
+    """Seconds spent by a fresh process in each step of a first search of this checkout, in order (the
+    ONNX model loads in a thread from `Retriever()` on, so its row is what the search still waits for)."""
+    t = [time.perf_counter()]
+    import chromadb  # noqa: F401
+
+    t.append(time.perf_counter())
+    from assistant.retrieval import Retriever
+    from assistant.settings import load_settings
+    from store.collection import PaperStore
+
+    t.append(time.perf_counter())
+    store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))
+    store.count()
+    t.append(time.perf_counter())
+    retriever = Retriever(store)
+    store.bm25()
+    t.append(time.perf_counter())
+    store.embedder.embed([COLD_QUERY])
+    t.append(time.perf_counter())
+    retriever.search(COLD_QUERY, top_k=10)
+    t.append(time.perf_counter())
+    names = ["import chromadb", "import the product (settings, retrieval, store)", "open Chroma, count",
+             "papers + BM25 index from the cache (model loading meanwhile)", "first query embedding (waits "
+             "for the model)", "the search itself"]
+    return {n: b - a for n, a, b in zip(names, t, t[1:])}
+
+
 BASELINE_COLD = """
 import sys
 from benchmarks._baseline import open_index, retrieve
@@ -225,6 +253,7 @@ def main() -> None:
     ap.add_argument("--before", default="", help="a commit to measure next to this checkout (e.g. c76ae31)")
     ap.add_argument("--child", nargs=2)
     ap.add_argument("--phases")
+    ap.add_argument("--cold-phases")
     ap.add_argument("--build-baseline")
     args = ap.parse_args()
     if args.build_baseline:
@@ -235,6 +264,9 @@ def main() -> None:
         return
     if args.phases:
         print(json.dumps(child_phases(args.phases)))
+        return
+    if args.cold_phases:
+        print(json.dumps(child_cold_phases(args.cold_phases)))
         return
     sizes = args.sizes.split(",")
     env = {**os.environ, "ASSISTANT_EMBEDDING_MODEL_DIR": str(MODEL_DIR)}
@@ -281,6 +313,14 @@ def main() -> None:
         out = subprocess.run([sys.executable, "-m", "benchmarks.search_latency", "--phases", size], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True, check=True, env=env)
         phases[size] = json.loads(out.stdout.strip().splitlines()[-1])
+    cold_phases = {}
+    for size in sizes:
+        runs = []
+        for _ in range(3):
+            out = subprocess.run([sys.executable, "-m", "benchmarks.search_latency", "--cold-phases", size],
+                                 cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True, env=env)
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        cold_phases[size] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
     def ms(values, q=0.5):
         v = sorted(values)
@@ -302,6 +342,9 @@ def main() -> None:
             "work the code before it did on every query and no longer does):\n\n"
     body += markdown_table(["part"] + [f"{s} ms" for s in sizes],
                            [[name] + [f"{phases[s][name]:.2f}" for s in sizes] for name in phases[sizes[0]]])
+    body += "\n\nWhere a cold search of this change spends its time (seconds, median of three fresh processes):\n\n"
+    body += markdown_table(["step"] + [f"{s} s" for s in sizes],
+                           [[name] + [f"{cold_phases[s][name]:.3f}" for s in sizes] for name in cold_phases[sizes[0]]])
     body += (f"\n\nWarm: {len(QUERIES)} fixed queries × {WARM_REPEATS} per round, top 10, in a process that has "
              "already run one search (model loaded, BM25 index built or read from its cache); the filtered column "
              "adds venue ICML (19) or ICML,NeurIPS (16k) and year ≥ 2026 / 2023. Cold: fresh processes running "

@@ -117,7 +117,7 @@ class PaperStore:
             return self._snapshot
         folder = cache_folder(self.settings.paths.cache_dir, str(self.collection.id))
         # The papers are cached beside the BM25 index under the same key (collection, revision, count):
-        # reading 16k papers back from Chroma costs a cold process about a second, the cache a tenth.
+        # reading 16k papers back from Chroma was the largest share of a cold search's own work.
         key = f"{self.collection.id}:{rev}:{self.count()}"
         papers = _load_papers(folder, key)
         index = BM25Index.load(folder, key) if papers is not None else None

@@ -251,6 +251,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="19,16k")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--before", default="", help="a commit to measure next to this checkout (e.g. c76ae31)")
+    ap.add_argument("--note", default="", help="a sentence about the stores, appended to the notes")
     ap.add_argument("--child", nargs=2)
     ap.add_argument("--phases")
     ap.add_argument("--cold-phases")
@@ -354,10 +355,11 @@ def main() -> None:
              f"{args.rounds} rounds, systems interleaved within each round; medians over rounds. The hybrid does a "
              "dense kNN in Chroma and BM25 over every abstract, then fuses; the baseline does the dense kNN only. "
              f"Load average (1/5/15 min) {load_start} at the start and {load_end} at the end, on 2 cores shared "
-             "with other work: compare rows of one run, not runs.")
+             "with other work: compare rows of one run, not runs." + (f" {args.note}" if args.note else ""))
     write_section("search_latency", "Search latency and memory", body,
                   f"python -m benchmarks.search_latency --sizes {args.sizes} --rounds {args.rounds}"
-                  + (f" --before {args.before}" if args.before else ""))
+                  + (f" --before {args.before}" if args.before else "")
+                  + (f" --note {json.dumps(args.note)}" if args.note else ""))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ chromadb, whose import costs start-up time), optionally on an int8 copy (`quanti
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -248,7 +249,13 @@ def quantized_model(fp32: Path, folder: Path) -> Path:
 
         folder.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(out.name + ".tmp")
-        quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+        root = logging.getLogger()
+        level = root.level
+        root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
+        try:
+            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+        finally:
+            root.setLevel(level)
         tmp.replace(out)
     except ImportError as exc:
         raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "

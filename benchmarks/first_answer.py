@@ -64,7 +64,9 @@ def main() -> None:
     body = markdown_table(["`make run` of", "installs", "clone → first answer s", "peak MiB", "cited answer"], rows)
     body += (f"\n\n`git clone` of this repository into a folder beside `../shared`, then `make run` (new .venv, "
              f"install, the 19 bundled abstracts ingested, one extractive answer) in a new data folder. pip's cache "
-             f"was warm (packages downloaded and wheels built by earlier installs on this machine). 1-minute load "
+             f"was warm (packages downloaded and wheels built by earlier installs on this machine, llama-cpp-python's "
+             f"too: compiling it, as a machine that never built it does for 'before', took minutes more, 4 min 20 s "
+             f"in issue 12). 1-minute load "
              f"average {load_before} before and {load_after} after, on 2 cores shared with other work.")
     write_section("first_answer", "Fresh clone to first answer", body,
                   "python -m benchmarks.first_answer" + (f" --before {args.before}" if args.before else ""))

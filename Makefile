@@ -1,6 +1,7 @@
 # Two commands on a fresh machine (Python 3.11 and make):
-#   make run    set up, then answer a question over the bundled ICML 2026 abstracts
-#   make test   set up, then run the whole test suite (unit + integration on real servers)
+#   make run    set up (core dependencies only), then answer a question over the bundled ICML 2026 abstracts
+#   make test   set up with the `local` and `dev` extras, then run the whole test suite (unit + integration)
+# `make run LLM=local` adds the `local` extra first (llama-cpp-python is compiled from source: minutes).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -14,17 +15,31 @@ LLM ?= extractive
 # The embedding model is read from a local folder (model hubs are unreachable here).
 export ASSISTANT_EMBEDDING_MODEL_DIR ?= $(SHARED)/models/all-MiniLM-L6-v2
 
-.PHONY: setup run test clean
+.PHONY: setup setup-core setup-local run test clean
 
-setup: $(VENV)/.installed
-
-$(VENV)/.installed: pyproject.toml
+# One stamp per set of extras: `run` needs only the core dependencies (the extractive and openai
+# backends); the `local` extra compiles llama.cpp, so only `test` and `LLM=local` pay for it.
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[local,dev]'
+
+$(VENV)/.installed-core: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e .
 	touch $@
 
-run: setup
+$(VENV)/.installed-local: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[local]'
+	touch $@ $(VENV)/.installed-core
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[local,dev]'
+	touch $@ $(VENV)/.installed-local $(VENV)/.installed-core
+
+setup-core: $(VENV)/.installed-core
+setup-local: $(VENV)/.installed-local
+setup: $(VENV)/.installed
+
+run: $(if $(filter local,$(LLM)),setup-local,setup-core)
 	$(BIN)/assistant ask --llm $(LLM) "$(QUESTION)"
 
 test: setup

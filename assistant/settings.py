@@ -67,6 +67,13 @@ class Settings(BaseSettings):
                           "tokenizer files). Unset: chromadb's cache, downloading the model if missing.")
     embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
                                                              "(default: openai_base_url).")
+    embedding_precision: Literal["fp32", "int8"] = Field(
+        "fp32", description="ONNX MiniLM weights: 'fp32' as shipped, or 'int8' (quantised once from the fp32 "
+                            "file with onnxruntime's quantize_dynamic, per channel, cached in the data folder; "
+                            "needs the int8 extra; embeds ~3x faster at SciFact nDCG@10 -0.001, docs/benchmarks.md). "
+                            "A collection is searched with the precision it was built with.")
+    embedding_threads: int = Field(0, ge=0, description="onnxruntime intra-op threads for the ONNX model "
+                                                       "(0: one per core).")
     embedding_batch_size: int = Field(8, ge=1, description="Abstracts embedded per batch (texts are sorted by length first; 8 was fastest on 2 cores: less padding).")
 
     # --- retrieval

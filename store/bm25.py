@@ -109,7 +109,8 @@ class BM25Index:
             meta = json.loads((folder / "ids.json").read_text())
             if meta.get("key") != key or meta.get("params") != PARAMS:
                 return None
-            retriever = bm25s.BM25.load(str(folder))
+            # memory-mapped: a cold process reads only the postings of its query terms
+            retriever = bm25s.BM25.load(str(folder), mmap=True)
         except Exception:
             return None
         return cls(meta["ids"], retriever, _stemmer())

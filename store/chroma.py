@@ -55,20 +55,22 @@ def make_client(settings: Settings):
 
 
 def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
-                    create: bool = True) -> Collection | None:
-    """Get (or create) the collection `name`, checking it was built with `embedding_model`.
+                    create: bool = True, embedding_precision: str | None = None) -> Collection | None:
+    """Get (or create) the collection `name`, checking it was built with `embedding_model` (and, for
+    the ONNX model, `embedding_precision`: ``"fp32"`` or ``"int8"``; collections made before the
+    precision was recorded are fp32).
 
     Returns None when the collection does not exist and `create` is False. Raises `StoreError`
-    naming both models when the collection was built with another embedding model or dimension.
+    naming both models when the collection was built with another embedding model, dimension or
+    precision.
     """
     try:
         if create:
-            collection = client.get_or_create_collection(
-                name,
-                embedding_function=None,
-                metadata={"hnsw:space": "cosine", "embedding_model": embedding_model,
-                          "embedding_dim": embedding_dim, "revision": 0},
-            )
+            metadata = {"hnsw:space": "cosine", "embedding_model": embedding_model,
+                        "embedding_dim": embedding_dim, "revision": 0}
+            if embedding_precision:
+                metadata["embedding_precision"] = embedding_precision
+            collection = client.get_or_create_collection(name, embedding_function=None, metadata=metadata)
         else:
             names = {c if isinstance(c, str) else c.name for c in client.list_collections()}
             if name not in names:
@@ -86,6 +88,12 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
             f"collection '{name}' was built with embedding model {built_with} ({built_dim} dims) but the "
             f"configured model is {embedding_model} ({embedding_dim} dims); set ASSISTANT_EMBEDDING_MODEL "
             f"back, or use another collection (ASSISTANT_COLLECTION)")
+    built_precision = meta.get("embedding_precision", "fp32")
+    if built_with and embedding_precision and built_precision != embedding_precision:
+        raise StoreError(
+            f"collection '{name}' was built with {built_with} {built_precision} embeddings but the configured "
+            f"precision is {embedding_precision}; set ASSISTANT_EMBEDDING_PRECISION={built_precision}, or use "
+            f"another collection (ASSISTANT_COLLECTION)")
     return collection
 
 

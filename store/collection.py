@@ -51,7 +51,8 @@ class PaperStore:
 
     @cached_property
     def collection(self):
-        return open_collection(self.client, self.settings.collection, self.embedder.name, self.embedder.dim)
+        return open_collection(self.client, self.settings.collection, self.embedder.name, self.embedder.dim,
+                               embedding_precision=getattr(self.embedder, "precision", None))
 
     @property
     def name(self) -> str:
@@ -124,9 +125,10 @@ class PaperStore:
         """The papers and their BM25 index, matching what Chroma holds.
 
         Reused in memory while the collection's revision and token are unchanged and no write is
-        unfinished; otherwise the papers are read again. The index on disk is keyed by a SHA-256 of every
-        (id, document) pair, so it is used only when it was built from exactly what is stored now,
-        whatever happened to the revision (an ingest killed between its upserts and its final bump).
+        unfinished. On disk, the papers and the index are cached under (revision, token, count) after a
+        finished write; while a write is marked unfinished (an ingest killed between its upserts and its
+        final bump) they are read from Chroma and keyed by a SHA-256 of every (id, document) pair, so an
+        index is only used when it was built from exactly what is stored now.
         """
         import hashlib
 
@@ -135,23 +137,39 @@ class PaperStore:
         state = self._state()
         if self._snapshot is not None and self._snapshot[0] == state and not state[2]:
             return self._snapshot
-        papers: list[Paper] = []
-        for page in self.iter_raw(["documents", "metadatas"]):
-            papers.extend(Paper.from_chroma(i, d, m) for i, d, m in zip(page["ids"], page["documents"], page["metadatas"]))
-        papers.sort(key=lambda p: p.id)
-        digest = hashlib.sha256()
-        for p in papers:
-            digest.update(f"{p.id}\x1f{p.document}\x1e".encode("utf-8", "surrogatepass"))
-        key = f"{self.collection.id}:{len(papers)}:{digest.hexdigest()}"
+        rev, token, writing = state
         folder = cache_folder(self.settings.paths.cache_dir, str(self.collection.id))
-        index = BM25Index.load(folder, key)
-        if index is None or index.ids != [p.id for p in papers]:
-            index = BM25Index.build([p.id for p in papers], [p.document for p in papers])
+        papers = index = None
+        if not writing:
+            # A finished write leaves a new revision and token, so they name what is stored. The papers
+            # are cached beside the BM25 index under that key: reading 16k papers back from Chroma was
+            # the largest share of a cold search's own work.
+            key = f"{self.collection.id}:{rev}:{token}:{self.count()}"
+            papers = _load_papers(folder, key)
+            index = BM25Index.load(folder, key) if papers is not None else None
+        if papers is None or index is None or index.ids != [p.id for p in papers]:
+            papers = []
+            for page in self.iter_raw(["documents", "metadatas"]):
+                papers.extend(Paper.from_chroma(i, d, m)
+                              for i, d, m in zip(page["ids"], page["documents"], page["metadatas"]))
+            papers.sort(key=lambda p: p.id)
+            if writing:  # a write started and did not finish (killed): key by what is stored now
+                digest = hashlib.sha256()
+                for p in papers:
+                    digest.update(f"{p.id}\x1f{p.document}\x1e".encode("utf-8", "surrogatepass"))
+                key = f"{self.collection.id}:{len(papers)}:{digest.hexdigest()}"
+            else:
+                key = f"{self.collection.id}:{rev}:{token}:{len(papers)}"
+            index = BM25Index.load(folder, key)
+            if index is None or index.ids != [p.id for p in papers]:
+                index = BM25Index.build([p.id for p in papers], [p.document for p in papers])
+                if papers:
+                    try:
+                        index.save(folder, key)
+                    except OSError:
+                        pass  # a read-only data folder only costs a rebuild next time
             if papers:
-                try:
-                    index.save(folder, key)
-                except OSError:
-                    pass  # a read-only data folder only costs a rebuild next time
+                _save_papers(folder, key, papers)
         self._snapshot = (state, papers, index)
         return self._snapshot
 
@@ -205,3 +223,32 @@ class PaperStore:
         self._call("update metadata", bump_revision, self._fresh(), False)
         self._writing = False
         self._snapshot = None
+
+
+PAPERS_CACHE = "papers.pickle"
+
+
+def _load_papers(folder, key: str) -> list[Paper] | None:
+    """The papers cached in `folder` under `key` (this process's own cache file), else None."""
+    import pickle
+
+    try:
+        with open(folder / PAPERS_CACHE, "rb") as f:
+            cached_key, papers = pickle.load(f)
+    except Exception:
+        return None
+    return papers if cached_key == key else None
+
+
+def _save_papers(folder, key: str, papers: list[Paper]) -> None:
+    import os
+    import pickle
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / (PAPERS_CACHE + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump((key, papers), f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(folder / PAPERS_CACHE)
+    except OSError:
+        pass  # a read-only data folder only costs reading the papers from Chroma next time

@@ -1,14 +1,18 @@
 """Embedding models: all-MiniLM-L6-v2 on onnxruntime (default) or an OpenAI-compatible endpoint.
 
 `Embedder.embed(texts)` returns an ``(n, dim) float32`` array of L2-normalised vectors. The ONNX
-embedder is chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
-``last_hidden_state``, L2 normalisation, 256 word pieces at most) with two changes that keep its
-output identical but make it faster: batches are padded to their longest member instead of to 256,
-and texts are sorted by length before batching so a batch holds texts of similar length.
+embedder computes what chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
+``last_hidden_state``, L2 normalisation, 256 word pieces at most, onnxruntime with all graph
+optimisations) computes, with two changes that keep its output identical but make it faster: batches
+are padded to their longest member instead of to 256, and texts are sorted by length before batching
+so a batch holds texts of similar length. The session is opened here from the model files (not through
+chromadb, whose import costs start-up time), optionally on an int8 copy (`quantized_model`).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,6 +27,7 @@ if TYPE_CHECKING:
 ONNX_FILES = ("config.json", "model.onnx", "special_tokens_map.json", "tokenizer_config.json",
               "tokenizer.json", "vocab.txt")
 MAX_WORD_PIECES = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
+PRECISIONS = ("fp32", "int8")
 
 
 class EmbeddingError(Exception):
@@ -51,60 +56,108 @@ class OnnxMiniLM:
     `model_dir` may be the folder that contains ``onnx/`` or the ``onnx/`` folder itself. With no
     folder, chromadb's cache (``~/.cache/chroma/onnx_models/all-MiniLM-L6-v2``) is used and
     chromadb downloads the model there if it is missing.
-    Raises `EmbeddingError` when the files are missing and cannot be downloaded.
+
+    `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
+    fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
+    activations quantised on the fly), written to `cache_dir` (the data folder's cache) and reused;
+    it is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
+    Raises `EmbeddingError` when the files are missing and cannot be downloaded, or the int8 copy
+    cannot be made.
     """
 
     name = "all-MiniLM-L6-v2"
     dim = 384
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32):
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32, precision: str = "fp32",
+                 cache_dir: Path | None = None, threads: int = 0):
+        if precision not in PRECISIONS:
+            raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
+                                 f"check ASSISTANT_EMBEDDING_PRECISION")
         self.model_dir = Path(model_dir).expanduser() if model_dir else None
         self.batch_size = batch_size
+        self.precision = precision
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.threads = threads
         self.stats = EmbedStats()
+        self._load_lock = threading.Lock()
 
     @cached_property
-    def _ef(self):
-        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
-
-        ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
+    def _folder(self) -> Path:
+        """The ``onnx/`` folder holding model.onnx and the tokenizer files."""
         if self.model_dir is not None:
             folder = self.model_dir
-            if (folder / "model.onnx").exists() and folder.name == ef.EXTRACTED_FOLDER_NAME:
-                folder = folder.parent
-            missing = [f for f in ONNX_FILES if not (folder / ef.EXTRACTED_FOLDER_NAME / f).exists()]
+            if not ((folder / "model.onnx").exists() and folder.name == "onnx"):
+                folder = folder / "onnx"
+            missing = [f for f in ONNX_FILES if not (folder / f).exists()]
             if missing:
                 raise EmbeddingError(
                     f"embedding model not found in {self.model_dir} (missing onnx/{missing[0]}); set "
                     f"ASSISTANT_EMBEDDING_MODEL_DIR to the folder that holds onnx/model.onnx")
-            ef.DOWNLOAD_PATH = folder
-        else:
-            try:
-                ef._download_model_if_not_exists()
-            except Exception as exc:
-                raise EmbeddingError(
-                    f"embedding model {self.name} is not in {ef.DOWNLOAD_PATH} and could not be downloaded "
-                    f"({type(exc).__name__}); set ASSISTANT_EMBEDDING_MODEL_DIR to a folder holding "
-                    f"onnx/model.onnx") from None
-        return ef
+            return folder
+        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+        ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
+        try:
+            ef._download_model_if_not_exists()
+        except Exception as exc:
+            raise EmbeddingError(
+                f"embedding model {self.name} is not in {ef.DOWNLOAD_PATH} and could not be downloaded "
+                f"({type(exc).__name__}); set ASSISTANT_EMBEDDING_MODEL_DIR to a folder holding "
+                f"onnx/model.onnx") from None
+        return Path(ef.DOWNLOAD_PATH) / ef.EXTRACTED_FOLDER_NAME
 
     @cached_property
     def _tokenizer(self):
         from tokenizers import Tokenizer
 
-        ef = self._ef
-        tok = Tokenizer.from_file(str(Path(ef.DOWNLOAD_PATH) / ef.EXTRACTED_FOLDER_NAME / "tokenizer.json"))
+        tok = Tokenizer.from_file(str(self._folder / "tokenizer.json"))
         tok.enable_truncation(max_length=MAX_WORD_PIECES)
         tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
         return tok
 
+    def model_file(self) -> Path:
+        """The ONNX file this embedder runs: the shipped fp32 file, or its int8 copy (made on first use)."""
+        fp32 = self._folder / "model.onnx"
+        if self.precision == "fp32":
+            return fp32
+        return quantized_model(fp32, (self.cache_dir or fp32.parent) / "models")
+
     @cached_property
     def _session(self):
-        ef = self._ef  # raises EmbeddingError naming the setting when the files are missing
+        import onnxruntime as ort
+
+        path = self.model_file()  # raises EmbeddingError naming the setting when the files are missing
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        so.intra_op_num_threads = self.threads
+        # Idle intra-op threads sleep instead of spinning: on a busy machine spinning threads compete with
+        # the work (query embedding 8 ms instead of 20-30 ms at load 12 on 2 cores; benchmarks/embed_options.py)
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            return ef.model
+            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"])
         except Exception as exc:
-            raise EmbeddingError(f"cannot load the ONNX embedding model ({exc}); check "
+            raise EmbeddingError(f"cannot load the ONNX embedding model {path} ({str(exc)[:160]}); check "
                                  f"ASSISTANT_EMBEDDING_MODEL_DIR") from None
+
+    def load(self) -> None:
+        """Load the tokenizer and the ONNX session now instead of on the first `embed` (thread-safe:
+        a second caller waits for the first). Raises `EmbeddingError` as `embed` would."""
+        with self._load_lock:
+            _ = self._tokenizer, self._session
+
+    def load_in_background(self) -> None:
+        """Start `load` in a daemon thread, so that the model loads while the caller opens Chroma and
+        reads the BM25 index (onnxruntime builds the session without holding the GIL); `embed` waits
+        for it. An error is raised by the `embed` call that needs the model, not here."""
+        def run():
+            try:
+                self.load()
+            except EmbeddingError:
+                pass  # raised again, with its message, by the embed() that needs the model
+
+        if "_session" not in self.__dict__:
+            threading.Thread(target=run, name="load-onnx-model", daemon=True).start()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -112,6 +165,8 @@ class OnnxMiniLM:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
+        if "_session" not in self.__dict__:
+            self.load()
         session, tok = self._session, self._tokenizer
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         truncated = 0
@@ -178,10 +233,46 @@ class OpenAIEmbedder:
         return arr / norms
 
 
+def quantized_model(fp32: Path, folder: Path) -> Path:
+    """The int8 copy of the ONNX model `fp32` in `folder`, made on first use with onnxruntime's
+    `quantize_dynamic` (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+
+    The file name carries the fp32 file's size and modification time, so a changed model is quantised
+    again. Raises `EmbeddingError` when the copy cannot be written.
+    """
+    st = fp32.stat()
+    out = folder / f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
+    if out.exists():
+        return out
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        root = logging.getLogger()
+        level = root.level
+        root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
+        try:
+            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+        finally:
+            root.setLevel(level)
+        tmp.replace(out)
+    except ImportError as exc:
+        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
+                             f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+    except Exception as exc:
+        raise EmbeddingError(f"cannot write the int8 embedding model to {folder} ({type(exc).__name__}: "
+                             f"{str(exc)[:120]}); check ASSISTANT_DATA_DIR or set "
+                             f"ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+    return out
+
+
 def make_embedder(settings: Settings) -> Embedder:
     """The embedder chosen by ``settings.embedding_backend``."""
     if settings.embedding_backend == "openai":
         return OpenAIEmbedder(settings.embedding_model, settings.embedding_base_url or settings.openai_base_url,
                               settings.openai_api_key, timeout=settings.timeout,
                               max_retries=settings.max_retries)
-    return OnnxMiniLM(settings.embedding_model_dir, batch_size=settings.embedding_batch_size)
+    return OnnxMiniLM(settings.embedding_model_dir, batch_size=settings.embedding_batch_size,
+                      precision=settings.embedding_precision, cache_dir=settings.paths.cache_dir,
+                      threads=settings.embedding_threads)

@@ -60,7 +60,8 @@ def get_settings(ctx: typer.Context, **overrides) -> Settings:
 
 VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venue (e.g. ICML; several: ICML,ICLR).")]
 YearOpt = Annotated[Optional[str], typer.Option("--year", help="Only this year or range (2023, 2021-2023).")]
-AuthorOpt = Annotated[Optional[str], typer.Option("--author", help="Only papers with an author containing this.")]
+AuthorOpt = Annotated[Optional[str], typer.Option(
+    "--author", help="Only papers with an author whose name has these whole name parts (Chen, \"Yann LeCun\"; case-insensitive).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 # The answering options live here too, not in cli_answer: cli_eval uses them, and a command module
 # that imported another one made `import assistant.cli_answer` circular.

@@ -39,8 +39,9 @@ OVERSAMPLE_LIMIT = 2500
 @dataclass(frozen=True)
 class Filters:
     """Metadata filters. `venue` matches case-insensitively (several venues: comma-separated);
-    `year_min`/`year_max` are inclusive; `author` is a case-insensitive substring of any author. Values and
-    stored metadata are compared in one Unicode form (`assistant.text.fold_key`: NFKC, case-folded)."""
+    `year_min`/`year_max` are inclusive; `author` matches whole name parts of any author, case-insensitively
+    (``Chen`` matches "Xinyun Chen", ``Yann LeCun`` "Yann LeCun"; ``Long`` does not match "Yonglong"). Values
+    and stored metadata are compared in one Unicode form (`assistant.text.fold_key`: NFKC, case-folded)."""
 
     venue: str | None = None
     year_min: int | None = None
@@ -58,6 +59,15 @@ class Filters:
 
         return {fold_key(v) for v in (self.venue or "").split(",") if v.strip()}
 
+    @property
+    def author_pattern(self) -> re.Pattern | None:
+        """`author` as a regular expression over folded author names: its name parts as whole words."""
+        from assistant.text import fold_key
+
+        if not self.author:
+            return None
+        return re.compile(rf"(?<!\w){re.escape(fold_key(self.author).strip())}(?!\w)")
+
     def matches(self, paper: Paper) -> bool:
         from assistant.text import fold_key
 
@@ -68,8 +78,8 @@ class Filters:
         if self.year_max is not None and (paper.year is None or paper.year > self.year_max):
             return False
         if self.author:
-            needle = fold_key(self.author)
-            if not any(needle in fold_key(a) for a in paper.authors):
+            pattern = self.author_pattern
+            if not any(pattern.search(fold_key(a)) for a in paper.authors):
                 return False
         return True
 
@@ -150,16 +160,19 @@ class PaperTable:
     of each id, and the venue / year / author columns that filters are evaluated on as arrays
     (a Python loop over 16k papers per query costs ~30 ms; the arrays ~1 ms)."""
 
-    _SEP = "\x00"  # joins a paper's case-folded authors; cannot occur in a name
+    _SEP = "\x00"  # joins a paper's folded authors; cannot occur in a name
 
     def __init__(self, papers: list[Paper]):
         import numpy as np
 
+        from assistant.text import fold_key
+
         self.papers = papers
         self.by_id = {p.id: i for i, p in enumerate(papers)}
-        self.venues = np.array([p.venue.casefold() for p in papers], dtype=object)
+        # the same Unicode form as `Filters.matches` (`fold_key`: NFKC, case-folded)
+        self.venues = np.array([fold_key(p.venue) for p in papers], dtype=object)
         self.years = np.array([p.year if p.year is not None else -1 for p in papers], dtype=np.int64)
-        self.authors = [self._SEP.join(a.casefold() for a in p.authors) for p in papers]
+        self.authors = [self._SEP.join(fold_key(a) for a in p.authors) for p in papers]
 
     @classmethod
     def of(cls, store: PaperStore, papers: list[Paper]) -> PaperTable:
@@ -182,13 +195,11 @@ class PaperTable:
         if filters.year_max is not None:
             allowed &= (self.years <= filters.year_max) & (self.years != -1)
         if filters.author:
-            needle = filters.author.casefold()
-            if self._SEP in needle:
-                allowed &= np.array([filters.matches(p) for p in self.papers], dtype=bool)
-            else:
-                rows = np.flatnonzero(allowed)
-                hits = np.fromiter((needle in self.authors[i] for i in rows), dtype=bool, count=len(rows))
-                allowed[rows[~hits]] = False
+            pattern = filters.author_pattern  # whole name parts; the separator is not a word character
+            rows = np.flatnonzero(allowed)
+            hits = np.fromiter((pattern.search(self.authors[i]) is not None for i in rows), dtype=bool,
+                               count=len(rows))
+            allowed[rows[~hits]] = False
         return allowed
 
 

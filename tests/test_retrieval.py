@@ -86,3 +86,23 @@ def test_parse_year(text, expected):
 def test_parse_year_rejects_nonsense(text):
     with pytest.raises(ValueError):
         parse_year(text)
+
+
+@pytest.mark.parametrize("needle, expected", [
+    ("Chen", ["Xinyun Chen"]),
+    ("chen", ["Xinyun Chen"]),
+    ("Long", ["Long Ouyang"]),          # not "Yonglong Tian" nor "Josip Djolonga"
+    ("Yann LeCun", ["Yann LeCun"]),
+    ("Ｃｈｅｎ", ["Xinyun Chen"]),       # fullwidth, as an IME types it
+    ("Ouyang Long", []),                # name parts in another order are another name
+])
+def test_author_filter_matches_whole_name_parts(needle, expected):
+    from assistant.retrieval import Filters, PaperTable
+    from store.paper import Paper
+
+    papers = [Paper(abstract=f"a{i}", title=f"t{i}", id=f"p{i}", authors=[name])
+              for i, name in enumerate(["Xinyun Chen", "Yonglong Tian", "Josip Djolonga", "Long Ouyang", "Yann LeCun"])]
+    filters = Filters(author=needle)
+    assert [p.authors[0] for p in papers if filters.matches(p)] == expected
+    mask = PaperTable(papers).mask(filters)  # the array path of a search gives the same papers
+    assert [p.authors[0] for p, keep in zip(papers, mask) if keep] == expected

@@ -35,8 +35,10 @@ _PAPERS = re.compile(
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b",
     re.I)
-_PLURAL = re.compile(r"\b(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|art[íi]culos|"
-                     r"trabajos)\b|\bcompare\b|哪些", re.I)
+_PLURAL = re.compile(
+    rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
+    r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
+    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些", re.I)
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?:\w+\s+)?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement)\b"

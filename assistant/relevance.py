@@ -71,7 +71,8 @@ from the odd-numbered questions of airas_dev.jsonl at 16k papers, where the best
 papers score 0.14-0.32 (one 0.56) and the known items 0.68 and up."""
 
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
-APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs""".split())
+APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs SGD VAE VAEs MDP MDPs
+POMDP RGB IID OOD NMT ASR""".split())
 """Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")

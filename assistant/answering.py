@@ -20,7 +20,6 @@ Steps:
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 import time

@@ -27,7 +27,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.text import content_stems, mentions, name_tokens
+from assistant.text import mentions, name_tokens
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -572,7 +572,8 @@ class ExtractiveBackend:
             if not pool:
                 return []
             best = pool[0][0]
-            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]][: limit or self.max_sentences]
+            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]]
+            chosen = chosen[: limit or self.max_sentences]
             chosen.sort(key=lambda x: (x[1], x[5]))  # in the abstract's order
             return [(x[1], x[2], x[3], None) for x in chosen]
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 import re
 import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -326,7 +325,3 @@ def _names(question: str) -> list[str]:
 
 def _f(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
-
-
-def nfkc(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)

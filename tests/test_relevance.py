@@ -31,7 +31,8 @@ def test_a_name_typed_without_latex_matches_the_latex_abstract(question):
 def test_area_acronyms_name_no_paper():
     from assistant.relevance import matched_names
 
-    assert matched_names("Which paper evicts tokens from the KV cache with RL?", "STAR-KV compresses the KV cache") == []
+    question = "Which paper evicts tokens from the KV cache with RL?"
+    assert matched_names(question, "STAR-KV compresses the KV cache") == []
 
 
 @pytest.mark.parametrize("question, foreign", [

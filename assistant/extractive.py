@@ -162,6 +162,31 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
     return found
 
 
+def noun_key(noun: str) -> str:
+    """The start every form of `noun` shares (``models`` -> ``model``, ``libraries`` -> ``librar``);
+    `stems` drops "model" as a stop word, so it cannot be used here."""
+    return re.sub(r"(?:ies|y|es|s)$", "", noun.casefold()) or noun.casefold()
+
+
+def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: int = 8) -> list[str]:
+    """`named_entities` of `sentence` within `window` words of a word with `noun`'s stem ("models":
+    "... fine-tune Llama 3 and Qwen2.5 models ..."), so that benchmarks named elsewhere in the sentence
+    do not answer "which models"; for "written in" any name counts."""
+    found = named_entities(sentence, exclude)
+    if not noun or noun == "written" or not found:
+        return found
+    key = noun_key(noun)
+    words = plain(sentence).split()
+    at = [i for i, w in enumerate(words) if w.casefold().strip(".,;:()").startswith(key)]
+    out = []
+    for name in found:
+        first = name.split()[0]
+        spots = [i for i, w in enumerate(words) if first in w]
+        if any(abs(i - j) <= window for i in spots for j in at):
+            out.append(name)
+    return out
+
+
 def detail_asked(question: str) -> str | None:
     """The kind of detail abstracts rarely state that `question` asks for, or None."""
     q = fold(question)

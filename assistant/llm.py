@@ -608,10 +608,10 @@ class ExtractiveBackend:
             return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = ex.entity_noun(question) or ""
-            stem = ex.stems(noun)
+            key = ex.noun_key(noun) if noun else ""
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
-            named = [x for x in good if ex.named_entities(x[2], exclude)
-                     and (not stem or stem & ex.stems(x[2]) or noun == "written")]
+            named = [x for x in good if ex.names_near(x[2], noun, exclude)
+                     and (not key or key in x[2].casefold() or noun == "written")]
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (ex.defined_term(question) or "").casefold()

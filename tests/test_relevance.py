@@ -88,6 +88,15 @@ def test_a_defined_acronym_is_not_a_named_model():
     assert set(named_entities("We fine-tune Llama 3 and Qwen2.5 on GSM8K.", [])) == {"Llama 3", "Qwen2.5", "GSM8K"}
 
 
+def test_which_models_wants_names_next_to_the_word_models_not_benchmarks_elsewhere():
+    from assistant.extractive import names_near
+
+    s = ("On AIME 2024, AIMO 2025 and GPQA the method, trained with RL and a simple verifier, clearly beats "
+         "much larger reasoning models.")
+    assert names_near(s, "models", ["method"]) == []
+    assert set(names_near("We quantize Llama 3 and Qwen2.5 models to 2 bits.", "models")) == {"Qwen2.5", "Llama 3"}
+
+
 def test_repetition_loops_are_found_and_ordinary_text_is_not():
     from assistant.answering import repetition_loop
 

@@ -28,15 +28,18 @@ from assistant.text import content_stems, fold, name_tokens, render_latex
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
 _PAPERS = re.compile(
-    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?(?:papers|works|studies|articles|abstracts|methods|approaches|"
+    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
+    r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
     r"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b",
     re.I)
-_PLURAL = re.compile(r"\b(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|art[íi]culos|"
-                     r"trabajos)\b|\bcompare\b|哪些", re.I)
+_PLURAL = re.compile(
+    rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
+    r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
+    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些", re.I)
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?:\w+\s+)?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement)\b"
@@ -55,7 +58,8 @@ def entity_noun(question: str) -> str | None:
 _DETAIL_Q = {
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
-    "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
+    "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
+                           r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
                            r"\bchip\b|\bcompute\s+budget\b", re.I),
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
                                   r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
@@ -72,7 +76,8 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)(?:\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b))?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
+                     r"(?:\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b))?")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
 _YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
@@ -155,6 +160,31 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
         if m.group(0).casefold() not in skip and m.group(0) not in found:
             found.append(m.group(0))
     return found
+
+
+def noun_key(noun: str) -> str:
+    """The start every form of `noun` shares (``models`` -> ``model``, ``libraries`` -> ``librar``);
+    `stems` drops "model" as a stop word, so it cannot be used here."""
+    return re.sub(r"(?:ies|y|es|s)$", "", noun.casefold()) or noun.casefold()
+
+
+def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: int = 8) -> list[str]:
+    """`named_entities` of `sentence` within `window` words of a word with `noun`'s stem ("models":
+    "... fine-tune Llama 3 and Qwen2.5 models ..."), so that benchmarks named elsewhere in the sentence
+    do not answer "which models"; for "written in" any name counts."""
+    found = named_entities(sentence, exclude)
+    if not noun or noun == "written" or not found:
+        return found
+    key = noun_key(noun)
+    words = plain(sentence).split()
+    at = [i for i, w in enumerate(words) if w.casefold().strip(".,;:()").startswith(key)]
+    out = []
+    for name in found:
+        first = name.split()[0]
+        spots = [i for i, w in enumerate(words) if first in w]
+        if any(abs(i - j) <= window for i in spots for j in at):
+            out.append(name)
+    return out
 
 
 def detail_asked(question: str) -> str | None:

@@ -577,7 +577,8 @@ class ExtractiveBackend:
             if not pool:
                 return []
             best = pool[0][0]
-            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]][: limit or self.max_sentences]
+            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]]
+            chosen = chosen[: limit or self.max_sentences]
             chosen.sort(key=lambda x: (x[1], x[5]))  # in the abstract's order
             return [(x[1], x[2], x[3], None) for x in chosen]
 
@@ -612,10 +613,10 @@ class ExtractiveBackend:
             return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = ex.entity_noun(question) or ""
-            stem = ex.stems(noun)
+            key = ex.noun_key(noun) if noun else ""
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
-            named = [x for x in good if ex.named_entities(x[2], exclude)
-                     and (not stem or stem & ex.stems(x[2]) or noun == "written")]
+            named = [x for x in good if ex.names_near(x[2], noun, exclude)
+                     and (not key or key in x[2].casefold() or noun == "written")]
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (ex.defined_term(question) or "").casefold()

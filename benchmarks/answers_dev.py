@@ -105,7 +105,7 @@ def main(argv=None) -> int:
         gold = gold_ids_for(obj, papers)
         out = answer_to_json(obj["q"], answer(obj["q"], retriever=retriever, llm=llm, settings=settings))
         cited = [c["id"] for c in out["citations"]]
-        text = out["answer"]
+        text = out["answer"] or ("ERROR " + out.get("error", ""))
         row = {"id": obj["id"], "type": obj["type"], "gold": gold, "cited": cited,
                "fact_recall": ev.fact_recall(text, obj.get("facts") or []),
                "precision": ev.citation_precision(cited, gold) if obj["type"] in ("single", "multi") else None,
@@ -116,12 +116,14 @@ def main(argv=None) -> int:
             for s in out.get("relevance", []):
                 dump.write(json.dumps({**s, "qid": obj["id"], "type": obj["type"], "gold": s["id"] in gold}) + "\n")
         if args.show:
-            bad = (obj["type"] in ("single", "multi") and (not set(cited) & set(gold) or row["precision"] < 1
-                                                           or (row["fact_recall"] is not None and row["fact_recall"] < 1)))
+            facts_missed = row["fact_recall"] is not None and row["fact_recall"] < 1
+            bad = (obj["type"] in ("single", "multi")
+                   and (not set(cited) & set(gold) or row["precision"] < 1 or facts_missed))
             bad = bad or row["refusal"] == 0.0
             mark = "XX" if bad else "ok"
             print(f"{mark} {obj['id']} {obj['type']} | {obj['q']}\n   -> {text[:600]}\n   note: {out.get('note', '')}"
-                  f"\n   cited={[p.title[:30] for p in papers if p.id in cited]} gold={[p.title[:30] for p in papers if p.id in gold]}"
+                  f"\n   cited={[p.title[:30] for p in papers if p.id in cited]}"
+                  f" gold={[p.title[:30] for p in papers if p.id in gold]}"
                   f" facts={obj.get('facts')}", file=sys.stderr)
     if dump:
         dump.close()

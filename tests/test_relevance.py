@@ -31,7 +31,8 @@ def test_a_name_typed_without_latex_matches_the_latex_abstract(question):
 def test_area_acronyms_name_no_paper():
     from assistant.relevance import matched_names
 
-    assert matched_names("Which paper evicts tokens from the KV cache with RL?", "STAR-KV compresses the KV cache") == []
+    question = "Which paper evicts tokens from the KV cache with RL?"
+    assert matched_names(question, "STAR-KV compresses the KV cache") == []
 
 
 @pytest.mark.parametrize("question, foreign", [
@@ -85,6 +86,15 @@ def test_a_defined_acronym_is_not_a_named_model():
     s = "Quantization-aware training (QAT) is widely adopted to quantize language models."
     assert named_entities(s, ["models"]) == []
     assert set(named_entities("We fine-tune Llama 3 and Qwen2.5 on GSM8K.", [])) == {"Llama 3", "Qwen2.5", "GSM8K"}
+
+
+def test_which_models_wants_names_next_to_the_word_models_not_benchmarks_elsewhere():
+    from assistant.extractive import names_near
+
+    s = ("On AIME 2024, AIMO 2025 and GPQA the method, trained with RL and a simple verifier, clearly beats "
+         "much larger reasoning models.")
+    assert names_near(s, "models", ["method"]) == []
+    assert set(names_near("We quantize Llama 3 and Qwen2.5 models to 2 bits.", "models")) == {"Qwen2.5", "Llama 3"}
 
 
 def test_repetition_loops_are_found_and_ordinary_text_is_not():

@@ -211,7 +211,7 @@ class Retriever:
         self.store = store
         self.settings = settings or store.settings
         # the ONNX model loads while the first search opens Chroma and reads the BM25 index
-        getattr(store.embedder, "load_in_background", lambda: None)()
+        getattr(getattr(store, "embedder", None), "load_in_background", lambda: None)()
 
     def search(self, query: str, top_k: int | None = None, filters: Filters | None = None,
                mode: Mode = "hybrid") -> list[SearchResult]:

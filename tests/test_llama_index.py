@@ -151,7 +151,7 @@ def test_mock_llm_answers_through_the_pipeline(papers):
 def test_llama_index_llm_gets_no_call_when_no_paper_is_relevant(papers):
     from assistant.api import PaperCollection
 
-    gated = PaperCollection(papers.settings.model_copy(update={"min_similarity": 0.99}), store=papers.store)
+    gated = PaperCollection(papers.settings.model_copy(update={"min_relevance": 0.999, "min_relevance_llm": 0.999}), store=papers.store)
     llm = MockLLMWithChatMemoryOfLastCall()
     answer = gated.ask("Who won the 1998 football world cup?", llm=llm)
     assert answer.refused and answer.sources == () and answer.text.startswith("No paper in the collection")
@@ -162,11 +162,11 @@ def test_llama_index_llm_prompt_is_packed_into_its_context_window(papers):
     from assistant.llama_index import LlamaIndexLLM
 
     llm = MockLLMWithChatMemoryOfLastCall()
-    adapter = LlamaIndexLLM(llm, papers.settings, context_window=400, max_tokens=64)
+    adapter = LlamaIndexLLM(llm, papers.settings, context_window=600, max_tokens=64)
     answer = papers.ask("Which language model methods are there?", llm=adapter, top_k=3)
-    assert 1 <= len(answer.sources) < 3 and "left out to fit the context window (400 tokens)" in answer.note
+    assert 1 <= len(answer.sources) < 3 and "left out to fit the context window (600 tokens)" in answer.note
     sent = sum(adapter.count_tokens(m.content) + 8 for m in llm.last_chat_messages)
-    assert sent + 64 <= 400
+    assert sent + 64 <= 600
 
 
 def test_llama_index_llm_citations_are_checked_while_streaming(papers):

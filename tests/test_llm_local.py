@@ -85,6 +85,7 @@ def test_ask_through_the_llama_cpp_server(llama_server, bundled_store, monkeypat
 
     # a context window set larger than the server's: the server's refusal is one clear line
     monkeypatch.setenv("ASSISTANT_CONTEXT_WINDOW", "16384")
+    monkeypatch.setenv("ASSISTANT_MIN_RELEVANCE_LLM", "0")  # all 12 papers go to the model, overflowing it
     result = CliRunner().invoke(app, ["ask", "--json", "-k", "12", QUESTION])
     assert result.exit_code == 1
     obj = json.loads(result.stdout)

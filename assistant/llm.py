@@ -501,7 +501,14 @@ class ExtractiveBackend:
         self.max_tokens = settings.max_tokens
         self.notice = ""
         self._embedder = None
-        self.count_tokens = bpe_token_counter("gpt-4o")
+        self._counter = None
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of `text` in gpt-4o's BPE; the encoding (seconds to load) is read on first use, as
+        answering with no context window never counts."""
+        if self._counter is None:
+            self._counter = bpe_token_counter("gpt-4o")
+        return self._counter(text)
 
     def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
         raise LLMError("the extractive backend cannot write text", kind="config")

@@ -592,3 +592,33 @@ def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract
     request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
                             embedder=FakeEmbedder())
     assert ExtractiveBackend(settings).answer_text(request) == answer
+
+
+def _extractive(bundled_store, settings, q):
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    return answer_to_json(q, answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                                    settings=settings))
+
+
+@pytest.mark.integration
+def test_extractive_descriptive_question_quotes_the_contribution_not_the_background(bundled_store, settings):
+    """A question describing a paper is answered with what the paper does (and finds), not with the
+    field's motivation sentence that opens its abstract."""
+    obj = _extractive(bundled_store, settings,
+                      "Is there a way to make a language model more aligned while it decodes, with no extra training?")
+    assert not obj["refused"]
+    assert "remains a central challenge" not in obj["answer"]
+    assert "alignment-aware decoding" in obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_entity_question_answered_by_names_without_the_questions_noun(bundled_store, settings):
+    """"Which competitions ..." is answered by the sentence naming them ("On AIME 2024/2025 and AIMO
+    2025, EAPO ..."), although the abstract never writes "competitions"."""
+    obj = _extractive(bundled_store, settings, "On which competitions was EAPO tested?")
+    assert not obj["refused"] and "AIME" in obj["answer"]
+    assert [c["title"] for c in obj["citations"]] and all("Expert" in c["title"] or "EAPO" in c["title"]
+                                                           for c in obj["citations"])

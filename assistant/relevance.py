@@ -81,6 +81,13 @@ eine einer eines zu im beim über durch wird werden le la les des une un est son
 pour avec dans du qui que par el los las una unos es son cuál cuáles qué cómo cuánto del para con por sobre en
 frente al""".split())
 
+_META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
+relying keep keeps keeping instead better change changes changing receive receives individual way ways
+help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
+somebody exist exists include includes including""".split())
+"""Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
+mentions", "which papers deal with"): left out of the question's key words like stop words."""
+
 
 @dataclass
 class Evidence:
@@ -166,10 +173,10 @@ def salient_words(question: str) -> list[str]:
 
     out = []
     for w in re.findall(r"[^\W_]+(?:[.\-][^\W_]+)*", fold(question).casefold()):
-        if _CJK.search(w) or w in GENERIC_WORDS or w in _FOREIGN or len(w) < 2 or w.isdigit():
+        if _CJK.search(w) or w in GENERIC_WORDS or w in _META or w in _FOREIGN or len(w) < 2 or w.isdigit():
             continue
         for part in w.split("-"):
-            if part and part not in GENERIC_WORDS and len(part) > 1 and part not in out:
+            if part and part not in GENERIC_WORDS and part not in _META and len(part) > 1 and part not in out:
                 out.append(part)
     return out
 

@@ -256,3 +256,19 @@ def test_a_comparison_names_and_cites_each_paper(bundled_store, settings):
 def test_a_chinese_question_naming_the_method_is_answered_from_its_paper(bundled_store, settings):
     obj, cited = _ask(bundled_store, settings, "NorMuon 相对于 AdamW 减少了多少训练步数？")
     assert not obj["refused"] and cited == ["NorMuon"] and "21.74" in obj["answer"]
+
+
+def test_words_about_the_asking_are_not_key_words():
+    """"any papers ... in this collection", "one of the papers mentions": the subject is what is left."""
+    from assistant.relevance import salient_words
+
+    assert salient_words("Are there any papers in this collection that deal with spiking networks?") == [
+        "spiking", "networks"]
+    assert salient_words("What is the thing called 'Data Wall' that one of the papers mentions?") == [
+        "thing", "called", "data", "wall"]
+
+
+@pytest.mark.integration
+def test_asking_whether_the_collection_has_papers_on_a_topic_is_not_refused(bundled_store, settings):
+    obj, cited = _ask(bundled_store, settings, "Does this collection include any papers about masked diffusion models?")
+    assert not obj["refused"] and cited == ["DiffuSearch"]

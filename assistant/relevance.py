@@ -61,7 +61,7 @@ PLURAL_THRESHOLD = 0.2
 one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
 SECONDARY_THRESHOLD = 0.12
 """Relevance the other papers of a several-paper question need (extractive backend)."""
-PLURAL_MARGIN = 3.0
+PLURAL_MARGIN = 4.0
 REFERENCE_SIZE = 19
 """Papers in the collection the thresholds were fit on (the bundled ICML 2026 abstracts)."""
 SCALE_SLOPE = 0.06
@@ -164,6 +164,29 @@ def matched_names(question: str, document: str) -> list[str]:
     return out
 
 
+_QUOTED = re.compile(r"(?<!\w)['\"‘“«]([^'\"’”»]{2,40}?)['\"’”»](?!\w)")
+
+
+_CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{3,}\b")
+RARE_DF = 2
+"""A capitalised word of the question in at most this many papers of the collection is a term."""
+
+
+def verbatim_terms(question: str) -> tuple[list[str], list[str]]:
+    """``(quoted, capitalised)``: phrases the question quotes ("What is the 'Data Wall' ...?") and
+    capitalised words inside its sentences ("... FSDP2 or Triton?", "a Ghost technique"). Found
+    verbatim in an abstract they count as names (`judge`); a capitalised word only when it is rare in
+    the collection (`RARE_DF`: at 16k papers "Newton" is in near-miss abstracts of out-of-collection
+    questions)."""
+    from assistant.text import fold
+
+    q = fold(question)
+    quoted = [m.group(1).strip() for m in _QUOTED.finditer(q) if m.group(1).strip()]
+    capitalised = [w for w in _CAPITALISED.findall(q)
+                   if w.casefold() not in _META and not any(w in t for t in quoted)]
+    return quoted, capitalised
+
+
 # --- lexical ------------------------------------------------------------------------------------------
 
 def salient_words(question: str) -> list[str]:
@@ -234,7 +257,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
-    from assistant.text import render_latex
+    from assistant.text import fold, render_latex
 
     from assistant.extractive import asks_several
 
@@ -246,11 +269,21 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     words = salient_words(question)
     lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
     qvec = embedder.embed([question])[0]
+    quoted, capitalised = verbatim_terms(question)
+    _, bm25 = retriever.store.bm25()
+    terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
+                                            if 0 < int((bm25.scores(t.casefold()) > 0).sum()) <= RARE_DF]
     evidence: list[Evidence] = []
     for r, cov, hit in zip(results, lex, matched):
         sentences, vectors = sentence_vectors(r.paper, embedder)
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
         names = matched_names(question, r.paper.document)
+        doc = None
+        for t, flags in terms:
+            if t not in names:
+                doc = doc if doc is not None else fold(r.paper.document)
+                if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", doc, flags):
+                    names.append(t)
         dense = r.dense_similarity
         d = dense if dense is not None else -0.1
         s = best_sentence if best_sentence is not None else d

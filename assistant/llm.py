@@ -592,7 +592,8 @@ class ExtractiveBackend:
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []
-        why = re.search(r"^\s*why\b|\b(?:problem|challenge|limitation|hard|difficult|motivat\w*|fail\w*)\b",
+        why = re.search(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|wrong|"
+                        r"costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b",
                         question, re.I)
         background = lambda x: not why and _BACKGROUND.search(x[2]) and not _CONTRIBUTION.search(x[2])  # noqa: E731
         ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
@@ -658,9 +659,19 @@ class ExtractiveBackend:
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
                 mine = sorted((x for x in scored if x[1] == s.n),
                               key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
-                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)))
+                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)
+                                              - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
+                                                 else 0.0)))
                 if mine:
-                    lines.append((s.n, mine[0][2], mine[0][3], s.paper.display_name))
+                    text = mine[0][2]
+                    if not (own.search(text) and _RESULT.search(text) and ex.has_number(text)):
+                        # and what it finds: its result sentence with a number, when the first is not one
+                        found = [x for x in mine[1:] if _RESULT.search(x[2]) and ex.has_number(x[2])
+                                 and own.search(x[2])]
+                        if found:
+                            pair = sorted([mine[0], found[0]], key=lambda x: x[5])
+                            text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
+                    lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
                 chosen = self._summary(scored, sources[0], question, good)
                 return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)

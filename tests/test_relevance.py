@@ -294,3 +294,12 @@ def test_a_several_paper_question_names_each_paper_that_covers_the_theme(bundled
     the question much better (its log-odds were 3.6 below WinQ's, beyond the old margin of 3)."""
     obj, cited = _ask(bundled_store, settings, "Which papers use quantization in language models?")
     assert not obj["refused"] and set(cited) == {"WinQ", "STAR-KV"}
+
+
+@pytest.mark.integration
+def test_each_line_of_a_several_paper_answer_states_what_the_paper_finds(bundled_store, settings):
+    """A line per paper: its matching sentence and, when that is not one, its result with a number."""
+    obj, cited = _ask(bundled_store, settings, "Which papers use quantization in language models?")
+    lines = obj["answer"].splitlines()
+    star = [ln for ln in lines if ln.startswith("STAR-KV [")]
+    assert star and "75%" in star[0] and "near lossless low-bit quantization" in star[0]

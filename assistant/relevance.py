@@ -59,7 +59,7 @@ the question is about: not relevant (extractive backend)."""
 PLURAL_THRESHOLD = 0.2
 """Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
 one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
-SECONDARY_THRESHOLD = 0.12
+SECONDARY_THRESHOLD = 0.15
 """Relevance the other papers of a several-paper question need (extractive backend)."""
 PLURAL_MARGIN = 4.0
 REFERENCE_SIZE = 19
@@ -84,7 +84,8 @@ frente al""".split())
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
 help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
-somebody exist exists include includes including""".split())
+somebody exist exists include includes including actually really basically specifically exactly particular
+particularly somehow""".split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with"): left out of the question's key words like stop words."""
 
@@ -204,6 +205,9 @@ def salient_words(question: str) -> list[str]:
     return out
 
 
+_PREFIX = re.compile(r"^(pre|post|re|multi|non|co|self|sub|inter|intra|over|under)([a-z]{4,})$")
+
+
 def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
                      known_only: bool = False) -> tuple[list[float], list[bool]]:
     """For each document index in `rows`: the IDF-weighted share of `words` it contains, and whether
@@ -220,6 +224,10 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
     seen_stems: set = set()
     for w in words:
         scores = bm25.scores(w)
+        prefix = _PREFIX.match(w)
+        if prefix:  # "pretraining" is written "pre-training" too (tokenised "pre", "training")
+            both = (bm25.scores(prefix.group(1)) > 0) & (bm25.scores(prefix.group(2)) > 0)
+            scores = np.where(both & (scores <= 0), 1.0, scores)
         df = int((scores > 0).sum())
         if df == 0 and known_only:
             continue

@@ -303,3 +303,16 @@ def test_each_line_of_a_several_paper_answer_states_what_the_paper_finds(bundled
     lines = obj["answer"].splitlines()
     star = [ln for ln in lines if ln.startswith("STAR-KV [")]
     assert star and "75%" in star[0] and "near lossless low-bit quantization" in star[0]
+
+
+@pytest.mark.integration
+def test_a_word_the_abstract_hyphenates_counts_as_found(bundled_store, settings):
+    """OPUS writes "pre-training" (tokens "pre", "training"); the question's "pretraining" is in it."""
+    from assistant.relevance import lexical_coverage
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(bundled_store)
+    papers, _ = bundled_store.bm25()
+    row = next(i for i, p in enumerate(papers) if p.title == "OPUS")
+    coverage, matched = lexical_coverage(["pretraining"], [row], retriever)
+    assert coverage == [1.0] and matched == [True]

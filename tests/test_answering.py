@@ -360,6 +360,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "EAPO 在哪些数学竞赛基准上进行了评测？",
     "Which layer lets graph networks act on vectors so they can reason about geometry?",  # they = networks
     "Which abstracts link to a GitHub repository with their code?",
+    "But is there a paper on protein folding?",  # a new topic search, though it opens with "but"
+    "And what about WinQ?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -383,6 +385,8 @@ def test_a_self_contained_question_does_not_need_history(question):
     "What about for code generation?",
     "How large are the gains, in numbers?",  # no subject at all
     "它快多少？",
+    "And does accuracy suffer?",  # opens with "and": continues the question before
+    "But is the speedup the same at larger scale?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history

@@ -582,7 +582,8 @@ class ExtractiveBackend:
             score -= 0.12
         return score
 
-    def _summary(self, scored, source, question: str, first_good: list, limit: int = 3, keep: int = 3):
+    def _summary(self, scored, source, question: str, first_good: list, limit: int = 3, keep: int = 3,
+                 embedder=None, pointers=()):
         """Up to `limit` sentences of `source` that answer `question` about it (mechanism and result),
         in the abstract's order: the best by `_answer_score` (one of `first_good` when given), and the
         others within 0.15 of it. ``[]`` when the paper has no sentence."""
@@ -592,6 +593,9 @@ class ExtractiveBackend:
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []
+        plain_question = None
+        if embedder is not None and pointers:
+            plain_question = re.sub("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in pointers), " ", question)
         why = re.search(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|wrong|"
                         r"costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b",
                         question, re.I)
@@ -599,13 +603,25 @@ class ExtractiveBackend:
         ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
         # the sentences closest to the question (within `margin` of the closest), unless they are only
         # the field's background; then the best answering ones (contribution, result) up to `limit`
-        close = sorted((x for x in mine if x in first_good), key=lambda x: -x[0])
+        # closeness: similarity and the question's distinctive words beyond the paper's name (a
+        # sentence carrying two or more of them is close even when its similarity is low)
+        sim = {x[5]: x[3] for x in mine}
+        if plain_question is not None:  # the paper's name in question and sentence is no evidence
+            from assistant.relevance import sentence_vectors
+
+            _, vectors = sentence_vectors(source.paper, embedder)
+            qvec = embedder.embed([plain_question])[0]
+            sim = {pos: float(v) for pos, v in enumerate(vectors @ qvec)}
+        close = sorted((x for x in mine if x in first_good or x[4] >= 2),
+                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3)))
         chosen = close[:keep]
         chosen = [x for x in chosen if not background(x)]
         top = self._answer_score(ranked[0], source.paper, quantity)
-        chosen += [x for x in ranked if all(x is not c for c in chosen)
+        chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
                    and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)
                    ][: max(0, limit - len(chosen))]
+        if not chosen:
+            chosen = ranked[:1]
         chosen.sort(key=lambda x: x[5])
         return chosen
 
@@ -673,7 +689,7 @@ class ExtractiveBackend:
                             text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
-                chosen = self._summary(scored, sources[0], question, good)
+                chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
                 return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                                  for i, x in enumerate(chosen)]
             return "papers", lines
@@ -714,11 +730,11 @@ class ExtractiveBackend:
                 first = min(defining, key=lambda x: x[5])
                 return "definition", [(first[1], first[2], first[3], None)]
         if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
-            chosen = self._summary(scored, sources[0], question, good)
+            chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
-            chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good)]
+            chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)]
             return kind, chosen
         chosen = pick(good, 3)
         if not chosen and kind in ("other", "definition"):

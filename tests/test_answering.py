@@ -626,3 +626,12 @@ def test_extractive_entity_question_answered_by_names_without_the_questions_noun
     assert not obj["refused"] and "AIME" in obj["answer"]
     assert [c["title"] for c in obj["citations"]] and all("Expert" in c["title"] or "EAPO" in c["title"]
                                                            for c in obj["citations"])
+
+
+@pytest.mark.integration
+def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words_not_its_name(bundled_store, settings):
+    """MiniLM rates every sentence that repeats the paper's name close to a question naming it; the
+    sentence carrying what is asked ("computationally efficient": "CountSketch for computational
+    efficiency") is quoted, though it does not name the paper."""
+    obj = _extractive(bundled_store, settings, "How does OPUS keep its selection computationally efficient?")
+    assert not obj["refused"] and "CountSketch" in obj["answer"]

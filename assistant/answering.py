@@ -417,7 +417,10 @@ _FUNCTION_WORD_BEFORE = re.compile(
     r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
     r"used|behind|proposed|propose|introduced)\s+)$", re.I)
 _FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|on|in|with|at|under|without|across)\b"
-                       r"|^\s*(?:and|but|so)\s*[?,]|^\s*(?:and|also)\s+(?:then|why|how\s+so)\b", re.I)
+                       r"|^\s*(?:and|but|so)\s*[?,]|^\s*(?:and|also)\s+(?:then|why|how\s+so)\b"
+                       # a question opening with "and"/"but" continues the one before ("And does accuracy suffer?")
+                       r"|^\s*(?:and|but)\s+(?!(?:is|are)\s+there\b|what\s+about\b)(?:does|do|did|is|are|was|were|can|could|will|would|how|what|why|which)\b",
+                       re.I)
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
                            r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"

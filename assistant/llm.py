@@ -467,6 +467,19 @@ class LocalBackend:
 
 # --- extractive (no LLM) ----------------------------------------------------------------------------
 
+_CONTRIBUTION = re.compile(r"\b(?:we|our)\b|\b(?:this|the\s+proposed)\s+(?:paper|work|method|framework|approach)\b",
+                           re.I)
+"""A sentence stating the paper's own contribution ("we propose ...", "our method ...")."""
+_RESULT = re.compile(r"\b(?:outperform\w*|improv\w*|achiev\w*|reduc\w*|speed\w*|surpass\w*|gains?|faster|"
+                     r"accelerat\w*|boost\w*|match(?:es|ing)?|yield\w*|demonstrat\w*|show(?:s|n)?)\b", re.I)
+"""A sentence stating a result."""
+_BACKGROUND = re.compile(r"^\s*(?:recently|however|while|although|despite|traditionally|existing|current|"
+                         r"prior|previous|conventional|most|many|large\s+language\s+models)\b|\b(?:remains?|"
+                         r"has\s+emerged|have\s+emerged|central\s+challenge|bottleneck|have\s+(?:been|extended)|"
+                         r"is\s+(?:widely|commonly|often)|are\s+(?:widely|commonly|often)|cornerstone)\b", re.I)
+"""A motivation/background sentence (the field's state, not the paper's contribution)."""
+
+
 class ExtractiveBackend:
     """No LLM: answers with sentences of the given abstracts, chosen by the question's kind
     (`assistant.extractive`), each followed by its source's marker ``[n]``.
@@ -551,6 +564,74 @@ class ExtractiveBackend:
             return (overlap > 0 and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
         return sim >= self.min_sentence_similarity
 
+    def _answer_score(self, x, paper, quantity: bool) -> float:
+        """How well sentence `x` (a `_scored` row) answers a question about one paper: its match
+        (similarity, the question's distinctive words beyond the paper's name), plus the paper's
+        contribution ("we propose ...", its name) and main result (a number with "outperforms",
+        "improves", ...), minus motivation/background ("... remains a central challenge",
+        "Recently, studies ...") that carries none of what is asked."""
+        from assistant import extractive as ex
+
+        score, _, sent, _, overlap, _ = x
+        score += 0.04 * min(overlap, 3)
+        own = bool(_CONTRIBUTION.search(sent))
+        named = paper.display_name[:40].casefold() in sent.casefold()
+        if own:
+            score += 0.08
+        elif named:
+            score += 0.04
+        number = ex.has_number(sent)
+        if _RESULT.search(sent):
+            score += 0.06 if number else 0.03
+        if quantity and number:
+            score += 0.1
+        if not own and not named and _BACKGROUND.search(sent):
+            score -= 0.12
+        return score
+
+    def _summary(self, scored, source, question: str, first_good: list, limit: int = 3, keep: int = 3,
+                 embedder=None, pointers=()):
+        """Up to `limit` sentences of `source` that answer `question` about it (mechanism and result),
+        in the abstract's order: the best by `_answer_score` (one of `first_good` when given), and the
+        others within 0.15 of it. ``[]`` when the paper has no sentence."""
+        from assistant import extractive as ex
+
+        quantity = bool(ex._NUMBER_Q.search(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
+        mine = [x for x in scored if x[1] == source.n]
+        if not mine:
+            return []
+        plain_question = None
+        if embedder is not None and pointers:
+            plain_question = re.sub("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in pointers), " ", question)
+        why = re.search(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|wrong|"
+                        r"costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b",
+                        question, re.I)
+        background = lambda x: not why and _BACKGROUND.search(x[2]) and not _CONTRIBUTION.search(x[2])  # noqa: E731
+        ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
+        # the sentences closest to the question (within `margin` of the closest), unless they are only
+        # the field's background; then the best answering ones (contribution, result) up to `limit`
+        # closeness: similarity and the question's distinctive words beyond the paper's name (a
+        # sentence carrying two or more of them is close even when its similarity is low)
+        sim = {x[5]: x[3] for x in mine}
+        if plain_question is not None:  # the paper's name in question and sentence is no evidence
+            from assistant.relevance import sentence_vectors
+
+            _, vectors = sentence_vectors(source.paper, embedder)
+            qvec = embedder.embed([plain_question])[0]
+            sim = {pos: float(v) for pos, v in enumerate(vectors @ qvec)}
+        close = sorted((x for x in mine if x in first_good or x[4] >= 2),
+                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3)))
+        chosen = close[:keep]
+        chosen = [x for x in chosen if not background(x)]
+        top = self._answer_score(ranked[0], source.paper, quantity)
+        chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
+                   and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)
+                   ][: max(0, limit - len(chosen))]
+        if not chosen:
+            chosen = ranked[:1]
+        chosen.sort(key=lambda x: x[5])
+        return chosen
+
     def select(self, request: AnswerRequest) -> list[tuple[int, str, float]]:
         """The quoted sentences: ``[(n, sentence, cosine similarity)]`` in answer order (empty: the
         abstracts do not say). Several-paper answers are built by `answer_text`."""
@@ -601,9 +682,23 @@ class ExtractiveBackend:
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
                 mine = sorted((x for x in scored if x[1] == s.n),
                               key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
-                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)))
+                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)
+                                              - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
+                                                 else 0.0)))
                 if mine:
-                    lines.append((s.n, mine[0][2], mine[0][3], s.paper.display_name))
+                    text = mine[0][2]
+                    if not (own.search(text) and _RESULT.search(text) and ex.has_number(text)):
+                        # and what it finds: its result sentence with a number, when the first is not one
+                        found = [x for x in mine[1:] if _RESULT.search(x[2]) and ex.has_number(x[2])
+                                 and own.search(x[2])]
+                        if found:
+                            pair = sorted([mine[0], found[0]], key=lambda x: x[5])
+                            text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
+                    lines.append((s.n, text, mine[0][3], s.paper.display_name))
+            if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
+                chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
+                return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
+                                 for i, x in enumerate(chosen)]
             return "papers", lines
         if kind == "number":
             # the asked quantity is named in the question's interrogative clause ("A tool repairs bugs
@@ -624,6 +719,15 @@ class ExtractiveBackend:
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
             named = [x for x in good if ex.names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
+            sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
+            if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
+                # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
+                # 2025, EAPO ..." for "which math competitions"): a sentence of the named paper that
+                # lists names, or names things (states sizes, when sizes are asked) sharing the question's words
+                def lists(x):
+                    found = ex.named_entities(x[2], exclude)
+                    return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and ex.has_number(x[2])))
+                named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (ex.defined_term(question) or "").casefold()
@@ -632,10 +736,13 @@ class ExtractiveBackend:
             if defining:
                 first = min(defining, key=lambda x: x[5])
                 return "definition", [(first[1], first[2], first[3], None)]
-        if kind == "papers":  # "which paper ...": name the paper
-            mine = [x for x in good if x[1] == top_n] or [x for x in scored if x[1] == top_n]
-            mine.sort(key=lambda x: -x[0])
-            return "paper", [(top_n, mine[0][2], mine[0][3], sources[0].paper.display_name)] if mine else []
+        if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
+            chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
+            return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
+                             for i, x in enumerate(chosen)]
+        if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
+            chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)]
+            return kind, chosen
         chosen = pick(good, 3)
         if not chosen and kind in ("other", "definition"):
             # a yes/no or how/why question about the paper it names: its closest sentence, if close

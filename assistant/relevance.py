@@ -59,9 +59,9 @@ the question is about: not relevant (extractive backend)."""
 PLURAL_THRESHOLD = 0.2
 """Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
 one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
-SECONDARY_THRESHOLD = 0.12
+SECONDARY_THRESHOLD = 0.15
 """Relevance the other papers of a several-paper question need (extractive backend)."""
-PLURAL_MARGIN = 3.0
+PLURAL_MARGIN = 4.0
 REFERENCE_SIZE = 19
 """Papers in the collection the thresholds were fit on (the bundled ICML 2026 abstracts)."""
 SCALE_SLOPE = 0.06
@@ -80,6 +80,14 @@ _FOREIGN = set("""der die das und ist sind wie viele welche welcher welches nich
 eine einer eines zu im beim über durch wird werden le la les des une un est sont quel quelle quels quelles sur
 pour avec dans du qui que par el los las una unos es son cuál cuáles qué cómo cuánto del para con por sobre en
 frente al""".split())
+
+_META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
+relying keep keeps keeping instead better change changes changing receive receives individual way ways
+help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
+somebody exist exists include includes including actually really basically specifically exactly particular
+particularly somehow""".split())
+"""Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
+mentions", "which papers deal with"): left out of the question's key words like stop words."""
 
 
 @dataclass
@@ -157,6 +165,29 @@ def matched_names(question: str, document: str) -> list[str]:
     return out
 
 
+_QUOTED = re.compile(r"(?<!\w)['\"‘“«]([^'\"’”»]{2,40}?)['\"’”»](?!\w)")
+
+
+_CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{3,}\b")
+RARE_DF = 2
+"""A capitalised word of the question in at most this many papers of the collection is a term."""
+
+
+def verbatim_terms(question: str) -> tuple[list[str], list[str]]:
+    """``(quoted, capitalised)``: phrases the question quotes ("What is the 'Data Wall' ...?") and
+    capitalised words inside its sentences ("... FSDP2 or Triton?", "a Ghost technique"). Found
+    verbatim in an abstract they count as names (`judge`); a capitalised word only when it is rare in
+    the collection (`RARE_DF`: at 16k papers "Newton" is in near-miss abstracts of out-of-collection
+    questions)."""
+    from assistant.text import fold
+
+    q = fold(question)
+    quoted = [m.group(1).strip() for m in _QUOTED.finditer(q) if m.group(1).strip()]
+    capitalised = [w for w in _CAPITALISED.findall(q)
+                   if w.casefold() not in _META and not any(w in t for t in quoted)]
+    return quoted, capitalised
+
+
 # --- lexical ------------------------------------------------------------------------------------------
 
 def salient_words(question: str) -> list[str]:
@@ -166,12 +197,15 @@ def salient_words(question: str) -> list[str]:
 
     out = []
     for w in re.findall(r"[^\W_]+(?:[.\-][^\W_]+)*", fold(question).casefold()):
-        if _CJK.search(w) or w in GENERIC_WORDS or w in _FOREIGN or len(w) < 2 or w.isdigit():
+        if _CJK.search(w) or w in GENERIC_WORDS or w in _META or w in _FOREIGN or len(w) < 2 or w.isdigit():
             continue
         for part in w.split("-"):
-            if part and part not in GENERIC_WORDS and len(part) > 1 and part not in out:
+            if part and part not in GENERIC_WORDS and part not in _META and len(part) > 1 and part not in out:
                 out.append(part)
     return out
+
+
+_PREFIX = re.compile(r"^(pre|post|re|multi|non|co|self|sub|inter|intra|over|under)([a-z]{4,})$")
 
 
 def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
@@ -190,6 +224,10 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
     seen_stems: set = set()
     for w in words:
         scores = bm25.scores(w)
+        prefix = _PREFIX.match(w)
+        if prefix:  # "pretraining" is written "pre-training" too (tokenised "pre", "training")
+            both = (bm25.scores(prefix.group(1)) > 0) & (bm25.scores(prefix.group(2)) > 0)
+            scores = np.where(both & (scores <= 0), 1.0, scores)
         df = int((scores > 0).sum())
         if df == 0 and known_only:
             continue
@@ -227,7 +265,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
-    from assistant.text import render_latex
+    from assistant.text import fold, render_latex
 
     from assistant.extractive import asks_several
 
@@ -239,11 +277,21 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     words = salient_words(question)
     lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
     qvec = embedder.embed([question])[0]
+    quoted, capitalised = verbatim_terms(question)
+    _, bm25 = retriever.store.bm25()
+    terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
+                                            if 0 < int((bm25.scores(t.casefold()) > 0).sum()) <= RARE_DF]
     evidence: list[Evidence] = []
     for r, cov, hit in zip(results, lex, matched):
         sentences, vectors = sentence_vectors(r.paper, embedder)
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
         names = matched_names(question, r.paper.document)
+        doc = None
+        for t, flags in terms:
+            if t not in names:
+                doc = doc if doc is not None else fold(r.paper.document)
+                if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", doc, flags):
+                    names.append(t)
         dense = r.dense_similarity
         d = dense if dense is not None else -0.1
         s = best_sentence if best_sentence is not None else d

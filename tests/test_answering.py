@@ -360,6 +360,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "EAPO 在哪些数学竞赛基准上进行了评测？",
     "Which layer lets graph networks act on vectors so they can reason about geometry?",  # they = networks
     "Which abstracts link to a GitHub repository with their code?",
+    "But is there a paper on protein folding?",  # a new topic search, though it opens with "but"
+    "And what about WinQ?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -383,6 +385,8 @@ def test_a_self_contained_question_does_not_need_history(question):
     "What about for code generation?",
     "How large are the gains, in numbers?",  # no subject at all
     "它快多少？",
+    "And does accuracy suffer?",  # opens with "and": continues the question before
+    "But is the speedup the same at larger scale?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -592,3 +596,42 @@ def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract
     request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
                             embedder=FakeEmbedder())
     assert ExtractiveBackend(settings).answer_text(request) == answer
+
+
+def _extractive(bundled_store, settings, q):
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    return answer_to_json(q, answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                                    settings=settings))
+
+
+@pytest.mark.integration
+def test_extractive_descriptive_question_quotes_the_contribution_not_the_background(bundled_store, settings):
+    """A question describing a paper is answered with what the paper does (and finds), not with the
+    field's motivation sentence that opens its abstract."""
+    obj = _extractive(bundled_store, settings,
+                      "Is there a way to make a language model more aligned while it decodes, with no extra training?")
+    assert not obj["refused"]
+    assert "remains a central challenge" not in obj["answer"]
+    assert "alignment-aware decoding" in obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_entity_question_answered_by_names_without_the_questions_noun(bundled_store, settings):
+    """"Which competitions ..." is answered by the sentence naming them ("On AIME 2024/2025 and AIMO
+    2025, EAPO ..."), although the abstract never writes "competitions"."""
+    obj = _extractive(bundled_store, settings, "On which competitions was EAPO tested?")
+    assert not obj["refused"] and "AIME" in obj["answer"]
+    assert [c["title"] for c in obj["citations"]] and all("Expert" in c["title"] or "EAPO" in c["title"]
+                                                           for c in obj["citations"])
+
+
+@pytest.mark.integration
+def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words_not_its_name(bundled_store, settings):
+    """MiniLM rates every sentence that repeats the paper's name close to a question naming it; the
+    sentence carrying what is asked ("computationally efficient": "CountSketch for computational
+    efficiency") is quoted, though it does not name the paper."""
+    obj = _extractive(bundled_store, settings, "How does OPUS keep its selection computationally efficient?")
+    assert not obj["refused"] and "CountSketch" in obj["answer"]

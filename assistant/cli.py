@@ -165,6 +165,11 @@ def ingest(
     Exits 1 if any record or file had an error; the rest is ingested all the same.
     """
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
+        from store.readers import InputError
+
+        missing = [p for p in paths if not p.exists()]
+        if missing:  # a mistyped path: say so before any embedding work, with nothing half-done
+            raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
         report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)

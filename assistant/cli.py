@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from assistant.settings import Settings
     from store.collection import PaperStore
 
+def _flag_shows_no_type(option, ctx):
+    """typer >= 0.2x shows every option's type in --help, so flags read ``--json <bool>``; a flag takes no value."""
+    if option.is_flag and option.metavar is None:
+        return None
+    return _typer_display_type(option, ctx)
+
+
+_typer_display_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_shows_no_type
+
 app = typer.Typer(
     help="Question answering over research-paper abstracts, with checked citations.",
     no_args_is_help=True,
@@ -231,8 +241,10 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
                    err=True)
     if report.truncated:
-        out(f"note: {report.truncated} abstracts are longer than the embedding model's 256 word pieces; their "
-            f"vectors use the beginning, the full text is stored and searched by BM25.")
+        one = report.truncated == 1
+        out(f"note: {report.truncated} {'abstract is' if one else 'abstracts are'} longer than the embedding model's "
+            f"256 word pieces; {'its vector uses' if one else 'their vectors use'} the beginning, the full text is "
+            f"stored and searched by BM25.")
 
 
 @app.command()

@@ -33,3 +33,19 @@ def test_help_shows_no_type_after_a_flag():
     assert result.exit_code == 0
     assert "<bool>" not in result.stdout
     assert "<str>" in result.stdout  # options that take a value still show it
+
+
+def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypatch, tmp_path):
+    from store.ingest import ingest
+
+    path = tmp_path / "papers.json"
+    path.write_text(json.dumps([{"id": f"p{i}", "title": f"Paper {i}", "abstract": f"About topic {i}.",
+                                 "conference": v, "year": 2024} for i, v in enumerate(["ICLR", "ICLR", "ICML"])]))
+    ingest([path], fake_store)
+    monkeypatch.setattr("assistant.cli_eval.open_store", lambda s, load_default=True: fake_store)
+    res = run("stats", "--venue", "ICLR")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0] == "papers: 2 abstracts matching the filters (venue=ICLR), of 3"
+    assert run("stats").stdout.splitlines()[0] == "papers: 3 abstracts"
+    data = json.loads(run("stats", "--venue", "ICLR", "--json").stdout)
+    assert data["total"] == 2 and data["filters"]["venue"] == "ICLR"

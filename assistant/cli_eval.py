@@ -244,7 +244,7 @@ def stats(
     """Show the collection by venue and year, as counts with a bar chart.
 
     --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
-    "years": [{"year", "count"}]}.
+    "years": [{"year", "count"}], "collection", "filters": {"venue", "year_min", "year_max", "author"}}.
     """
     with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)

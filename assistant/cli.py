@@ -335,21 +335,40 @@ def papers(
         typer.echo(f"{len(items)} papers")
 
 
+def find_paper(store: PaperStore, text: str, listed: int = 3):
+    """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
+
+    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
+    (id and title) and says how to narrow it.
+    """
+    text = text.strip()
+    found = store.get([text]) if text else []
+    if not found:
+        key = text.casefold()
+        papers = store.papers()
+        found = [p for p in papers if p.title.strip().casefold() == key] or [p for p in papers if p.id.startswith(text)]
+    if not found:
+        raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
+    if len(found) > 1:
+        named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
+        more = f"; and {len(found) - listed} more" if len(found) > listed else ""
+        what = "title" if found[0].title.strip().casefold() == text.casefold() else "id prefix"
+        raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
+                        "give the full id or more of its characters")
+    return found[0]
+
+
 @app.command()
 def show(
     ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id (or a unique prefix of it).")],
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
     as_json: JsonOpt = False,
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
     with user_errors({"id": paper_id} if as_json else None):
         store = open_store(get_settings(ctx))
-        found = store.find(paper_id.strip())
-        if not found:
-            raise UserError(f"no paper with id '{paper_id}'; list ids with `assistant papers`")
-        if len(found) > 1:
-            raise UserError(f"id prefix '{paper_id}' matches {len(found)} papers; give more characters")
-        p = found[0]
+        p = find_paper(store, paper_id)
         if as_json:
             echo_json(p.to_json())
             return

@@ -49,3 +49,19 @@ def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypa
     assert run("stats").stdout.splitlines()[0] == "papers: 3 abstracts"
     data = json.loads(run("stats", "--venue", "ICLR", "--json").stdout)
     assert data["total"] == 2 and data["filters"]["venue"] == "ICLR"
+
+
+def test_show_accepts_a_title_and_lists_an_ambiguous_prefix():
+    res = run("show", "star-kv")  # the bundled collection's display name, any case
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("STAR-KV  (name derived from the abstract)\nid: p")
+    res = run("show", "p")  # every id starts with 'p'
+    assert res.exit_code == 1
+    line = res.stderr.strip()
+    assert line.startswith("error: id prefix 'p' matches 19 papers (p") and "; and 16 more)" in line
+    assert "give the full id or more of its characters" in line and "\n" not in line
+    papers = json.loads(run("papers", "--json").stdout)
+    first = next(p for p in papers if p["id"] == line.split("(", 1)[1].split()[0])
+    assert first["title"] in line
+    res = run("show", "no such paper")
+    assert res.exit_code == 1 and res.stderr.startswith("error: no paper with id 'no such paper' or that title")

@@ -65,3 +65,21 @@ def test_show_accepts_a_title_and_lists_an_ambiguous_prefix():
     assert first["title"] in line
     res = run("show", "no such paper")
     assert res.exit_code == 1 and res.stderr.startswith("error: no paper with id 'no such paper' or that title")
+
+
+def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_store, tmp_path):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"id":"q1","q":"What is STAR-KV?"}\n{"id":"q2","q":"What is WinQ?"}\n'
+                         '{"id":"q3","q":"What is EDEN?"}\n')
+    out = tmp_path / "a.jsonl"
+    kept = {"question": "What is STAR-KV?", "answer": "From the model.", "backend": "openai", "model": "gpt-x",
+            "citations": [], "refused": False}
+    out.write_text(json.dumps({**kept, "question_id": "q1"}) + "\n" + json.dumps({**kept, "question_id": "q2"}) + "\n")
+    res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
+    assert res.exit_code == 0, res.output
+    assert ("note: 2 answers kept in " + str(out) + " came from another backend (openai), not extractive; "
+            "add --overwrite (or give a new -o file) to answer them again with extractive") in res.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["backend"] for r in records] == ["openai", "openai", "extractive"]  # kept, not re-answered
+    res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
+    assert "came from another backend" in res.stderr  # still said on the next resume

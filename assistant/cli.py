@@ -182,7 +182,12 @@ def ingest(
             raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
-        report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        try:
+            report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        except KeyboardInterrupt as exc:
+            if getattr(exc, "report", None) is None:
+                raise
+            _interrupted_ingest(settings, exc.report, as_json)  # type: ignore[attr-defined]
         log = _write_ingest_log(settings, report)
         if as_json:
             echo_json(report.to_json() | {"log": str(log)})
@@ -190,6 +195,17 @@ def ingest(
             _print_ingest_report(report, log)
         if not report.ok:
             raise typer.Exit(1)
+
+
+def _interrupted_ingest(settings, report, as_json: bool) -> None:
+    """Ctrl+C while embedding: say what was kept (the summary so far and the log), exit code 130."""
+    log = _write_ingest_log(settings, report)
+    if as_json:
+        echo_json(report.to_json() | {"log": str(log) if log else None, "interrupted": True})
+    typer.echo(f"interrupted: kept added {report.added}, updated {report.updated}, unchanged {report.unchanged}; "
+               f"{report.not_written} new or changed abstracts were not stored (run the same ingest again to add "
+               f"them)" + (f"; log: {log}" if log else ""), err=True)
+    raise typer.Exit(130)
 
 
 def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = None):

@@ -83,3 +83,30 @@ def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_st
     assert [r["backend"] for r in records] == ["openai", "openai", "extractive"]  # kept, not re-answered
     res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
     assert "came from another backend" in res.stderr  # still said on the next resume
+
+
+def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypatch, tmp_path):
+    import store.ingest
+
+    monkeypatch.setattr(store.ingest, "CHUNK", 2)
+    monkeypatch.setattr("assistant.cli.open_store", lambda s, load_default=True: fake_store)
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"About topic {i}."}) + "\n"
+                            for i in range(5)))
+    embed, calls = fake_store.embedder.embed, []
+
+    def embed_then_ctrl_c(texts):
+        calls.append(len(texts))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return embed(texts)
+
+    monkeypatch.setattr(fake_store.embedder, "embed", embed_then_ctrl_c)
+    res = run("ingest", str(path))
+    assert res.exit_code == 130
+    line = res.stderr.strip()
+    assert line.startswith("interrupted: kept added 2, updated 0, unchanged 0; 3 new or changed abstracts were "
+                           "not stored (run the same ingest again to add them); log: ")
+    log = json.loads(open(line.rsplit("log: ", 1)[1]).read())
+    assert log["added"] == 2 and log["not_written"] == 3
+    assert fake_store.count() == 2

@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from assistant.settings import Settings
     from store.collection import PaperStore
 
+def _flag_shows_no_type(option, ctx):
+    """typer >= 0.2x shows every option's type in --help, so flags read ``--json <bool>``; a flag takes no value."""
+    if option.is_flag and option.metavar is None:
+        return None
+    return _typer_display_type(option, ctx)
+
+
+_typer_display_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_shows_no_type
+
 app = typer.Typer(
     help="Question answering over research-paper abstracts, with checked citations.",
     no_args_is_help=True,
@@ -165,9 +175,19 @@ def ingest(
     Exits 1 if any record or file had an error; the rest is ingested all the same.
     """
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
+        from store.readers import InputError
+
+        missing = [p for p in paths if not p.exists()]
+        if missing:  # a mistyped path: say so before any embedding work, with nothing half-done
+            raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
-        report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        try:
+            report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        except KeyboardInterrupt as exc:
+            if getattr(exc, "report", None) is None:
+                raise
+            _interrupted_ingest(settings, exc.report, as_json)  # type: ignore[attr-defined]
         log = _write_ingest_log(settings, report)
         if as_json:
             echo_json(report.to_json() | {"log": str(log)})
@@ -175,6 +195,17 @@ def ingest(
             _print_ingest_report(report, log)
         if not report.ok:
             raise typer.Exit(1)
+
+
+def _interrupted_ingest(settings, report, as_json: bool) -> None:
+    """Ctrl+C while embedding: say what was kept (the summary so far and the log), exit code 130."""
+    log = _write_ingest_log(settings, report)
+    if as_json:
+        echo_json(report.to_json() | {"log": str(log) if log else None, "interrupted": True})
+    typer.echo(f"interrupted: kept added {report.added}, updated {report.updated}, unchanged {report.unchanged}; "
+               f"{report.not_written} new or changed abstracts were not stored (run the same ingest again to add "
+               f"them)" + (f"; log: {log}" if log else ""), err=True)
+    raise typer.Exit(130)
 
 
 def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = None):
@@ -226,8 +257,10 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
                    err=True)
     if report.truncated:
-        out(f"note: {report.truncated} abstracts are longer than the embedding model's 256 word pieces; their "
-            f"vectors use the beginning, the full text is stored and searched by BM25.")
+        one = report.truncated == 1
+        out(f"note: {report.truncated} {'abstract is' if one else 'abstracts are'} longer than the embedding model's "
+            f"256 word pieces; {'its vector uses' if one else 'their vectors use'} the beginning, the full text is "
+            f"stored and searched by BM25.")
 
 
 @app.command()
@@ -318,21 +351,40 @@ def papers(
         typer.echo(f"{len(items)} papers")
 
 
+def find_paper(store: PaperStore, text: str, listed: int = 3):
+    """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
+
+    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
+    (id and title) and says how to narrow it.
+    """
+    text = text.strip()
+    found = store.get([text]) if text else []
+    if not found:
+        key = text.casefold()
+        papers = store.papers()
+        found = [p for p in papers if p.title.strip().casefold() == key] or [p for p in papers if p.id.startswith(text)]
+    if not found:
+        raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
+    if len(found) > 1:
+        named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
+        more = f"; and {len(found) - listed} more" if len(found) > listed else ""
+        what = "title" if found[0].title.strip().casefold() == text.casefold() else "id prefix"
+        raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
+                        "give the full id or more of its characters")
+    return found[0]
+
+
 @app.command()
 def show(
     ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id (or a unique prefix of it).")],
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
     as_json: JsonOpt = False,
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
     with user_errors({"id": paper_id} if as_json else None):
         store = open_store(get_settings(ctx))
-        found = store.find(paper_id.strip())
-        if not found:
-            raise UserError(f"no paper with id '{paper_id}'; list ids with `assistant papers`")
-        if len(found) > 1:
-            raise UserError(f"id prefix '{paper_id}' matches {len(found)} papers; give more characters")
-        p = found[0]
+        p = find_paper(store, paper_id)
         if as_json:
             echo_json(p.to_json())
             return

@@ -5,6 +5,7 @@ Both are thin: `assistant.answering.answer` does the work and these print its ev
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -197,7 +198,8 @@ def batch(
     and "error"/"error_kind" when that question failed (the batch goes on). The turns of a conversation
     are asked in order in one conversation, one line each ("question_id" c01.1, c01.2, ...; a follow-up's
     "standalone_question" says how it was read). --resume continues a stopped
-    or killed run: answered ids are skipped, failed ones asked again. Ends with a summary; exit code 1
+    or killed run: answered ids are skipped (even when another backend answered them: a note
+    says how many, and --overwrite re-answers them), failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """
     from assistant.batch import BatchError, check_answers_file, read_questions, run_batch, same_file
@@ -240,6 +242,8 @@ def batch(
             typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
                        f"applies to the openai backend", err=True)
             concurrency = 1
+        if resume:
+            _note_other_backends(output, {q.id for q in items}, backend.name)
         store = open_store(settings)
         require_papers(store)
         retriever = Retriever(store)
@@ -253,6 +257,33 @@ def batch(
             _print_summary(summary, backend)
         if summary.failed or problems:
             raise typer.Exit(1)
+
+
+def _note_other_backends(output: Path, ids: set[str], backend: str) -> None:
+    """On ``--resume``: one stderr line when answers kept from `output` (for questions in `ids`) came from
+    a backend other than `backend`, naming it and how to answer them again. Unreadable lines are ignored."""
+    from collections import Counter
+
+    try:
+        lines = output.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return
+    other: Counter[str] = Counter()
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and not rec.get("error") and str(rec.get("question_id")) in ids:
+            name = str(rec.get("backend") or "unknown")
+            if name != backend:
+                other[name] += 1
+    if other:
+        n = sum(other.values())
+        names = ", ".join(f"{name} ({count})" if len(other) > 1 else name for name, count in other.most_common())
+        typer.echo(f"note: {n} answer{'s' if n != 1 else ''} kept in {output} came from another backend "
+                   f"({printable(names)}), not {backend}; add --overwrite (or give a new -o file) to answer "
+                   f"them again with {backend}", err=True)
 
 
 def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):

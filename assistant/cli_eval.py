@@ -244,7 +244,7 @@ def stats(
     """Show the collection by venue and year, as counts with a bar chart.
 
     --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
-    "years": [{"year", "count"}]}.
+    "years": [{"year", "count"}], "collection", "filters": {"venue", "year_min", "year_max", "author"}}.
     """
     with user_errors({} if as_json else None):
         filters = make_filters(venue, year, author)
@@ -258,15 +258,19 @@ def stats(
             typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
                        else f"No paper matches the filters ({filters.describe()}).")
             return
-        _print_stats(data, store.name)
+        _print_stats(data, store.name, "" if filters.empty else printable(filters.describe()), store.count())
 
 
-def _print_stats(data: dict, name: str) -> None:
+def _print_stats(data: dict, name: str, filtered_by: str = "", of: int = 0) -> None:
+    """Print `data` (from `collection_stats`); `filtered_by` names the filters that chose the papers, out of `of`."""
     from rich.console import Console
     from rich.text import Text
 
     console = Console(highlight=False)
-    console.print(Text(f"{printable(name)}: {data['total']:,} abstracts", style="bold"))
+    head = f"{printable(name)}: {data['total']:,} abstracts"
+    if filtered_by:
+        head += f" matching the filters ({filtered_by}), of {of:,}"
+    console.print(Text(head, style="bold"))
     rows = []
     for v in data["venues"]:
         for y in v["years"]:

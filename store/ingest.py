@@ -68,6 +68,9 @@ class IngestReport:
     embedded: int = 0
     warnings: list[Skipped] = field(default_factory=list)
     """Kept records with an optional field that could not be read and was left empty."""
+    not_written: int = 0
+    """New or changed papers not stored because the run was interrupted (Ctrl+C); `added` and
+    `updated` then count only the papers stored before it."""
 
     @property
     def ok(self) -> bool:
@@ -85,7 +88,8 @@ class IngestReport:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
             "skipped": len(self.skipped), "errors": len(self.errors), "duplicates": len(self.duplicates),
-            "truncated": self.truncated, "embedded": self.embedded, "seconds": round(self.seconds, 3),
+            "truncated": self.truncated, "embedded": self.embedded, "not_written": self.not_written,
+            "seconds": round(self.seconds, 3),
             "skipped_records": [{"source": s.source, "line": s.line, "reason": s.reason, "error": s.error}
                                 for s in self.skipped],
             "warnings": [{"source": w.source, "line": w.line, "reason": w.reason} for w in self.warnings],
@@ -137,18 +141,20 @@ def ingest(paths: Iterable[Path], store: PaperStore,
     `progress(done, total)` is called as papers are embedded; `venue` / `year` fill records that
     have none. Never raises for bad records or
     unreadable files (they are in the report); raises `StoreError` / `EmbeddingError` when the
-    store or the embedding model is unusable.
+    store or the embedding model is unusable. A `KeyboardInterrupt` while embedding is re-raised with
+    ``.report``: what was stored so far (`IngestReport.not_written` counts the rest).
     """
     started = time.perf_counter()
     report = IngestReport()
     papers = read_papers(paths, report, venue, year)
     existing = store.existing_hashes([p.id for p in papers]) if papers else {}
     to_write: list[Paper] = []
+    kinds: list[str] = []  # "added" / "updated", one per paper of to_write
     replaced: list[str] = []
     new_ids = {p.id for p in papers}
     by_source: dict[str, dict[str, int | None]] = {}
     for paper in papers:
-        old_hash = existing.get(paper.id)
+        old_hash, updated_before = existing.get(paper.id), report.updated
         if old_hash == paper.content_hash():
             report.unchanged += 1
             continue
@@ -168,6 +174,7 @@ def ingest(paths: Iterable[Path], store: PaperStore,
         else:
             report.added += 1
         to_write.append(paper)
+        kinds.append("updated" if report.updated > updated_before else "added")
     total = len(to_write)
     if progress:
         progress(0, total)
@@ -182,6 +189,13 @@ def ingest(paths: Iterable[Path], store: PaperStore,
                 progress(min(start + CHUNK, total), total)
         if replaced:
             store.delete(replaced)
+    except KeyboardInterrupt as exc:
+        stored = kinds[: report.embedded]
+        report.added, report.updated = stored.count("added"), stored.count("updated")
+        report.not_written = total - report.embedded
+        report.seconds = time.perf_counter() - started
+        exc.report = report  # type: ignore[attr-defined]
+        raise
     finally:  # also after an error or Ctrl+C: what was upserted is stored, and derived indexes must see it
         if report.embedded or replaced:
             store.mark_changed()

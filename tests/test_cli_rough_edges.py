@@ -1,0 +1,112 @@
+"""CLI rough edges from issue 10, checked as the user sees them (CliRunner on the bundled collection)."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.cli import _print_ingest_report, app
+from store.ingest import IngestReport
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_ingest_of_a_missing_file_is_one_error_line_naming_it(tmp_path):
+    result = run("ingest", str(tmp_path / "my_list.txt"))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {tmp_path / 'my_list.txt'}: no such file or directory; check the path\n"
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("n, says", [(1, "note: 1 abstract is longer"), (2, "note: 2 abstracts are longer")])
+def test_the_truncation_note_agrees_in_number(n, says, capsys):
+    _print_ingest_report(IngestReport(added=3, truncated=n), log=None)
+    assert says in capsys.readouterr().out
+
+
+def test_help_shows_no_type_after_a_flag():
+    result = runner.invoke(app, ["stats", "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.stdout
+    assert "<str>" in result.stdout  # options that take a value still show it
+
+
+def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypatch, tmp_path):
+    from store.ingest import ingest
+
+    path = tmp_path / "papers.json"
+    path.write_text(json.dumps([{"id": f"p{i}", "title": f"Paper {i}", "abstract": f"About topic {i}.",
+                                 "conference": v, "year": 2024} for i, v in enumerate(["ICLR", "ICLR", "ICML"])]))
+    ingest([path], fake_store)
+    monkeypatch.setattr("assistant.cli_eval.open_store", lambda s, load_default=True: fake_store)
+    res = run("stats", "--venue", "ICLR")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0] == "papers: 2 abstracts matching the filters (venue=ICLR), of 3"
+    assert run("stats").stdout.splitlines()[0] == "papers: 3 abstracts"
+    data = json.loads(run("stats", "--venue", "ICLR", "--json").stdout)
+    assert data["total"] == 2 and data["filters"]["venue"] == "ICLR"
+
+
+def test_show_accepts_a_title_and_lists_an_ambiguous_prefix():
+    res = run("show", "star-kv")  # the bundled collection's display name, any case
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("STAR-KV  (name derived from the abstract)\nid: p")
+    res = run("show", "p")  # every id starts with 'p'
+    assert res.exit_code == 1
+    line = res.stderr.strip()
+    assert line.startswith("error: id prefix 'p' matches 19 papers (p") and "; and 16 more)" in line
+    assert "give the full id or more of its characters" in line and "\n" not in line
+    papers = json.loads(run("papers", "--json").stdout)
+    first = next(p for p in papers if p["id"] == line.split("(", 1)[1].split()[0])
+    assert first["title"] in line
+    res = run("show", "no such paper")
+    assert res.exit_code == 1 and res.stderr.startswith("error: no paper with id 'no such paper' or that title")
+
+
+def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_store, tmp_path):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"id":"q1","q":"What is STAR-KV?"}\n{"id":"q2","q":"What is WinQ?"}\n'
+                         '{"id":"q3","q":"What is EDEN?"}\n')
+    out = tmp_path / "a.jsonl"
+    kept = {"question": "What is STAR-KV?", "answer": "From the model.", "backend": "openai", "model": "gpt-x",
+            "citations": [], "refused": False}
+    out.write_text(json.dumps({**kept, "question_id": "q1"}) + "\n" + json.dumps({**kept, "question_id": "q2"}) + "\n")
+    res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
+    assert res.exit_code == 0, res.output
+    assert ("note: 2 answers kept in " + str(out) + " came from another backend (openai), not extractive; "
+            "add --overwrite (or give a new -o file) to answer them again with extractive") in res.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["backend"] for r in records] == ["openai", "openai", "extractive"]  # kept, not re-answered
+    res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
+    assert "came from another backend" in res.stderr  # still said on the next resume
+
+
+def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypatch, tmp_path):
+    import store.ingest
+
+    monkeypatch.setattr(store.ingest, "CHUNK", 2)
+    monkeypatch.setattr("assistant.cli.open_store", lambda s, load_default=True: fake_store)
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"About topic {i}."}) + "\n"
+                            for i in range(5)))
+    embed, calls = fake_store.embedder.embed, []
+
+    def embed_then_ctrl_c(texts):
+        calls.append(len(texts))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return embed(texts)
+
+    monkeypatch.setattr(fake_store.embedder, "embed", embed_then_ctrl_c)
+    res = run("ingest", str(path))
+    assert res.exit_code == 130
+    line = res.stderr.strip()
+    assert line.startswith("interrupted: kept added 2, updated 0, unchanged 0; 3 new or changed abstracts were "
+                           "not stored (run the same ingest again to add them); log: ")
+    log = json.loads(open(line.rsplit("log: ", 1)[1]).read())
+    assert log["added"] == 2 and log["not_written"] == 3
+    assert fake_store.count() == 2

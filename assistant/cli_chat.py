@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, get_settings, make_filters,
-                           open_store, user_errors)
+from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, find_paper, get_settings,
+                           make_filters, open_store, user_errors)
 
 
 @app.command()
@@ -61,7 +61,8 @@ def chat(
 @app.command()
 def similar(
     ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id (or a unique prefix of it).")],
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
     k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
     as_json: JsonOpt = False,
 ) -> None:
@@ -74,12 +75,7 @@ def similar(
         from assistant.similar import similar_papers
 
         store = open_store(get_settings(ctx))
-        found = store.find(paper_id.strip())
-        if not found:
-            raise UserError(f"no paper with id '{paper_id}'; list ids with `assistant papers`")
-        if len(found) > 1:
-            raise UserError(f"id prefix '{paper_id}' matches {len(found)} papers; give more characters")
-        paper = found[0]
+        paper = find_paper(store, paper_id)
         neighbours = similar_papers(store, paper.id, k)
         if as_json:
             echo_json({"id": paper.id, "title": paper.title,

@@ -795,11 +795,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
             yield fail(str(exc), "context_length")
             return
         left_out = [e for e in judgement.evidence if not e.relevant]
-        if left_out:
-            why = "; ".join(f"'{e.title[:50]}': {e.note}" for e in left_out[:3])
-            more = f" (and {len(left_out) - 3} more)" if len(left_out) > 3 else ""
-            note = "; ".join(x for x in (note, f"{len(left_out)} retrieved paper(s) judged not relevant: "
-                                               f"{why}{more}") if x)
+        if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
+            note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "
+                                               f"question and left out (why: --json, 'relevance')") if x)
         turn.sources = [s.to_json() for s in sources]
         yield Sources(tuple(sources), standalone, note, relevance)
 

@@ -15,6 +15,9 @@ the extractive rules were tuned on), the even ids (never looked at while tuning)
 - ``nia``: not-in-abstract questions answered "the abstracts do not say";
 - ``false_refusals``: answerable questions refused (either refusal).
 
+A chat file (``icml2026_chats_dev.jsonl``) contributes each conversation's first turn, the one
+question asked without context.
+
 ``--dump`` writes one line per (question, retrieved paper) with the relevance evidence and whether
 the paper is gold: the distributions the gate's thresholds were read from.
 """
@@ -100,6 +103,9 @@ def main(argv=None) -> int:
         if not line.strip():
             continue
         obj = json.loads(line)
+        if obj.get("type") == "chat":
+            # a conversation's first turn is the only one asked on its own (later ones lean on it)
+            obj = {**obj["turns"][0], "id": obj["id"] + "t1"}
         if only and obj["id"] not in only:
             continue
         gold = gold_ids_for(obj, papers)

@@ -157,7 +157,14 @@ class OnnxMiniLM:
                 pass  # raised again, with its message, by the embed() that needs the model
 
         if "_session" not in self.__dict__:
-            threading.Thread(target=run, name="load-onnx-model", daemon=True).start()
+            import atexit
+
+            thread = threading.Thread(target=run, name="load-onnx-model", daemon=True)
+            thread.start()
+            # A process that ends before it needed the model (a filter that matches nothing) must not
+            # exit while onnxruntime is building the session: the C++ runtime aborts ("terminate called
+            # without an active exception", exit 134). Wait for the load at exit instead.
+            atexit.register(thread.join)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np

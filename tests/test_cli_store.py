@@ -201,3 +201,18 @@ def test_asking_an_empty_collection_says_it_is_empty_and_how_to_ingest(monkeypat
     if command == "ask":
         obj = json.loads(run(*args, "--llm", "extractive", "--json").stdout)
         assert obj["error_kind"] == "empty" and obj["question"] == "What is NorMuon?"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("args", [
+    ["ask", "What is NorMuon?", "--venue", "Nope", "--llm", "extractive"],
+    ["search", "x", "--year", "1990"],
+])
+def test_a_filter_that_matches_nothing_exits_cleanly(args):
+    # The model loads in a background thread; a run that never needs it used to abort the process
+    # while onnxruntime was building its session (exit 134).
+    result = subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "terminate called" not in result.stderr
+    assert "no paper matches the filters" in (result.stdout + result.stderr).casefold()

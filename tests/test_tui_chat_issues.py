@@ -362,3 +362,14 @@ async def test_papers_like_this_are_the_nearest_stored_vectors(settings, bundled
         await pilot.press("enter")  # opens the most similar paper in the viewer
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SourceScreen")
         assert app.screen.source.paper.id == expected[0]
+
+
+@pytest.mark.parametrize("message, fix", [
+    ("embedding model all-MiniLM-L6-v2 is not in /root/.cache and could not be downloaded (OSError); "
+     "set ASSISTANT_EMBEDDING_MODEL_DIR to a folder holding onnx/model.onnx", "ASSISTANT_EMBEDDING_MODEL_DIR"),
+    ("cannot reach the Chroma server at http://localhost:8000", "assistant stats"),
+])
+def test_store_error_hint_names_the_missing_model_not_the_store(message, fix):
+    from assistant.tui.app import chat_hint
+
+    assert fix in chat_hint("store", "extractive", "", message)

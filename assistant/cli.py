@@ -300,22 +300,36 @@ def search(
             return
         console = _console()
         for r in results:
-            _print_paper_line(console, r.rank, r.paper, r.score)
+            _print_paper_line(console, r.rank, r.paper, r)
 
 
-def _print_paper_line(console, n, paper, score: float | None, snippet_chars: int = 200) -> None:
+def readable(text: str) -> str:
+    """Text for a person: LaTeX rendered as Unicode (`assistant.text.render_latex`), control sequences
+    removed (`printable`). ``--json`` output keeps the source text."""
+    from assistant.text import render_latex
+
+    return printable(render_latex(text))
+
+
+def _print_paper_line(console, n, paper, result=None, snippet_chars: int = 200) -> None:
+    """One paper as a numbered line and a snippet; with a search `result`, the figures a reader can use:
+    the dense cosine similarity to the query and whether BM25 matched a query word (the fused score is
+    relative, 1.0 for the top paper, so only `--json` shows it)."""
     from rich.text import Text
 
     head = Text(f"{n:>2}. ", style="bold")
-    head.append(printable(paper.title), style="bold cyan")
+    head.append(readable(paper.title), style="bold cyan")
     if paper.venue_year:
         head.append(f"  ({printable(paper.venue_year)})", style="dim")
-    if score is not None:
-        head.append(f"  score {score:.4f}", style="dim")
+    if result is not None:
+        parts = [] if result.dense_similarity is None else [f"similarity {result.dense_similarity:.2f}"]
+        parts.append("key words matched" if result.bm25_score > 0 else "no key word matched")
+        head.append("  " + ", ".join(parts), style="dim")
     head.append(f"  {paper.id}", style="dim")
     console.print(head)
-    snippet = paper.abstract if len(paper.abstract) <= snippet_chars else paper.abstract[:snippet_chars].rsplit(" ", 1)[0] + "…"
-    console.print(Text("    " + printable(snippet)))
+    text = readable(paper.abstract)
+    snippet = text if len(text) <= snippet_chars else text[:snippet_chars].rsplit(" ", 1)[0] + "…"
+    console.print(Text("    " + snippet))
 
 
 @app.command()
@@ -344,7 +358,7 @@ def papers(
         console = _console()
         for p in items:
             line = Text(f"{p.id}  ", style="dim")
-            line.append(printable(p.title), style="bold")
+            line.append(readable(p.title), style="bold")
             if p.venue_year:
                 line.append(f"  ({printable(p.venue_year)})", style="dim")
             console.print(line)
@@ -360,15 +374,18 @@ def find_paper(store: PaperStore, text: str, listed: int = 3):
     text = text.strip()
     found = store.get([text]) if text else []
     if not found:
-        key = text.casefold()
+        from assistant.text import fold
+
+        key = fold(text).casefold()  # A2RBench, A²RBench and A$^2$RBench name one title
         papers = store.papers()
-        found = [p for p in papers if p.title.strip().casefold() == key] or [p for p in papers if p.id.startswith(text)]
+        found = ([p for p in papers if fold(p.title.strip()).casefold() == key]
+                 or [p for p in papers if p.id.startswith(text)])
     if not found:
         raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
     if len(found) > 1:
         named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
         more = f"; and {len(found) - listed} more" if len(found) > listed else ""
-        what = "title" if found[0].title.strip().casefold() == text.casefold() else "id prefix"
+        what = "id prefix" if found[0].id.startswith(text) else "title"
         raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
                         "give the full id or more of its characters")
     return found[0]
@@ -391,14 +408,14 @@ def show(
         from rich.text import Text
 
         console = _console()
-        console.print(Text(printable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
+        console.print(Text(readable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
                            style="bold"))
         for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue_year),
                              ("link", p.url), ("topic", p.topic)):
             if value:
                 console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
         console.print()
-        console.print(Text(printable(p.abstract)))
+        console.print(Text(readable(p.abstract)))
 
 
 # Commands kept in their own modules register themselves on `app` when imported (each module

@@ -69,10 +69,23 @@ def test_search_json_has_the_documented_shape_and_loads_the_bundled_collection()
 
 
 @pytest.mark.integration
-def test_search_text_output_names_paper_venue_and_score():
+def test_search_text_output_names_paper_venue_and_figures_a_reader_can_use():
     result = run("search", "NorMuon optimizer", "-k", "2")
     assert result.exit_code == 0
-    assert "NorMuon" in result.stdout and "ICML 2026" in result.stdout and "score" in result.stdout
+    assert "NorMuon" in result.stdout and "ICML 2026" in result.stdout
+    # the cosine similarity and the BM25 match, not the relative fused score (always 1.0 at the top)
+    assert "similarity 0." in result.stdout and "key words matched" in result.stdout
+    assert "score 1.0000" not in result.stdout
+
+
+@pytest.mark.integration
+def test_show_papers_and_search_render_latex_and_find_a_title_typed_without_it():
+    shown = run("show", "A2RBench")
+    assert shown.exit_code == 0, shown.output
+    assert "A²RBench" in shown.stdout and "$^2$" not in shown.stdout and "\\%" not in shown.stdout
+    assert "A²RBench" in run("papers").stdout
+    assert "$" not in run("search", "abstract reasoning benchmark", "-k", "1").stdout
+    assert "A$^2$RBench" in run("show", "A²RBench", "--json").stdout  # --json keeps the source text
 
 
 @pytest.mark.integration

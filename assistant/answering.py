@@ -776,10 +776,12 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
         relevance = tuple(e.to_json() for e in judgement.evidence)
         if not judgement.relevant:
             why = judgement.note
-            if not results and filters is not None and not filters.empty:
-                why = f"no paper matches the filters ({filters.describe()})"
-            yield Sources((), standalone, why, relevance)
             text = prompts.NO_RELEVANT_PAPER
+            if not results and filters is not None and not filters.empty:
+                # the filters, not the collection, left nothing: say so in the answer itself
+                why = f"no paper matches the filters ({filters.describe()})"
+                text = f"No paper in the collection matches the filters ({filters.describe()})."
+            yield Sources((), standalone, why, relevance)
             parts.append(text)
             yield TextDelta(text)
             yield Citations(())

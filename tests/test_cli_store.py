@@ -229,3 +229,11 @@ def test_a_filter_that_matches_nothing_exits_cleanly(args):
     assert result.returncode == 0, result.stderr
     assert "terminate called" not in result.stderr
     assert "no paper matches the filters" in (result.stdout + result.stderr).casefold()
+
+
+@pytest.mark.integration
+def test_ask_under_a_filter_that_matches_nothing_says_so_in_the_answer():
+    result = run("ask", "What is NorMuon?", "--venue", "NeurIPS", "--llm", "extractive", "--json")
+    obj = json.loads(result.stdout)
+    assert obj["refused"] and obj["citations"] == []
+    assert obj["answer"] == "No paper in the collection matches the filters (venue=NeurIPS)."

@@ -157,13 +157,18 @@ def render_latex(text: str) -> str:
 _CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_CARET = re.compile(r"(?<=[^\W_])\^\{?([^\W_]+)\}?")
+
+
 def fold(text: str) -> str:
     """`text` in one form for matching: LaTeX rendered (`render_latex`), then Unicode NFKC (fullwidth
     ``ＮｏｒＭｕｏｎ`` -> ``NorMuon``, ``²`` -> ``2``, composed accents), so ``A2RBench``, ``A²RBench`` and
-    ``A$^2$RBench`` compare equal. Case is kept; casefold the result where case does not matter."""
+    ``A$^2$RBench`` (and ``A^2RBench``, a caret typed outside LaTeX) compare equal. Case is kept;
+    casefold the result where case does not matter."""
     import unicodedata
 
-    return unicodedata.normalize("NFKC", render_latex(text))
+    text = _CARET.sub(r"\1", render_latex(text))  # A^2RBench, as typed without LaTeX: A2RBench
+    return unicodedata.normalize("NFKC", text)
 
 
 @lru_cache(maxsize=8192)

@@ -288,7 +288,8 @@ def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
         (f or "").strip().lower() in ABSTRACT_FIELDS for f in reader.fieldnames
     ):
         raise InputError(source, f"CSV header has no 'abstract' column (found: "
-                         f"{', '.join(reader.fieldnames or [])[:80]}); add a header row", 1)
+                         f"{', '.join(reader.fieldnames or [])[:80]}); name the abstract column 'abstract' in the first "
+                         f"row", 1)
     position = 0
     while True:
         start = reader.line_num + 1

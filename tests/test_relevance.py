@@ -20,7 +20,7 @@ from tests.test_answering import ScriptedLLM, run, store  # noqa: F401  (fixture
 # --- pure helpers -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("question", ["What is A2RBench?", "What is A²RBench?", "What is a2RBench?",
-                                      "What is Ａ2ＲＢｅｎｃｈ?"])
+                                      "What is Ａ2ＲＢｅｎｃｈ?", "What is A^2RBench?"])
 def test_a_name_typed_without_latex_matches_the_latex_abstract(question):
     from assistant.relevance import matched_names
 
@@ -208,7 +208,7 @@ def test_a_topic_bm25_finds_is_not_refused(bundled_store, settings):
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("question", ["What is A2RBench?", "What is A²RBench?"])
+@pytest.mark.parametrize("question", ["What is A2RBench?", "What is A²RBench?", "How does A^2RBench build its tasks?"])
 def test_a_name_typed_plainly_finds_the_latex_paper_and_the_quote_is_rendered(bundled_store, settings, question):
     obj, cited = _ask(bundled_store, settings, question)
     assert cited == ["A$^2$RBench"] and "A²RBench" in obj["answer"] and "$" not in obj["answer"]

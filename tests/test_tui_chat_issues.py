@@ -373,3 +373,14 @@ def test_store_error_hint_names_the_missing_model_not_the_store(message, fix):
     from assistant.tui.app import chat_hint
 
     assert fix in chat_hint("store", "extractive", "", message)
+
+
+async def test_questions_typed_fast_while_streaming_are_queued_separately(settings, tmp_path):
+    gate = threading.Event()
+    app = build(settings, tmp_path, Script(gate=gate))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot, app, "What is NorMuon?")
+        await wait_until(pilot, lambda: app.sources_panel.sources)
+        await pilot.press(*"What is WinQ?", "enter", *"What is EDEN?", "enter")
+        assert app.queued == ["What is WinQ?", "What is EDEN?"] and app.input.text == ""
+        gate.set()

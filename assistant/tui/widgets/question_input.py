@@ -45,6 +45,9 @@ class QuestionInput(TextArea):
             text = self.text.strip()
             if text:
                 self.post_message(self.Submitted(self, text))
+                # cleared now, not when the app handles the message: keys typed in between (a fast
+                # typist, a paste) start the next question instead of being glued onto this one
+                self.clear()
             return
         if event.key in NEWLINE_KEYS:
             event.stop()

@@ -247,9 +247,14 @@ def batch(
         store = open_store(settings)
         require_papers(store)
         retriever = Retriever(store)
-        summary = _run_with_progress(run_batch, items, output, retriever=retriever, llm=backend, settings=settings,
-                                     concurrency=concurrency, resume=resume, filters=filters, top_k=k,
-                                     quiet=as_json)
+        try:
+            summary = _run_with_progress(run_batch, items, output, retriever=retriever, llm=backend,
+                                         settings=settings, concurrency=concurrency, resume=resume,
+                                         filters=filters, top_k=k, quiet=as_json)
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted: the answers written so far are kept in {output}; run the same command "
+                       f"with --resume to answer the rest", err=True)
+            raise typer.Exit(130) from None
         summary.bad_input = problems
         if as_json:
             echo_json(summary.to_json() | {"backend": backend.name, "model": backend.model})

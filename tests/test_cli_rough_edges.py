@@ -110,3 +110,20 @@ def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypat
     log = json.loads(open(line.rsplit("log: ", 1)[1]).read())
     assert log["added"] == 2 and log["not_written"] == 3
     assert fake_store.count() == 2
+
+
+def test_ctrl_c_during_batch_says_what_was_kept_and_how_to_resume(bundled_store, tmp_path, monkeypatch):
+    import assistant.batch
+
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is STAR-KV?\nWhat is WinQ?\n")
+    out = tmp_path / "a.jsonl"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assistant.batch, "run_batch", interrupted)
+    res = run("batch", str(questions), "-o", str(out), "--llm", "extractive")
+    assert res.exit_code == 130
+    assert (f"interrupted: the answers written so far are kept in {out}; run the same command with --resume "
+            "to answer the rest") in res.stderr

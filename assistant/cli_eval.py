@@ -78,7 +78,7 @@ def eval_(
     [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, 2
     on a bad flag.
     """
-    from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report, run_eval
+    from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report
     from assistant.retrieval import Retriever
 
     with user_errors():

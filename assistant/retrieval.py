@@ -237,7 +237,6 @@ class Retriever:
         if n_allowed == 0:
             return []
         n_cand = min(max(s.candidates, top_k), n_allowed)
-        by_id = table.by_id
 
         bm25_ranked: list[tuple[int, float]] = []
         bm25_all = np.zeros(len(papers), dtype=np.float32)

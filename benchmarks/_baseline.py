@@ -58,6 +58,29 @@ def build_index(texts: list[tuple[str, str]], chroma_dir: Path, name: str = "bas
     return VectorStoreIndex.from_documents(docs, storage_context=ctx, embed_model=embed_model or onnx_embedding())
 
 
+def build_index_from_store(data_dir: Path, chroma_dir: Path, name: str = "baseline"):
+    """The same baseline over the papers of the product store in `data_dir`, from that store's own
+    vectors (same papers, same embeddings, no re-embedding): one ``TextNode`` per paper with its
+    stored embedding, in a new Chroma collection `name` in `chroma_dir`."""
+    import chromadb
+    from llama_index.core import StorageContext, VectorStoreIndex
+    from llama_index.core.schema import TextNode
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    from assistant.settings import load_settings
+    from store.collection import PaperStore
+
+    store = PaperStore(load_settings(data_dir=data_dir, embedding_model_dir=MODEL_DIR))
+    nodes = []
+    for page in store.iter_raw(["documents", "embeddings"]):
+        nodes += [TextNode(id_=i, text=d, embedding=list(map(float, e)))
+                  for i, d, e in zip(page["ids"], page["documents"], page["embeddings"])]
+    client = chromadb.PersistentClient(path=str(chroma_dir))
+    vs = ChromaVectorStore(chroma_collection=client.get_or_create_collection(name))
+    return VectorStoreIndex(nodes, storage_context=StorageContext.from_defaults(vector_store=vs),
+                            embed_model=onnx_embedding())
+
+
 def open_index(chroma_dir: Path, name: str = "baseline", embed_model=None):
     """The index over an existing collection (None when it does not exist or is empty)."""
     import chromadb

@@ -91,30 +91,14 @@ def airas_store() -> Path:
 def baseline_index(data_dir: Path, papers, folder: Path, from_vectors: bool):
     """The llama-index baseline over the same papers: built from their text, or from the product
     store's own vectors; kept in `folder` and reopened when it is there."""
-    from benchmarks._baseline import build_index, onnx_embedding, open_index
+    from benchmarks._baseline import build_index, build_index_from_store, open_index
 
     index = open_index(folder)
     if index is not None:
         return index
     if not from_vectors:
         return build_index([(p.id, p.document) for p in papers], folder)
-    import chromadb
-    from llama_index.core import StorageContext, VectorStoreIndex
-    from llama_index.core.schema import TextNode
-    from llama_index.vector_stores.chroma import ChromaVectorStore
-
-    from assistant.settings import load_settings
-    from store.collection import PaperStore
-
-    store = PaperStore(load_settings(data_dir=data_dir, embedding_model_dir=MODEL_DIR))
-    nodes = []
-    for page in store.iter_raw(["documents", "embeddings"]):
-        nodes += [TextNode(id_=i, text=d, embedding=list(map(float, e)))
-                  for i, d, e in zip(page["ids"], page["documents"], page["embeddings"])]
-    client = chromadb.PersistentClient(path=str(folder))
-    vs = ChromaVectorStore(chroma_collection=client.get_or_create_collection("baseline"))
-    return VectorStoreIndex(nodes, storage_context=StorageContext.from_defaults(vector_store=vs),
-                            embed_model=onnx_embedding())
+    return build_index_from_store(data_dir, folder)
 
 
 def baseline(qa: Path, data_dir: Path, folder: Path, from_vectors: bool) -> dict:

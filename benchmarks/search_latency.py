@@ -60,29 +60,10 @@ def baseline_dir(size: str):
 
 
 def build_baseline_from_vectors(size: str) -> None:
-    if baseline_dir(size).exists():
-        return
-    import chromadb
-    from llama_index.core import StorageContext, VectorStoreIndex
-    from llama_index.core.schema import TextNode
-    from llama_index.vector_stores.chroma import ChromaVectorStore
+    from benchmarks._baseline import build_index_from_store
 
-    from assistant.settings import load_settings
-    from benchmarks._baseline import onnx_embedding
-    from store.collection import PaperStore
-
-    folder = baseline_dir(size)
-    if folder.exists():
-        return
-    store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))
-    nodes = []
-    for page in store.iter_raw(["documents", "embeddings"]):
-        nodes += [TextNode(id_=i, text=d, embedding=list(map(float, e)))
-                  for i, d, e in zip(page["ids"], page["documents"], page["embeddings"])]
-    client = chromadb.PersistentClient(path=str(folder))
-    vs = ChromaVectorStore(chroma_collection=client.get_or_create_collection("baseline"))
-    VectorStoreIndex(nodes, storage_context=StorageContext.from_defaults(vector_store=vs),
-                     embed_model=onnx_embedding())
+    if not baseline_dir(size).exists():
+        build_index_from_store(store_dir("product", size), baseline_dir(size))
 
 
 def filter_for(size: str):

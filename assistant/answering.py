@@ -762,16 +762,18 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
         try:
             results = retriever.search(standalone, top_k=top_k or settings.top_k, filters=filters)
         except Exception as exc:  # StoreError / EmbeddingError carry one-line messages
+            kind = "embedding" if type(exc).__name__ == "EmbeddingError" else "store"
             yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
-                       else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
+                       else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", kind)
             return
         strict = llm.name == "extractive"
         try:
             judgement = judge(standalone, results, retriever, strict=strict,
                               threshold=_threshold(settings, strict))
         except Exception as exc:  # EmbeddingError: one line
-            yield fail(str(exc) if type(exc).__name__ == "EmbeddingError"
-                       else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})", "store")
+            embedding = type(exc).__name__ == "EmbeddingError"
+            yield fail(str(exc) if embedding else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
+                       "embedding" if embedding else "store")
             return
         relevance = tuple(e.to_json() for e in judgement.evidence)
         if not judgement.relevant:

@@ -364,15 +364,22 @@ async def test_papers_like_this_are_the_nearest_stored_vectors(settings, bundled
         assert app.screen.source.paper.id == expected[0]
 
 
-@pytest.mark.parametrize("message, fix", [
-    ("embedding model all-MiniLM-L6-v2 is not in /root/.cache and could not be downloaded (OSError); "
-     "set ASSISTANT_EMBEDDING_MODEL_DIR to a folder holding onnx/model.onnx", "ASSISTANT_EMBEDDING_MODEL_DIR"),
-    ("cannot reach the Chroma server at http://localhost:8000", "assistant stats"),
-])
-def test_store_error_hint_names_the_missing_model_not_the_store(message, fix):
+def test_a_missing_embedding_model_is_its_own_error_kind_with_its_own_hint(settings):
+    from assistant.answering import answer
+    from assistant.llm import make_llm
     from assistant.tui.app import chat_hint
+    from store.embeddings import EmbeddingError
 
-    assert fix in chat_hint("store", "extractive", "", message)
+    class NoModelRetriever:  # the query cannot be embedded: the model folder is missing
+        def search(self, query, top_k=None, filters=None):
+            raise EmbeddingError("embedding model all-MiniLM-L6-v2 is not in /root/.cache and could not be "
+                                 "downloaded (OSError); set ASSISTANT_EMBEDDING_MODEL_DIR")
+
+    events = list(answer("What is NorMuon?", retriever=NoModelRetriever(), llm=make_llm(settings, "extractive"),
+                         settings=settings))
+    assert events[-1].kind == "embedding" and "ASSISTANT_EMBEDDING_MODEL_DIR" in events[-1].message
+    assert "ASSISTANT_EMBEDDING_MODEL_DIR" in chat_hint("embedding", "extractive")
+    assert "assistant stats" in chat_hint("store", "extractive")  # a store failure keeps its own hint
 
 
 async def test_questions_typed_fast_while_streaming_are_queued_separately(settings, tmp_path):

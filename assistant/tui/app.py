@@ -158,14 +158,14 @@ def filters_from_json(data: dict | None) -> Filters:
     return Filters(**{k: v for k, v in data.items() if k in known})
 
 
-def chat_hint(kind: str, backend: str, where: str = "", message: str = "") -> str:
+def chat_hint(kind: str, backend: str, where: str = "") -> str:
     """The fix for a failed answer that applies in the chat with this `backend` ("" when none is known);
-    `where` is the LLM server, `message` the error's own text.
+    `where` is the LLM server.
 
     Settings from the environment need a restart; Ctrl+S switches backend for the next question."""
+    if kind == "embedding":  # the embedding model is missing or broken, not the store
+        return "set ASSISTANT_EMBEDDING_MODEL_DIR to the model's folder and restart the chat"
     if kind in ("store",):
-        if "ASSISTANT_EMBEDDING_MODEL_DIR" in message:  # the embedding model is missing, not the store
-            return "set ASSISTANT_EMBEDDING_MODEL_DIR to the model's folder and restart the chat"
         return "check the store with `assistant stats`, then ask again"
     if backend == "openai":
         if kind == "auth":
@@ -542,8 +542,7 @@ class ChatApp(App):
                 self.sources_panel.show_sources((), turn=job.position, note="No sources: the answer failed.")
             turn.status = "partial" if (job.view.text or event.partial).strip() else "error"
             self._fill_backend(turn)
-            hint = chat_hint(event.kind, self._backend_name(turn), getattr(self._llm, "where", "") or "",
-                             event.message)
+            hint = chat_hint(event.kind, self._backend_name(turn), getattr(self._llm, "where", "") or "")
             note = self._note(job, with_time=False)
             if hint:
                 note.append(f"\n→ {hint}", style="italic")

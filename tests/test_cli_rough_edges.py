@@ -42,7 +42,7 @@ def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypa
     path.write_text(json.dumps([{"id": f"p{i}", "title": f"Paper {i}", "abstract": f"About topic {i}.",
                                  "conference": v, "year": 2024} for i, v in enumerate(["ICLR", "ICLR", "ICML"])]))
     ingest([path], fake_store)
-    monkeypatch.setattr("assistant.cli_eval.open_store", lambda s, load_default=True: fake_store)
+    monkeypatch.setattr("assistant.cli.evaluate.open_store", lambda s, load_default=True: fake_store)
     res = run("stats", "--venue", "ICLR")
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[0] == "papers: 2 abstracts matching the filters (venue=ICLR), of 3"

@@ -29,7 +29,7 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def test_every_module_imports_alone_in_a_fresh_interpreter():
     names = modules()
-    assert "assistant.cli_answer" in names and "store.ingest" in names and "assistant.tui.app" in names
+    assert "assistant.cli.answer" in names and "store.ingest" in names and "assistant.tui.app" in names
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = dict(zip(names, pool.map(lambda m: _python(f"import {m}"), names)))
     failed = {m: r.stderr.strip().splitlines()[-1] for m, r in results.items() if r.returncode != 0}

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli_eval import bar, collection_stats
+from assistant.cli.evaluate import bar, collection_stats
 from store.paper import Paper
 
 
@@ -53,7 +53,7 @@ def test_stats_command_text_and_json(settings, fake_store, airas_sample, monkeyp
 
     ingest([airas_sample], fake_store)
     monkeypatch.setattr(cli, "open_store", lambda s, load_default=True: fake_store)
-    monkeypatch.setattr("assistant.cli_eval.open_store", lambda s, load_default=True: fake_store)
+    monkeypatch.setattr("assistant.cli.evaluate.open_store", lambda s, load_default=True: fake_store)
     runner = CliRunner()
     res = runner.invoke(app, ["stats", "--json"])
     assert res.exit_code == 0, res.output

@@ -420,7 +420,7 @@ def show(
 
 # Commands kept in their own modules register themselves on `app` when imported (each module
 # imports its heavy libraries inside the command functions).
-from assistant import cli_answer, cli_chat, cli_eval  # noqa: E402,F401
+from assistant.cli import answer, chat, evaluate  # noqa: E402,F401
 
 
 def main(args: list[str] | None = None) -> None:

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
 
 if TYPE_CHECKING:
@@ -45,8 +47,10 @@ SAFETY_MARGIN = 32
 """Tokens kept free in the context window in case the token count is an estimate."""
 
 
-class ContextError(Exception):
+class ContextError(AssistantError):
     """Even without sources the prompt does not fit the context window."""
+
+    kind = ErrorKind.CONTEXT_LENGTH
 
 
 # --- citations ------------------------------------------------------------------------------------

@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
+
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
     from assistant.llm import LLM
@@ -37,8 +40,10 @@ if TYPE_CHECKING:
     from assistant.settings import Settings
 
 
-class BatchError(Exception):
+class BatchError(AssistantError):
     """The questions file or the output file cannot be used; one line naming the file."""
+
+    kind = ErrorKind.INPUT
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
 from assistant.events import Citation, Source
 from store.paper import Paper
 
 
-class ChatStoreError(Exception):
+class ChatStoreError(AssistantError):
     """The conversations database cannot be opened or written; the message is one line."""
+
+    kind = ErrorKind.STORE
 
 
 # --- schema ------------------------------------------------------------------------------------------

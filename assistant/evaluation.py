@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
+
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
     from assistant.retrieval import Filters, Retriever
@@ -48,8 +51,10 @@ CHAT = "chat"
 RECALL_K = 5
 
 
-class QuestionFileError(Exception):
+class QuestionFileError(AssistantError):
     """A question file that cannot be used; the message is one line naming the file and line."""
+
+    kind = ErrorKind.INPUT
 
 
 @dataclass(frozen=True)

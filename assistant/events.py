@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from assistant.errors import AssistantError
 from store.paper import Paper
 
 
@@ -98,7 +99,7 @@ class Error:
 AnswerEvent = Sources | TextDelta | Citations | Done | Error
 
 
-class AnswerError(Exception):
+class AnswerError(AssistantError):
     """An answer failed (`Answer.raise_for_error`). `str(exc)` is one line for the user; `kind` names the
     failure (``Error.kind``: ``"connection"``, ``"cancelled"``, ...); `partial` is the text that came."""
 

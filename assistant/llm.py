@@ -27,6 +27,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from assistant.errors import AssistantError
 from assistant.text import mentions, name_tokens
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ CONFIGURE_HINT = ("set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an Open
                   "(llama.cpp, Ollama, vLLM, LM Studio), or choose one with --llm")
 
 
-class LLMError(Exception):
+class LLMError(AssistantError):
     """An LLM call failed. `str(exc)` is one line for the user; `kind` names the failure."""
 
     def __init__(self, message: str, kind: str = "error"):

@@ -22,6 +22,9 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from assistant.enums import Backend, ErrorKind
+from assistant.errors import AssistantError
+
 ENV_PREFIX = "ASSISTANT_"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 
@@ -101,8 +104,8 @@ class Settings(BaseSettings):
                                        "do not answer).")
 
     # --- answering
-    llm: Literal["auto", "openai", "local", "extractive"] = Field(
-        "auto", description="LLM backend. 'auto': openai if an API key or base URL is set, else local "
+    llm: Backend = Field(
+        Backend.AUTO, description="LLM backend. 'auto': openai if an API key or base URL is set, else local "
                             "if llama-cpp-python is installed, else extractive.")
     model: str | None = Field(None, description="Model name for the openai backend (default gpt-4o-mini).")
     openai_api_key: str | None = Field(
@@ -198,5 +201,7 @@ def _config_file_keys() -> set[str]:
     return keys
 
 
-class SettingsError(Exception):
+class SettingsError(AssistantError):
     """An invalid setting; the message is one line naming the setting."""
+
+    kind = ErrorKind.SETTINGS

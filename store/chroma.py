@@ -13,6 +13,9 @@ import os
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
+
 if TYPE_CHECKING:
     from chromadb.api.models.Collection import Collection
 
@@ -22,8 +25,10 @@ if TYPE_CHECKING:
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 
-class StoreError(Exception):
+class StoreError(AssistantError):
     """The store cannot be opened or used; the message is one line saying what to do."""
+
+    kind = ErrorKind.STORE
 
 
 def make_client(settings: Settings):

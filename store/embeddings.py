@@ -19,6 +19,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -30,8 +33,10 @@ MAX_WORD_PIECES = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6
 PRECISIONS = ("fp32", "int8")
 
 
-class EmbeddingError(Exception):
+class EmbeddingError(AssistantError):
     """The embedding model cannot be loaded or called; the message is one line naming the setting."""
+
+    kind = ErrorKind.EMBEDDING
 
 
 class Embedder(Protocol):

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
 from store.paper import Paper, clean_text, derive_display_name
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".json", ".jsonl", ".ndjson", ".csv", ".tsv")
@@ -34,9 +36,11 @@ _KNOWN_VENUES = {v.casefold(): v for v in (
     "AISTATS", "UAI", "COLT", "KDD", "WWW", "SIGIR", "TMLR", "JMLR")} | {"nips": "NeurIPS"}
 
 
-class InputError(Exception):
+class InputError(AssistantError):
     """A file that cannot be read at all (missing, wrong format, not UTF-8). The message is one
     line naming the file (and line) and what to do."""
+
+    kind = ErrorKind.INPUT
 
     def __init__(self, source: object, reason: str, line: int = 0):
         self.source, self.reason, self.line = str(source), reason, line

@@ -11,9 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from assistant.enums import Backend
 from assistant.retrieval import Filters, parse_year
 
-BACKENDS = ("auto", "openai", "local", "extractive")
+BACKENDS = tuple(Backend)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import _print_ingest_report, app
+from assistant.cli import app
+from assistant.cli.collection import _print_ingest_report
 from store.ingest import IngestReport
 
 runner = CliRunner()
@@ -42,7 +43,7 @@ def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypa
     path.write_text(json.dumps([{"id": f"p{i}", "title": f"Paper {i}", "abstract": f"About topic {i}.",
                                  "conference": v, "year": 2024} for i, v in enumerate(["ICLR", "ICLR", "ICML"])]))
     ingest([path], fake_store)
-    monkeypatch.setattr("assistant.cli.evaluate.open_store", lambda s, load_default=True: fake_store)
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
     res = run("stats", "--venue", "ICLR")
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[0] == "papers: 2 abstracts matching the filters (venue=ICLR), of 3"
@@ -89,7 +90,7 @@ def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypat
     import store.ingest
 
     monkeypatch.setattr(store.ingest, "CHUNK", 2)
-    monkeypatch.setattr("assistant.cli.open_store", lambda s, load_default=True: fake_store)
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
     path = tmp_path / "papers.jsonl"
     path.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"About topic {i}."}) + "\n"
                             for i in range(5)))

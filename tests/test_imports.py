@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -14,12 +16,14 @@ HEAVY = ("chromadb", "onnxruntime", "llama_index.core", "textual", "openai", "nu
 
 
 def modules() -> list[str]:
+    """Every module and package of the product, as `pkgutil.walk_packages` finds them (it imports the
+    packages, not the modules, to look inside them)."""
     out = []
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return out
+    for name in PACKAGES:
+        package = importlib.import_module(name)
+        out.append(name)
+        out += [m.name for m in pkgutil.walk_packages(package.__path__, prefix=f"{name}.")]
+    return sorted(out)
 
 
 def _python(code: str) -> subprocess.CompletedProcess:
@@ -29,7 +33,10 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def test_every_module_imports_alone_in_a_fresh_interpreter():
     names = modules()
-    assert "assistant.cli.answer" in names and "store.ingest" in names and "assistant.tui.app" in names
+    assert {"assistant.cli", "assistant.cli.answer", "assistant.cli.common", "assistant.errors", "store.ingest",
+            "assistant.tui.app", "assistant.tui.widgets.conversation"} <= set(names)
+    assert len(names) == len({p for p in ROOT.joinpath("assistant").rglob("*.py")} |
+                             {p for pkg in ("store", "prompts") for p in ROOT.joinpath(pkg).rglob("*.py")})
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = dict(zip(names, pool.map(lambda m: _python(f"import {m}"), names)))
     failed = {m: r.stderr.strip().splitlines()[-1] for m, r in results.items() if r.returncode != 0}

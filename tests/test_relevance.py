@@ -132,7 +132,6 @@ def test_sources_carry_cosine_bm25_and_relevance_and_irrelevant_ones_are_not_giv
 
 
 def test_ask_lists_cited_sources_then_also_retrieved_and_nothing_after_a_refusal(store, capsys):  # noqa: F811
-    import assistant.cli  # noqa: F401  (registers the commands; cli_answer imports from it)
     from assistant.cli.answer import print_answer
     from assistant.events import Citation, Source
     from prompts import NO_RELEVANT_PAPER

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli.evaluate import bar, collection_stats
+from assistant.stats import bar, collection_stats
 from store.paper import Paper
 
 
@@ -47,13 +47,11 @@ def airas_sample(tmp_path):
 
 
 def test_stats_command_text_and_json(settings, fake_store, airas_sample, monkeypatch):
-    from assistant import cli
     from assistant.cli import app
     from store.ingest import ingest
 
     ingest([airas_sample], fake_store)
-    monkeypatch.setattr(cli, "open_store", lambda s, load_default=True: fake_store)
-    monkeypatch.setattr("assistant.cli.evaluate.open_store", lambda s, load_default=True: fake_store)
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
     runner = CliRunner()
     res = runner.invoke(app, ["stats", "--json"])
     assert res.exit_code == 0, res.output

@@ -12,21 +12,10 @@ from typing import Annotated
 
 import typer
 
-from assistant.cli import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt, app,
-                           echo_json, get_settings, make_filters, open_store, printable, require_papers,
-                           user_errors)
-
-
-def _backend(settings, llm: str | None, model: str | None):
-    from assistant.llm import LLMError, make_llm
-
-    try:
-        backend = make_llm(settings, llm, model)
-    except LLMError as exc:
-        raise UserError(str(exc)) from None
-    if backend.notice:
-        typer.echo(backend.notice, err=True)
-    return backend
+from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
+                                  echo_json, get_settings, make_backend, make_filters, open_store, printable,
+                                  require_papers, user_errors)
+from assistant.enums import Backend
 
 
 def _source_line(console, source, cited: bool) -> None:
@@ -126,7 +115,6 @@ def print_answer(events, question: str, backend) -> bool:
     return False
 
 
-@app.command()
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="The question; '-' reads it from stdin.")],
@@ -157,7 +145,7 @@ def ask(
             raise UserError("the question is empty; give it as an argument or on stdin with '-'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
-        backend = _backend(settings, llm, model)
+        backend = make_backend(settings, llm, model)
         store = open_store(settings)
         require_papers(store)
         retriever = Retriever(store)
@@ -172,7 +160,6 @@ def ask(
             raise typer.Exit(1)
 
 
-@app.command()
 def batch(
     ctx: typer.Context,
     questions: Annotated[Path, typer.Argument(help="Questions: .txt (one per line) or .jsonl "
@@ -202,7 +189,7 @@ def batch(
     says how many, and --overwrite re-answers them), failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """
-    from assistant.batch import BatchError, check_answers_file, read_questions, run_batch, same_file
+    from assistant.batch import check_answers_file, read_questions, run_batch, same_file
     from assistant.retrieval import Retriever
 
     with user_errors():
@@ -210,10 +197,7 @@ def batch(
             raise UserError("--resume and --overwrite contradict each other; choose one")
         if same_file(questions, output):
             raise UserError(f"-o {output} is the questions file itself; give the answers another file")
-        try:
-            items, problems = read_questions(questions)
-        except BatchError as exc:
-            raise UserError(str(exc)) from None
+        items, problems = read_questions(questions)  # BatchError: one line, exit code 1
         for p in problems:
             typer.echo(f"skipped {printable(p)}", err=True)
         if not items:
@@ -229,18 +213,15 @@ def batch(
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
             raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
         if (resume or overwrite) and output.exists():
-            try:  # never resume into or overwrite a file that holds something else
-                check_answers_file(output)
-            except BatchError as exc:
-                raise UserError(str(exc)) from None
+            check_answers_file(output)  # never resume into or overwrite a file that holds something else
         if overwrite and output.exists():
             output.unlink()
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
-        backend = _backend(settings, llm, model)
-        if concurrency > 1 and backend.name != "openai":
+        backend = make_backend(settings, llm, model)
+        if concurrency > 1 and backend.name != Backend.OPENAI:
             typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
-                       f"applies to the openai backend", err=True)
+                       f"applies to the {Backend.OPENAI} backend", err=True)
             concurrency = 1
         if resume:
             _note_other_backends(output, {q.id for q in items}, backend.name)

@@ -10,16 +10,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, app, echo_json, find_paper, get_settings,
-                           make_filters, open_store, user_errors)
+from assistant.cli.common import (AuthorOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt, check_backend,
+                                  get_settings, make_filters, user_errors)
 
 
-@app.command()
 def chat(
     ctx: typer.Context,
-    llm: Annotated[Optional[str], typer.Option("--llm", help="Backend: auto, openai, local or extractive.")] = None,
-    model: Annotated[Optional[str], typer.Option(help="Model name for the backend.")] = None,
-    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model.")] = None,
+    llm: LlmOpt = None,
+    model: ModelOpt = None,
+    k: TopKOpt = None,
     venue: VenueOpt = None,
     year: YearOpt = None,
     author: AuthorOpt = None,
@@ -43,65 +42,16 @@ def chat(
     with user_errors():
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
-        if llm is not None:
-            _check_backend_name(settings, llm)
-        from assistant.chats import ChatStore, ChatStoreError
+        if llm is not None:  # a known backend is set up in the app, where a failure is shown
+            check_backend(llm)
+        from assistant.chats import ChatStore
 
         chats = ChatStore(settings.paths.conversations_db)
-        try:
-            chat_id = _chat_to_open(chats, open_id)
-        except ChatStoreError as exc:
-            raise UserError(str(exc)) from None
+        chat_id = _chat_to_open(chats, open_id)
         from assistant.tui.app import make_app
 
         make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,
                  export_dir=export_dir, chat_id=chat_id).run()
-
-
-@app.command()
-def similar(
-    ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(
-        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
-    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
-    as_json: JsonOpt = False,
-) -> None:
-    """Papers like this one: its nearest neighbours by the stored abstract vectors (cosine similarity).
-
-    --json prints {"id", "title", "results": [{"id", "title", "venue", "year", ..., "similarity"}]}.
-    In the chat, S in the abstract viewer lists the same.
-    """
-    with user_errors({"id": paper_id} if as_json else None):
-        from assistant.similar import similar_papers
-
-        store = open_store(get_settings(ctx))
-        paper = find_paper(store, paper_id)
-        neighbours = similar_papers(store, paper.id, k)
-        if as_json:
-            echo_json({"id": paper.id, "title": paper.title,
-                       "results": [{**p.to_json(), "similarity": round(sim, 6)} for p, sim in neighbours]})
-            return
-        from assistant.text import printable, render_latex
-
-        typer.echo(f"Papers like {printable(render_latex(paper.display_name))} ({paper.id}):")
-        if not neighbours:
-            typer.echo("  no other paper in the collection")
-        for i, (p, sim) in enumerate(neighbours, start=1):
-            where = p.venue_year or "venue/year unknown"
-            typer.echo(f"{i:>3}. {sim:.3f}  {printable(render_latex(p.display_name))}  ({where}; id {p.id})")
-
-
-def _check_backend_name(settings, llm: str) -> None:
-    """Refuse an unknown ``--llm`` before the app starts, with the same message as ``ask`` (the one
-    `assistant.llm.make_llm` gives). A known backend is set up in the app, where a failure is shown."""
-    from assistant.llm import BACKENDS, LLMError, make_llm
-
-    if llm.strip().lower() in ("auto", *BACKENDS):
-        return
-    try:
-        make_llm(settings, llm)
-    except LLMError as exc:
-        raise UserError(str(exc)) from None
 
 
 def _chat_to_open(chats, open_id: str | None) -> str | None:

@@ -1,5 +1,5 @@
-"""Commands ``eval`` (answer quality against a question file) and ``stats`` (the collection by venue and
-year). Heavy libraries are imported inside the commands."""
+"""The ``eval`` command: retrieval and answer quality against a question file (`assistant.evaluation`).
+Heavy libraries are imported inside the command."""
 
 from __future__ import annotations
 
@@ -9,23 +9,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli import (
-    AuthorOpt,
-    JsonOpt,
-    UserError,
-    VenueOpt,
-    YearOpt,
-    app,
-    echo_json,
-    get_settings,
-    make_filters,
-    open_store,
-    printable,
-    user_errors,
-)
-from assistant.cli import LlmOpt, ModelOpt, TopKOpt
-
-LLM_CHOICES = ("auto", "openai", "local", "extractive")
+from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
+                                  check_backend, echo_json, get_settings, make_backend, make_filters, open_store,
+                                  printable, user_errors)
 
 MinOpt = Optional[float]
 
@@ -40,7 +26,6 @@ def _max(metric: str) -> object:
                         help=f"Exit 3 if the overall {metric} is above this (0..1).")
 
 
-@app.command("eval")
 def eval_(
     ctx: typer.Context,
     questions_file: Annotated[Path, typer.Argument(
@@ -78,16 +63,13 @@ def eval_(
     [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, 2
     on a bad flag.
     """
-    from assistant.evaluation import QuestionFileError, check_thresholds, load_questions, report
+    from assistant.evaluation import check_thresholds, load_questions, report
     from assistant.retrieval import Retriever
 
     with user_errors():
-        if llm is not None and llm not in LLM_CHOICES:
-            raise UserError(f"--llm must be one of {', '.join(LLM_CHOICES)}, not '{llm}'")
-        try:
-            questions = load_questions(questions_file)
-        except QuestionFileError as exc:
-            raise UserError(str(exc)) from None
+        if llm is not None:
+            llm = check_backend(llm)
+        questions = load_questions(questions_file)  # QuestionFileError: one line naming file:line
         filters = make_filters(venue, year, author)
         overrides = {"llm": llm, "model": model}
         if k is not None:
@@ -99,9 +81,7 @@ def eval_(
         retriever = Retriever(store, settings)
         backend = None
         if not retrieval_only:
-            backend = _make_llm(settings, llm, model)
-            if getattr(backend, "notice", "") and not as_json:
-                typer.echo(backend.notice, err=True)
+            backend = make_backend(settings, llm, model, quiet=as_json)
         results = _run_with_progress(questions, retriever, backend, settings, filters, k, quiet=as_json)
         meta = {"file": str(questions_file), "backend": getattr(backend, "name", None),
                 "model": getattr(backend, "model", None), "top_k": k or settings.top_k,
@@ -130,15 +110,6 @@ def eval_(
             typer.echo(f"FAILED: {line}", err=True)
         if missed:
             raise typer.Exit(3)
-
-
-def _make_llm(settings, name: str | None, model: str | None):
-    from assistant.llm import LLMError, make_llm
-
-    try:
-        return make_llm(settings, name=name, model=model)
-    except LLMError as exc:
-        raise UserError(str(exc)) from None
 
 
 def _run_with_progress(questions, retriever, backend, settings, filters, k, quiet: bool):
@@ -195,106 +166,3 @@ def _print_report(data: dict, results) -> None:
     for r in results:
         if r.error:
             typer.echo(printable(f"error in {r.question.id}: {r.error}"), err=True)
-
-
-# --- stats --------------------------------------------------------------------------------------------
-
-def collection_stats(papers) -> dict:
-    """``{"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}], "years": [{"year",
-    "count"}]}``; papers without a venue or year are counted under None. Venues by count, years in order."""
-    from collections import Counter
-
-    by_venue: Counter = Counter()
-    by_year: Counter = Counter()
-    by_pair: Counter = Counter()
-    for p in papers:
-        v, y = p.venue or None, p.year
-        by_venue[v] += 1
-        by_year[y] += 1
-        by_pair[(v, y)] += 1
-
-    def year_key(y):
-        return (y is None, y or 0)
-
-    venues = [{"venue": v, "count": n,
-               "years": [{"year": y, "count": by_pair[(v, y)]}
-                         for y in sorted({y for (vv, y) in by_pair if vv == v}, key=year_key)]}
-              for v, n in sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0] is None, str(kv[0])))]
-    years = [{"year": y, "count": by_year[y]} for y in sorted(by_year, key=year_key)]
-    return {"total": sum(by_venue.values()), "venues": venues, "years": years}
-
-
-def bar(count: int, largest: int, width: int = 30) -> str:
-    """A horizontal bar of `count` relative to `largest`, at most `width` cells (eighths of a cell)."""
-    if largest <= 0 or count <= 0:
-        return ""
-    eighths = max(1, round(count / largest * width * 8))
-    full, rest = divmod(eighths, 8)
-    return "█" * full + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[rest]
-
-
-@app.command()
-def stats(
-    ctx: typer.Context,
-    venue: VenueOpt = None,
-    year: YearOpt = None,
-    author: AuthorOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Show the collection by venue and year, as counts with a bar chart.
-
-    --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
-    "years": [{"year", "count"}], "collection", "filters": {"venue", "year_min", "year_max", "author"}}.
-    """
-    with user_errors({} if as_json else None):
-        filters = make_filters(venue, year, author)
-        store = open_store(get_settings(ctx))
-        papers = [p for p in store.papers() if filters.matches(p)]
-        data = collection_stats(papers)
-        if as_json:
-            echo_json(data | {"collection": store.name, "filters": filters.to_json()})
-            return
-        if not papers:
-            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
-                       else f"No paper matches the filters ({filters.describe()}).")
-            return
-        _print_stats(data, store.name, "" if filters.empty else printable(filters.describe()), store.count())
-
-
-def _print_stats(data: dict, name: str, filtered_by: str = "", of: int = 0) -> None:
-    """Print `data` (from `collection_stats`); `filtered_by` names the filters that chose the papers, out of `of`."""
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(highlight=False)
-    head = f"{printable(name)}: {data['total']:,} abstracts"
-    if filtered_by:
-        head += f" matching the filters ({filtered_by}), of {of:,}"
-    console.print(Text(head, style="bold"))
-    rows = []
-    for v in data["venues"]:
-        for y in v["years"]:
-            rows.append((printable(v["venue"] or "(no venue)"), "" if y["year"] is None else str(y["year"]), y["count"]))
-    wv = max(len(r[0]) for r in rows)
-    _print_bars(console, "by venue and year", [(f"{v:<{wv}} {y:>4}", n) for v, y, n in rows], "cyan")
-    if len(data["venues"]) > 1:
-        _print_bars(console, "by venue", [(printable(v["venue"] or "(no venue)"), v["count"]) for v in data["venues"]],
-                    "green")
-    if len(data["years"]) > 1:
-        _print_bars(console, "by year", [("(no year)" if y["year"] is None else str(y["year"]), y["count"])
-                                         for y in data["years"]], "magenta")
-
-
-def _print_bars(console, title: str, items: list[tuple[str, int]], style: str) -> None:
-    """One titled block of ``label  bar  count`` lines, bars scaled to the largest count."""
-    from rich.text import Text
-
-    largest = max(n for _, n in items)
-    width = max(len(label) for label, _ in items)
-    console.print()
-    console.print(Text(title, style="dim"))
-    for label, n in items:
-        line = Text(f"  {label:<{width}}  ")
-        line.append(f"{bar(n, largest):<31}", style=style)
-        line.append(f"{n:>7,}")
-        console.print(line)

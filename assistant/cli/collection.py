@@ -1,0 +1,365 @@
+"""Commands over the collection: ``ingest``, ``search``, ``papers``, ``show``, ``similar`` and ``stats``.
+
+Each is thin: the store (`store`), retrieval (`assistant.retrieval`), `assistant.similar` and
+`assistant.stats` do the work; these print it as text or ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from assistant.cli.common import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, echo_json, get_settings,
+                                  make_filters, open_store, printable, readable, stdout_console,
+                                  user_errors)
+
+if TYPE_CHECKING:
+    from store.collection import PaperStore
+
+
+def ingest(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders: .txt list, .json, .jsonl, .csv.")],
+    venue: Annotated[Optional[str], typer.Option(help="Venue for records that name none (e.g. ICML).")] = None,
+    year: Annotated[Optional[int], typer.Option(help="Year for records that name none.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add abstracts to the collection (re-ingesting unchanged files changes nothing).
+
+    Prints added / updated / unchanged / skipped, with file and line for each skipped record.
+    Exits 1 if any record or file had an error; the rest is ingested all the same.
+    """
+    with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
+        from store.readers import InputError
+
+        missing = [p for p in paths if not p.exists()]
+        if missing:  # a mistyped path: say so before any embedding work, with nothing half-done
+            raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")
+        settings = get_settings(ctx)
+        store = open_store(settings, load_default=False)
+        try:
+            report = _run_ingest(paths, store, quiet=as_json, venue=venue or "", year=year)
+        except KeyboardInterrupt as exc:
+            if getattr(exc, "report", None) is None:
+                raise
+            _interrupted_ingest(settings, exc.report, as_json)  # type: ignore[attr-defined]
+        log = _write_ingest_log(settings, report)
+        if as_json:
+            echo_json(report.to_json() | {"log": str(log)})
+        else:
+            _print_ingest_report(report, log)
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+def _interrupted_ingest(settings, report, as_json: bool) -> None:
+    """Ctrl+C while embedding: say what was kept (the summary so far and the log), exit code 130."""
+    log = _write_ingest_log(settings, report)
+    if as_json:
+        echo_json(report.to_json() | {"log": str(log) if log else None, "interrupted": True})
+    typer.echo(f"interrupted: kept added {report.added}, updated {report.updated}, unchanged {report.unchanged}; "
+               f"{report.not_written} new or changed abstracts were not stored (run the same ingest again to add "
+               f"them)" + (f"; log: {log}" if log else ""), err=True)
+    raise typer.Exit(130)
+
+
+def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = None):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from store.ingest import ingest as do_ingest
+
+    from rich.console import Console
+
+    if quiet:
+        return do_ingest(paths, store, venue=venue, year=year)
+    with Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("embed", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return do_ingest(paths, store, progress=progress, venue=venue, year=year)
+
+
+def _write_ingest_log(settings, report) -> Path | None:
+    import time
+
+    try:
+        log_dir = settings.paths.log_dir
+        log_dir.mkdir(parents=True, exist_ok=True)
+        path = log_dir / f"ingest-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+        return path
+    except OSError:
+        return None
+
+
+def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
+    out = typer.echo
+    out(f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+        f"skipped {len(report.skipped)} ({len(report.errors)} errors, {len(report.duplicates)} duplicates) "
+        f"in {report.seconds:.1f} s")
+    for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
+        for s in items[:shown]:
+            typer.echo(f"  skipped {printable(str(s))}", err=title == "errors")
+        if len(items) > shown:
+            typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
+                       err=title == "errors")
+    for w in report.warnings[:shown]:
+        typer.echo(f"  warning: {printable(str(w))} (the abstract was kept)", err=True)
+    if len(report.warnings) > shown:
+        typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
+                   err=True)
+    if report.truncated:
+        one = report.truncated == 1
+        out(f"note: {report.truncated} {'abstract is' if one else 'abstracts are'} longer than the embedding model's "
+            f"256 word pieces; {'its vector uses' if one else 'their vectors use'} the beginning, the full text is "
+            f"stored and searched by BM25.")
+
+
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    k: Annotated[Optional[int], typer.Option("-k", "--top-k", min=1,
+                                             help="How many papers \\[env ASSISTANT_TOP_K].")] = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    mode: Annotated[str, typer.Option(help="hybrid, dense or bm25.")] = "hybrid",
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the papers that best match a query (hybrid BM25 + dense retrieval).
+
+    --json prints {"query", "filters", "results": [{"id", "title", "abstract", "venue", "year",
+    "score", ...}]}.
+    """
+    from assistant.retrieval import Retriever
+
+    with user_errors({"query": query} if as_json else None):
+        if mode not in ("hybrid", "dense", "bm25"):
+            raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
+        filters = make_filters(venue, year, author)
+        settings = get_settings(ctx)
+        store = open_store(settings)
+        results = Retriever(store).search(query, top_k=k or settings.top_k, filters=filters, mode=mode)  # type: ignore[arg-type]
+        if as_json:
+            echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})
+            return
+        if store.count() == 0:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`.")
+            return
+        if not results:
+            typer.echo("No paper matches" + (f" the filters ({printable(filters.describe())})." if not filters.empty else "."))
+            return
+        console = stdout_console()
+        for r in results:
+            _print_paper_line(console, r.rank, r.paper, r)
+
+
+def _print_paper_line(console, n, paper, result=None, snippet_chars: int = 200) -> None:
+    """One paper as a numbered line and a snippet; with a search `result`, the figures a reader can use:
+    the dense cosine similarity to the query and whether BM25 matched a query word (the fused score is
+    relative, 1.0 for the top paper, so only `--json` shows it)."""
+    from rich.text import Text
+
+    head = Text(f"{n:>2}. ", style="bold")
+    head.append(readable(paper.title), style="bold cyan")
+    if paper.venue_year:
+        head.append(f"  ({printable(paper.venue_year)})", style="dim")
+    if result is not None:
+        parts = [] if result.dense_similarity is None else [f"similarity {result.dense_similarity:.2f}"]
+        parts.append("key words matched" if result.bm25_score > 0 else "no key word matched")
+        head.append("  " + ", ".join(parts), style="dim")
+    head.append(f"  {paper.id}", style="dim")
+    console.print(head)
+    text = readable(paper.abstract)
+    snippet = text if len(text) <= snippet_chars else text[:snippet_chars].rsplit(" ", 1)[0] + "…"
+    console.print(Text("    " + snippet))
+
+
+def papers(
+    ctx: typer.Context,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the papers in the collection (--json: a list of {"id", "title", "abstract", "venue", "year", ...})."""
+    with user_errors({} if as_json else None):
+        filters = make_filters(venue, year, author)
+        store = open_store(get_settings(ctx))
+        items = [p for p in store.papers() if filters.matches(p)]
+        items.sort(key=lambda p: (p.venue, p.year or 0, p.title.casefold()))
+        if as_json:
+            echo_json([p.to_json() for p in items])
+            return
+        if not items:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
+                       else f"No paper matches the filters ({printable(filters.describe())}).")
+            return
+        from rich.text import Text
+
+        console = stdout_console()
+        for p in items:
+            line = Text(f"{p.id}  ", style="dim")
+            line.append(readable(p.title), style="bold")
+            if p.venue_year:
+                line.append(f"  ({printable(p.venue_year)})", style="dim")
+            console.print(line)
+        typer.echo(f"{len(items)} papers")
+
+
+def find_paper(store: PaperStore, text: str, listed: int = 3):
+    """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
+
+    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
+    (id and title) and says how to narrow it.
+    """
+    text = text.strip()
+    found = store.get([text]) if text else []
+    if not found:
+        from assistant.text import fold
+
+        key = fold(text).casefold()  # A2RBench, A²RBench and A$^2$RBench name one title
+        papers = store.papers()
+        found = ([p for p in papers if fold(p.title.strip()).casefold() == key]
+                 or [p for p in papers if p.id.startswith(text)])
+    if not found:
+        raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
+    if len(found) > 1:
+        named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
+        more = f"; and {len(found) - listed} more" if len(found) > listed else ""
+        what = "id prefix" if found[0].id.startswith(text) else "title"
+        raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
+                        "give the full id or more of its characters")
+    return found[0]
+
+
+def show(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one paper in full: title, authors, venue, year, link and abstract."""
+    with user_errors({"id": paper_id} if as_json else None):
+        store = open_store(get_settings(ctx))
+        p = find_paper(store, paper_id)
+        if as_json:
+            echo_json(p.to_json())
+            return
+        from rich.text import Text
+
+        console = stdout_console()
+        console.print(Text(readable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
+                           style="bold"))
+        for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue_year),
+                             ("link", p.url), ("topic", p.topic)):
+            if value:
+                console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
+        console.print()
+        console.print(Text(readable(p.abstract)))
+
+
+def similar(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
+    as_json: JsonOpt = False,
+) -> None:
+    """Papers like this one: its nearest neighbours by the stored abstract vectors (cosine similarity).
+
+    --json prints {"id", "title", "results": [{"id", "title", "venue", "year", ..., "similarity"}]}.
+    In the chat, S in the abstract viewer lists the same.
+    """
+    with user_errors({"id": paper_id} if as_json else None):
+        from assistant.similar import similar_papers
+
+        store = open_store(get_settings(ctx))
+        paper = find_paper(store, paper_id)
+        neighbours = similar_papers(store, paper.id, k)
+        if as_json:
+            echo_json({"id": paper.id, "title": paper.title,
+                       "results": [{**p.to_json(), "similarity": round(sim, 6)} for p, sim in neighbours]})
+            return
+        typer.echo(f"Papers like {readable(paper.display_name)} ({paper.id}):")
+        if not neighbours:
+            typer.echo("  no other paper in the collection")
+        for i, (p, sim) in enumerate(neighbours, start=1):
+            where = p.venue_year or "venue/year unknown"
+            typer.echo(f"{i:>3}. {sim:.3f}  {readable(p.display_name)}  ({where}; id {p.id})")
+
+
+def stats(
+    ctx: typer.Context,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    author: AuthorOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the collection by venue and year, as counts with a bar chart.
+
+    --json prints {"total", "venues": [{"venue", "count", "years": [{"year", "count"}]}],
+    "years": [{"year", "count"}], "collection", "filters": {"venue", "year_min", "year_max", "author"}}.
+    """
+    from assistant.stats import collection_stats
+
+    with user_errors({} if as_json else None):
+        filters = make_filters(venue, year, author)
+        store = open_store(get_settings(ctx))
+        papers = [p for p in store.papers() if filters.matches(p)]
+        data = collection_stats(papers)
+        if as_json:
+            echo_json(data | {"collection": store.name, "filters": filters.to_json()})
+            return
+        if not papers:
+            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`." if store.count() == 0
+                       else f"No paper matches the filters ({filters.describe()}).")
+            return
+        _print_stats(data, store.name, "" if filters.empty else printable(filters.describe()), store.count())
+
+
+def _print_stats(data: dict, name: str, filtered_by: str = "", of: int = 0) -> None:
+    """Print `data` (from `collection_stats`); `filtered_by` names the filters that chose the papers, out of `of`."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    head = f"{printable(name)}: {data['total']:,} abstracts"
+    if filtered_by:
+        head += f" matching the filters ({filtered_by}), of {of:,}"
+    console.print(Text(head, style="bold"))
+    rows = []
+    for v in data["venues"]:
+        for y in v["years"]:
+            rows.append((printable(v["venue"] or "(no venue)"), "" if y["year"] is None else str(y["year"]), y["count"]))
+    wv = max(len(r[0]) for r in rows)
+    _print_bars(console, "by venue and year", [(f"{v:<{wv}} {y:>4}", n) for v, y, n in rows], "cyan")
+    if len(data["venues"]) > 1:
+        _print_bars(console, "by venue", [(printable(v["venue"] or "(no venue)"), v["count"]) for v in data["venues"]],
+                    "green")
+    if len(data["years"]) > 1:
+        _print_bars(console, "by year", [("(no year)" if y["year"] is None else str(y["year"]), y["count"])
+                                         for y in data["years"]], "magenta")
+
+
+def _print_bars(console, title: str, items: list[tuple[str, int]], style: str) -> None:
+    """One titled block of ``label  bar  count`` lines, bars scaled to the largest count."""
+    from rich.text import Text
+
+    from assistant.stats import bar
+
+    largest = max(n for _, n in items)
+    width = max(len(label) for label, _ in items)
+    console.print()
+    console.print(Text(title, style="dim"))
+    for label, n in items:
+        line = Text(f"  {label:<{width}}  ")
+        line.append(f"{bar(n, largest):<31}", style=style)
+        line.append(f"{n:>7,}")
+        console.print(line)

@@ -1,0 +1,171 @@
+"""What the commands share, in one place: the options, the settings, the filters, the backend names, the
+store opening, the one error handler, and the printing helpers.
+
+Command modules import this module and never `assistant.cli` itself, so every module of the package
+imports on its own (``python -c "import assistant.cli.answer"``). Heavy libraries are imported inside
+the functions that need them.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from assistant.enums import Backend, ErrorKind
+from assistant.errors import AssistantError
+
+if TYPE_CHECKING:
+    from assistant.llm import LLM
+    from assistant.retrieval import Filters
+    from assistant.settings import Settings
+    from store.collection import PaperStore
+
+
+class UserError(AssistantError):
+    """A mistake the user can fix; printed as one line, exit code 1 (``error_kind`` "usage")."""
+
+    kind = ErrorKind.USAGE
+
+
+class EmptyCollectionError(UserError):
+    """The collection holds no abstracts, so there is nothing to answer from (``error_kind`` "empty")."""
+
+    kind = ErrorKind.EMPTY
+
+
+# --- options ----------------------------------------------------------------------------------------
+
+BACKEND_NAMES = ", ".join(b for b in Backend if b != Backend.AUTO) + f" or {Backend.AUTO}"
+"""``"openai, local, extractive or auto"``: the ``--llm`` choices as the help and the errors name them."""
+
+VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venue (e.g. ICML; several: ICML,ICLR).")]
+YearOpt = Annotated[Optional[str], typer.Option("--year", help="Only this year or range (2023, 2021-2023).")]
+AuthorOpt = Annotated[Optional[str], typer.Option(
+    "--author", help="Only papers with an author whose name has these whole name parts (Chen, \"Yann LeCun\"; case-insensitive).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+LlmOpt = Annotated[Optional[str], typer.Option(
+    "--llm", help=f"LLM backend: {BACKEND_NAMES} \\[env ASSISTANT_LLM].")]
+ModelOpt = Annotated[Optional[str], typer.Option(
+    "--model", help="Model name (openai) or GGUF file (local) \\[env ASSISTANT_MODEL].")]
+TopKOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", min=1, help="Papers given to the model \\[env ASSISTANT_TOP_K].")]
+
+
+def get_settings(ctx: typer.Context, **overrides) -> Settings:
+    """The settings: environment and config file, then the global options (``ctx.obj``), then `overrides`."""
+    from assistant.settings import load_settings
+
+    return load_settings(**{**(ctx.obj or {}), **overrides})
+
+
+def make_filters(venue: str | None, year: str | None, author: str | None) -> Filters:
+    """`assistant.api.make_filters` from the ``--venue``/``--year``/``--author`` values; raises
+    `UserError` naming ``--year`` for a year that is not a year or range."""
+    from assistant.api import make_filters as filters_from
+
+    try:
+        return filters_from(venue, year, author)
+    except ValueError as exc:
+        raise UserError(f"--year: {exc}") from None
+
+
+def check_backend(name: str) -> Backend:
+    """The `Backend` a ``--llm`` value names (case and spaces ignored); raises `UserError`, with the
+    message of `assistant.llm.make_llm`, for one that names none (before any setting or model is loaded)."""
+    name = name.strip().lower()
+    if name not in {b.value for b in Backend}:
+        raise UserError(f"unknown LLM backend '{name}': choose {BACKEND_NAMES}")
+    return Backend(name)
+
+
+def make_backend(settings: Settings, name: str | None, model: str | None, quiet: bool = False) -> LLM:
+    """`assistant.llm.make_llm`; a backend that cannot be set up (no API key, no llama-cpp-python, an
+    unknown name) is a `UserError` (``error_kind`` "usage"). Its `notice` (e.g. that no LLM is
+    configured) goes to stderr unless `quiet`."""
+    from assistant.llm import LLMError, make_llm
+
+    try:
+        backend = make_llm(settings, name, model)
+    except LLMError as exc:
+        raise UserError(str(exc)) from None
+    if backend.notice and not quiet:
+        typer.echo(backend.notice, err=True)
+    return backend
+
+
+# --- the store --------------------------------------------------------------------------------------
+
+def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
+    """The configured store; an empty default collection gets the bundled abstracts first."""
+    from store.collection import PaperStore
+    from store.ingest import ensure_default_collection
+
+    store = PaperStore(settings)
+    if load_default and settings.collection == "papers":
+        report = ensure_default_collection(store)
+        if report is not None:
+            typer.echo(f"Loaded the bundled ICML 2026 collection ({report.added} abstracts).", err=True)
+    return store
+
+
+def require_papers(store: PaperStore) -> None:
+    """Raise `EmptyCollectionError` naming the collection and how to fill it when it holds no abstract."""
+    if store.count() == 0:
+        hint = ("" if store.name == "papers" else
+                " (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+        raise EmptyCollectionError(f"the collection '{store.name}' is empty: add abstracts with "
+                                   f"`assistant ingest FILE_OR_FOLDER`{hint}")
+
+
+# --- errors -----------------------------------------------------------------------------------------
+
+@contextmanager
+def user_errors(json_fields: dict | None = None):
+    """Turn the product's errors (any `AssistantError`) into ``error: ...`` on stderr and exit code 1;
+    Ctrl+C into ``interrupted`` and exit code 130.
+
+    With `json_fields` (a command run with ``--json``) stdout also gets one JSON object: the fields
+    plus ``"error"`` and ``"error_kind"`` (the error's `kind`: usage, empty, settings, store, embedding,
+    input, ...), so a script that parses stdout sees the failure too.
+    """
+    try:
+        yield
+    except AssistantError as exc:
+        typer.echo(f"error: {printable(str(exc))}", err=True)
+        if json_fields is not None:
+            echo_json({**json_fields, "error": str(exc), "error_kind": str(exc.kind)})
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+# --- printing ---------------------------------------------------------------------------------------
+
+def printable(text: str) -> str:
+    """`assistant.text.printable`: text from files, papers or a model, safe to write to a terminal."""
+    from assistant.text import printable as strip_controls
+
+    return strip_controls(text)
+
+
+def readable(text: str) -> str:
+    """Text for a person: LaTeX rendered as Unicode (`assistant.text.render_latex`), control sequences
+    removed (`printable`). ``--json`` output keeps the source text."""
+    from assistant.text import render_latex
+
+    return printable(render_latex(text))
+
+
+def echo_json(obj) -> None:
+    """`obj` as indented JSON on stdout (non-ASCII kept)."""
+    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def stdout_console():
+    """A `rich.console.Console` on stdout that adds no colours of its own and does not wrap."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)

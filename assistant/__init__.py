@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "Paper": "store.paper",
     "Filters": "assistant.retrieval",
     "SearchResult": "assistant.retrieval",
+    "collection_stats": "assistant.stats",
     # answers and their events
     "Answer": "assistant.events",
     "AnswerError": "assistant.events",
@@ -39,6 +40,10 @@ _EXPORTS: dict[str, str] = {
     "Conversation": "assistant.conversation",
     "Turn": "assistant.conversation",
     # settings, backends, errors
+    "Backend": "assistant.enums",
+    "ErrorKind": "assistant.enums",
+    "TurnStatus": "assistant.enums",
+    "AssistantError": "assistant.errors",
     "Settings": "assistant.settings",
     "load_settings": "assistant.settings",
     "SettingsError": "assistant.settings",
@@ -71,12 +76,15 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and IDEs; not run
     from assistant.api import Chat, PaperCollection, make_filters
     from assistant.conversation import Conversation, Turn
+    from assistant.enums import Backend, ErrorKind, TurnStatus
+    from assistant.errors import AssistantError
     from assistant.events import (Answer, AnswerError, AnswerEvent, Citation, Citations, Done, Error, Source,
                                   Sources, TextDelta)
     from assistant.llama_index import LlamaIndexLLM, PaperQueryEngine, PaperRetriever
     from assistant.llm import LLMError, make_llm
     from assistant.retrieval import Filters, SearchResult
     from assistant.settings import Settings, SettingsError, load_settings
+    from assistant.stats import collection_stats
     from store.chroma import StoreError
     from store.embeddings import EmbeddingError
     from store.ingest import IngestReport, bundled_collection

@@ -25,6 +25,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from assistant.enums import Backend
 from assistant.events import Answer, AnswerEvent
 
 if TYPE_CHECKING:
@@ -49,8 +50,8 @@ def make_filters(venue: str | None = None, year: int | str | tuple[int | None, i
                  author: str | None = None) -> Filters:
     """`Filters` from the arguments users type: `venue` (case-insensitive, several comma-separated:
     ``"ICML,ICLR"``), `year` (``2026``, ``"2021-2023"``, ``"2021-"`` or a ``(min, max)`` tuple, inclusive)
-    and `author` (a case-insensitive substring of any author). Raises `ValueError` (one line) for a
-    year that is not a year or range."""
+    and `author` (whole name parts of any author, case-insensitive: ``"Chen"``, ``"Yann LeCun"``). Raises
+    `ValueError` (one line) for a year that is not a year or range."""
     from assistant.retrieval import Filters, parse_year
 
     if isinstance(year, tuple):
@@ -136,6 +137,15 @@ class PaperCollection:
         filters = make_filters(venue, year, author)
         return [p for p in self.store.papers() if filters.matches(p)]
 
+    def stats(self, *, venue: str | None = None, year: int | str | None = None, author: str | None = None) -> dict:
+        """The papers that match the filters (see `make_filters`) counted by venue and year
+        (`assistant.stats.collection_stats`): ``{"total", "venues": [{"venue", "count", "years": [{"year",
+        "count"}]}], "years": [{"year", "count"}]}``, venues by count, years in order, None for a paper
+        without venue or year. ``assistant stats --json`` prints the same."""
+        from assistant.stats import collection_stats
+
+        return collection_stats(self.papers(venue=venue, year=year, author=author))
+
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id (``"p"`` + 16 hex digits, as in search results), or None."""
         found = self.store.get([paper_id])
@@ -167,7 +177,7 @@ class PaperCollection:
         if llm is None or isinstance(llm, str):
             from assistant.llm import make_llm
 
-            key = ((llm or self.settings.llm or "auto").strip().lower(), model)
+            key = ((llm or self.settings.llm or Backend.AUTO).strip().lower(), model)
             with self._lock:
                 if key not in self._backends:
                     self._backends[key] = make_llm(self.settings, key[0], model)
@@ -179,7 +189,7 @@ class PaperCollection:
             return LlamaIndexLLM(llm, self.settings)
         if all(hasattr(llm, a) for a in ("name", "model", "stream", "complete", "count_tokens", "max_tokens")):
             return llm
-        raise TypeError(f"llm must be a backend name (openai, local, extractive, auto), an assistant LLM "
+        raise TypeError(f"llm must be a backend name ({', '.join(Backend)}), an assistant LLM "
                         f"backend or a llama-index LLM, not {type(llm).__name__}")
 
     def stream(self, question: str, *, llm: LLMArg = None, model: str | None = None, top_k: int | None = None,

@@ -28,6 +28,7 @@ from llama_index.core.base.response.schema import Response, StreamingResponse
 from llama_index.core.query_engine import CustomQueryEngine
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
+from assistant.enums import ErrorKind
 from assistant.events import Answer, Source, TextDelta
 from assistant.llm import AnswerRequest, Chunk, LLMError, bpe_token_counter
 from store.paper import AUTHOR_SEPARATOR
@@ -185,20 +186,21 @@ class LlamaIndexLLM:
         if isinstance(exc, LLMError):
             return exc
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            return LLMError(f"{who} was refused: the server rejected the API key", kind="auth")
+            return LLMError(f"{who} was refused: the server rejected the API key", kind=ErrorKind.AUTH)
         if isinstance(exc, openai.RateLimitError):
-            return LLMError(f"{who} is rate limited (HTTP 429); try again later", kind="rate_limit")
+            return LLMError(f"{who} is rate limited (HTTP 429); try again later", kind=ErrorKind.RATE_LIMIT)
         if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
-            return LLMError(f"{who} did not answer in time; raise its timeout or check the server", kind="timeout")
+            return LLMError(f"{who} did not answer in time; raise its timeout or check the server",
+                            kind=ErrorKind.TIMEOUT)
         if isinstance(exc, openai.APIConnectionError | httpx.TransportError | ConnectionError):
-            return LLMError(f"{who} cannot connect to its server; is it running?", kind="connection")
+            return LLMError(f"{who} cannot connect to its server; is it running?", kind=ErrorKind.CONNECTION)
         text = " ".join(str(exc).split())[:160]
         if isinstance(exc, openai.APIStatusError):
             lowered = text.lower()
             if exc.status_code in (400, 413, 422) and any(p in lowered for p in ("context", "too long", "too many tokens")):
                 return LLMError(f"the prompt is too long for {who}; lower top_k or pass context_window=",
-                                kind="context_length")
-            return LLMError(f"{who} failed: HTTP {exc.status_code}: {text}", kind="server")
+                                kind=ErrorKind.CONTEXT_LENGTH)
+            return LLMError(f"{who} failed: HTTP {exc.status_code}: {text}", kind=ErrorKind.SERVER)
         return LLMError(f"{who} failed ({type(exc).__name__}: {text})")
 
     def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:

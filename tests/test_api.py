@@ -102,6 +102,15 @@ def test_search_filters_by_venue_year_and_author(papers):
         papers.search("x", year="last year")
 
 
+def test_stats_counts_the_papers_by_venue_and_year_with_filters(papers):
+    stats = papers.stats()
+    assert stats["total"] == 3
+    assert [(v["venue"], v["count"]) for v in stats["venues"]] == [("ICML", 2), ("NeurIPS", 1)]
+    assert stats["years"] == [{"year": 2024, "count": 1}, {"year": 2025, "count": 1}, {"year": 2026, "count": 1}]
+    assert papers.stats(venue="ICML", year="2026")["venues"] == [
+        {"venue": "ICML", "count": 1, "years": [{"year": 2026, "count": 1}]}]
+
+
 def test_ask_returns_the_answer_with_checked_citations(papers):
     llm = ScriptedLLM(["KVPress cuts memory [1]", " and beats all [9]."])
     answer = papers.ask("What does KVPress do?", llm=llm, top_k=2)

@@ -1,8 +1,8 @@
 """The `assistant` command line: thin commands over the library; docstrings are the help text.
 
 This module makes the typer `app` and registers the commands, which live in `assistant.cli.collection`
-(ingest, search, papers, show, similar, stats), `assistant.cli.answer` (ask, batch),
-`assistant.cli.chat` (chat) and `assistant.cli.evaluate` (eval); what they share (options, settings,
+(ingest, search, papers, show, stats), `assistant.cli.answer` (ask, batch), `assistant.cli.chat` (chat,
+similar) and `assistant.cli.evaluate` (eval); what they share (options, settings,
 backend names, store opening, the error handler) is `assistant.cli.common`. Imports go one way:
 this module -> command modules -> common -> the library.
 
@@ -20,8 +20,8 @@ from typing import Annotated, Optional
 import typer
 
 from assistant.cli import answer, chat, collection, evaluate
-from assistant.cli.common import printable
 from assistant.errors import AssistantError
+from assistant.text import printable
 
 
 def _flag_shows_no_type(option, ctx):
@@ -57,7 +57,7 @@ def _global(
 
 
 for command in (collection.ingest, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
-                chat.chat, collection.similar):
+                chat.chat, chat.similar):
     app.command()(command)
 app.command("eval")(evaluate.eval_)
 app.command()(collection.stats)

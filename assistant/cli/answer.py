@@ -13,9 +13,10 @@ from typing import Annotated
 import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
-                                  echo_json, get_settings, make_backend, make_filters, open_store, printable,
-                                  require_papers, user_errors)
+                                  echo_json, get_settings, make_backend, make_filters, open_store, require_papers,
+                                  user_errors)
 from assistant.enums import Backend
+from assistant.text import printable
 
 
 def _source_line(console, source, cited: bool) -> None:

@@ -1,4 +1,5 @@
-"""The ``chat`` command: the Textual app (see `assistant.tui.app.make_app`).
+"""The ``chat`` command: the Textual app (see `assistant.tui.app.make_app`); and ``similar``, the papers like
+one paper (the chat's abstract viewer lists the same with S).
 
 Textual and the store are imported inside the command, so ``assistant --help`` stays instant.
 """
@@ -10,8 +11,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli.common import (AuthorOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt, check_backend,
-                                  get_settings, make_filters, user_errors)
+from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
+                                  check_backend, echo_json, find_paper, get_settings, make_filters, open_store,
+                                  readable, user_errors)
 
 
 def chat(
@@ -52,6 +54,36 @@ def chat(
 
         make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,
                  export_dir=export_dir, chat_id=chat_id).run()
+
+
+def similar(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(
+        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
+    as_json: JsonOpt = False,
+) -> None:
+    """Papers like this one: its nearest neighbours by the stored abstract vectors (cosine similarity).
+
+    --json prints {"id", "title", "results": [{"id", "title", "venue", "year", ..., "similarity"}]}.
+    In the chat, S in the abstract viewer lists the same.
+    """
+    with user_errors({"id": paper_id} if as_json else None):
+        from assistant.similar import similar_papers
+
+        store = open_store(get_settings(ctx))
+        paper = find_paper(store, paper_id)
+        neighbours = similar_papers(store, paper.id, k)
+        if as_json:
+            echo_json({"id": paper.id, "title": paper.title,
+                       "results": [{**p.to_json(), "similarity": round(sim, 6)} for p, sim in neighbours]})
+            return
+        typer.echo(f"Papers like {readable(paper.display_name)} ({paper.id}):")
+        if not neighbours:
+            typer.echo("  no other paper in the collection")
+        for i, (p, sim) in enumerate(neighbours, start=1):
+            where = p.venue_year or "venue/year unknown"
+            typer.echo(f"{i:>3}. {sim:.3f}  {readable(p.display_name)}  ({where}; id {p.id})")
 
 
 def _chat_to_open(chats, open_id: str | None) -> str | None:

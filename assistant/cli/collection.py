@@ -1,23 +1,20 @@
-"""Commands over the collection: ``ingest``, ``search``, ``papers``, ``show``, ``similar`` and ``stats``.
+"""Commands over the collection: ``ingest``, ``search``, ``papers``, ``show`` and ``stats``.
 
-Each is thin: the store (`store`), retrieval (`assistant.retrieval`), `assistant.similar` and
-`assistant.stats` do the work; these print it as text or ``--json``.
+Each is thin: the store (`store`), retrieval (`assistant.retrieval`) and `assistant.stats` do
+the work; these print it as text or ``--json``.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli.common import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, echo_json, get_settings,
-                                  make_filters, open_store, printable, readable, stdout_console,
-                                  user_errors)
-
-if TYPE_CHECKING:
-    from store.collection import PaperStore
+from assistant.cli.common import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, echo_json, find_paper, get_settings,
+                                  make_filters, open_store, readable, stdout_console, user_errors)
+from assistant.text import printable
 
 
 def ingest(
@@ -213,32 +210,6 @@ def papers(
         typer.echo(f"{len(items)} papers")
 
 
-def find_paper(store: PaperStore, text: str, listed: int = 3):
-    """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
-
-    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
-    (id and title) and says how to narrow it.
-    """
-    text = text.strip()
-    found = store.get([text]) if text else []
-    if not found:
-        from assistant.text import fold
-
-        key = fold(text).casefold()  # A2RBench, A²RBench and A$^2$RBench name one title
-        papers = store.papers()
-        found = ([p for p in papers if fold(p.title.strip()).casefold() == key]
-                 or [p for p in papers if p.id.startswith(text)])
-    if not found:
-        raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
-    if len(found) > 1:
-        named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
-        more = f"; and {len(found) - listed} more" if len(found) > listed else ""
-        what = "id prefix" if found[0].id.startswith(text) else "title"
-        raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
-                        "give the full id or more of its characters")
-    return found[0]
-
-
 def show(
     ctx: typer.Context,
     paper_id: Annotated[str, typer.Argument(
@@ -263,36 +234,6 @@ def show(
                 console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
         console.print()
         console.print(Text(readable(p.abstract)))
-
-
-def similar(
-    ctx: typer.Context,
-    paper_id: Annotated[str, typer.Argument(
-        metavar="ID_OR_TITLE", help="Paper id, a unique prefix of it, or the paper's title (case-insensitive).")],
-    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="How many papers to list.")] = 8,
-    as_json: JsonOpt = False,
-) -> None:
-    """Papers like this one: its nearest neighbours by the stored abstract vectors (cosine similarity).
-
-    --json prints {"id", "title", "results": [{"id", "title", "venue", "year", ..., "similarity"}]}.
-    In the chat, S in the abstract viewer lists the same.
-    """
-    with user_errors({"id": paper_id} if as_json else None):
-        from assistant.similar import similar_papers
-
-        store = open_store(get_settings(ctx))
-        paper = find_paper(store, paper_id)
-        neighbours = similar_papers(store, paper.id, k)
-        if as_json:
-            echo_json({"id": paper.id, "title": paper.title,
-                       "results": [{**p.to_json(), "similarity": round(sim, 6)} for p, sim in neighbours]})
-            return
-        typer.echo(f"Papers like {readable(paper.display_name)} ({paper.id}):")
-        if not neighbours:
-            typer.echo("  no other paper in the collection")
-        for i, (p, sim) in enumerate(neighbours, start=1):
-            where = p.venue_year or "venue/year unknown"
-            typer.echo(f"{i:>3}. {sim:.3f}  {readable(p.display_name)}  ({where}; id {p.id})")
 
 
 def stats(

@@ -16,6 +16,7 @@ import typer
 
 from assistant.enums import Backend, ErrorKind
 from assistant.errors import AssistantError
+from assistant.text import printable, render_latex
 
 if TYPE_CHECKING:
     from assistant.llm import LLM
@@ -119,6 +120,32 @@ def require_papers(store: PaperStore) -> None:
                                    f"`assistant ingest FILE_OR_FOLDER`{hint}")
 
 
+def find_paper(store: PaperStore, text: str, listed: int = 3):
+    """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
+
+    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
+    (id and title) and says how to narrow it.
+    """
+    text = text.strip()
+    found = store.get([text]) if text else []
+    if not found:
+        from assistant.text import fold
+
+        key = fold(text).casefold()  # A2RBench, A²RBench and A$^2$RBench name one title
+        papers = store.papers()
+        found = ([p for p in papers if fold(p.title.strip()).casefold() == key]
+                 or [p for p in papers if p.id.startswith(text)])
+    if not found:
+        raise UserError(f"no paper with id '{text}' or that title; list them with `assistant papers`")
+    if len(found) > 1:
+        named = "; ".join(f"{p.id} {printable(p.title)}" for p in found[:listed])
+        more = f"; and {len(found) - listed} more" if len(found) > listed else ""
+        what = "id prefix" if found[0].id.startswith(text) else "title"
+        raise UserError(f"{what} '{text}' matches {len(found)} papers ({named}{more}); "
+                        "give the full id or more of its characters")
+    return found[0]
+
+
 # --- errors -----------------------------------------------------------------------------------------
 
 @contextmanager
@@ -144,18 +171,9 @@ def user_errors(json_fields: dict | None = None):
 
 # --- printing ---------------------------------------------------------------------------------------
 
-def printable(text: str) -> str:
-    """`assistant.text.printable`: text from files, papers or a model, safe to write to a terminal."""
-    from assistant.text import printable as strip_controls
-
-    return strip_controls(text)
-
-
 def readable(text: str) -> str:
     """Text for a person: LaTeX rendered as Unicode (`assistant.text.render_latex`), control sequences
-    removed (`printable`). ``--json`` output keeps the source text."""
-    from assistant.text import render_latex
-
+    removed (`assistant.text.printable`). ``--json`` output keeps the source text."""
     return printable(render_latex(text))
 
 

@@ -11,7 +11,8 @@ import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
                                   check_backend, echo_json, get_settings, make_backend, make_filters, open_store,
-                                  printable, user_errors)
+                                  user_errors)
+from assistant.text import printable
 
 MinOpt = Optional[float]
 

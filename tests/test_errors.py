@@ -1,0 +1,75 @@
+"""One error base class: every error a user reads is an `AssistantError` whose `kind` is the ``error_kind``
+of ``--json``; the command line turns any of them into one ``error:`` line and exit code 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.enums import Backend, ErrorKind, TurnStatus
+from assistant.errors import AssistantError
+
+
+def _error_classes():
+    from assistant.answering import ContextError
+    from assistant.batch import BatchError
+    from assistant.chats import ChatStoreError
+    from assistant.cli.common import EmptyCollectionError, UserError
+    from assistant.evaluation import QuestionFileError
+    from assistant.events import AnswerError
+    from assistant.llm import LLMError
+    from assistant.settings import SettingsError
+    from store.chroma import StoreError
+    from store.embeddings import EmbeddingError
+    from store.readers import InputError
+
+    return [(UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
+            (QuestionFileError, "input"), (LLMError, "error"), (SettingsError, "settings"), (BatchError, "input"),
+            (ChatStoreError, "store"), (AnswerError, "error"), (StoreError, "store"), (EmbeddingError, "embedding"),
+            (InputError, "input")]
+
+
+def test_every_product_error_is_an_assistant_error_with_its_kind():
+    for cls, kind in _error_classes():
+        assert issubclass(cls, AssistantError), cls
+        assert cls.kind == kind, cls
+        assert kind in set(ErrorKind)  # every kind is in the one vocabulary
+
+
+def test_a_kind_given_to_one_error_wins_over_its_class():
+    from assistant.llm import LLMError
+    from store.readers import InputError
+
+    assert LLMError("the server went away", kind="connection").kind == ErrorKind.CONNECTION
+    err = InputError("papers.csv", "not UTF-8", line=3)
+    assert str(err) == "papers.csv:3: not UTF-8" and err.kind == "input"
+
+
+def test_enum_members_are_their_strings_in_json_and_settings(settings):
+    assert json.dumps({"backend": Backend.OPENAI, "kind": ErrorKind.RATE_LIMIT, "status": TurnStatus.PARTIAL}) == \
+        '{"backend": "openai", "kind": "rate_limit", "status": "partial"}'
+    s = settings.model_copy(update={"llm": Backend.EXTRACTIVE})
+    assert s.model_dump(mode="json")["llm"] == "extractive" and s.llm == "extractive"
+
+
+def test_an_unusable_conversations_database_is_one_error_line(settings):
+    from assistant.cli import app
+
+    settings.paths.conversations_db.mkdir(parents=True)  # a folder where the SQLite file should be
+    result = CliRunner().invoke(app, ["chat", "--open", "last"])  # fails before the app would start
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: cannot open the conversations database ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [["eval", "qa.jsonl"], ["chat"], ["ask", "What is NorMuon?"]])
+def test_every_command_names_the_backends_alike_for_an_unknown_llm(command, tmp_path, monkeypatch):
+    from assistant.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qa.jsonl").write_text(json.dumps({"id": "q1", "type": "single", "q": "What is NorMuon?"}) + "\n")
+    result = CliRunner().invoke(app, [*command, "--llm", "GPT"])
+    assert result.exit_code == 1
+    assert result.stderr == "error: unknown LLM backend 'gpt': choose openai, local, extractive or auto\n"

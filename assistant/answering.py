@@ -8,7 +8,7 @@ Steps:
 1. A follow-up (a conversation with turns) is rewritten into a standalone question: by the LLM with the
    ``rewrite`` prompt, or, for the extractive backend, by naming the previous question's subject. The
    answer prompt then holds the standalone question only (the history is spent on the rewrite).
-2. Retrieval (`Retriever.search`), then a relevance gate (`is_relevant`): when no paper is about the
+2. Retrieval (`Retriever.search`), then a relevance gate (`assistant.relevance.judge`): when no paper is about the
    question the answer is `prompts.NO_RELEVANT_PAPER`, with no sources and no citations.
 3. The papers are numbered [1]..[k] and packed into the context window minus the answer's
    ``max_tokens`` minus the prompt itself (`pack_sources`): the lowest-ranked are dropped first.
@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 MESSAGE_OVERHEAD = 8
 """Tokens a chat template adds per message (role markers); OpenAI's cookbook counts 3-4, templates of
 open models up to ~8."""
-LEXICAL_COVERAGE = 0.75
-"""Share of a question's content words (stemmed, at least two) that one abstract must contain to count
-as relevant by words alone."""
 SAFETY_MARGIN = 32
 """Tokens kept free in the context window in case the token count is an estimate."""
 
@@ -280,20 +277,6 @@ def repetition_loop(text: str) -> str | None:
 
 
 # --- relevance gate ---------------------------------------------------------------------------------
-
-def is_relevant(results: Sequence[SearchResult], question: str, settings: Settings, retriever: Retriever,
-                strict: bool = True) -> tuple[bool, str]:
-    """Whether any retrieved paper is about `question`: ``(relevant, reason when not)``.
-
-    The decision of `assistant.relevance.judge` (dense similarity to the abstract and to its best
-    sentence, IDF-weighted key-word coverage from `retriever`'s BM25 index, names after LaTeX/Unicode
-    folding) against ``settings.min_relevance`` (`strict`: the extractive backend) or
-    ``settings.min_relevance_llm`` (LLM backends)."""
-    from assistant.relevance import judge
-
-    j = judge(question, results, retriever, strict=strict, threshold=_threshold(settings, strict))
-    return bool(j.relevant), j.note
-
 
 def _threshold(settings: Settings, strict: bool) -> float:
     return settings.min_relevance if strict else settings.min_relevance_llm

@@ -68,8 +68,6 @@ class Conversation:
             self.title = turn.question.strip()[:80]
         return turn
 
-    append = add
-
     def __len__(self) -> int:
         return len(self.turns)
 

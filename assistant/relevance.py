@@ -370,11 +370,5 @@ def _is_title_name(name: str, title: str) -> bool:
     return re.search(rf"(?<![\w$\\-]){re.escape(name.casefold())}(?![\w-])", fold(title).casefold()) is not None
 
 
-def _names(question: str) -> list[str]:
-    from assistant.text import fold, name_tokens
-
-    return name_tokens(fold(question))
-
-
 def _f(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"

@@ -15,7 +15,7 @@ Each retriever gives its top ``settings.candidates`` documents; the fusion (``se
 
 The defaults (tmm, weights 0.8 dense / 0.2 BM25, 100 candidates; BM25 k1=0.9, b=0.4) were chosen
 on the BEIR SciFact train split (`benchmarks/tune_scifact.py`); test figures are in docs/benchmarks.md.
-Metadata filters (venue, year range, author substring) apply to both retrievers before fusion.
+Metadata filters (venue, year range, author name parts) apply to both retrievers before fusion.
 """
 
 from __future__ import annotations
@@ -134,7 +134,8 @@ def parse_year(text: str | int | None) -> tuple[int | None, int | None]:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One retrieved paper. `score` is the fused score (RRF, or the single retriever's rank score);
+    """One retrieved paper. `score` is the fused score, higher is better (``settings.fusion``: the tmm
+    convex combination by default, or RRF; with `mode` "dense" or "bm25" the same fusion over one retriever);
     `dense_similarity` is the cosine similarity to the question (None if not a dense candidate);
     `bm25_score` the raw BM25 score (0 if no term matched)."""
 

@@ -173,8 +173,9 @@ def _write(plan, saved: dict, sizes: str) -> None:
              "papers of airas-papers-db; 16k = the whole airas-papers-db folder (18,246 records; duplicates "
              "reported and skipped). 'embedded' is how many abstracts went through the model: a re-ingest of "
              "an unchanged collection embeds none. Peak MiB is the process's maximum resident memory. The "
-             "machine is shared with other work, so rates are noisy; chromadb's own ONNX function was "
-             "measured at about 38 abstracts/s here.")
+             "machine is shared with other work, so rates are noisy; chromadb's own ONNX embedding function is "
+             "measured beside the product's embedder, in one run, under 'Embedding throughput: onnxruntime "
+             "options' (`benchmarks/embed_options.py`).")
     if missing:
         body += "\n\nNot measured (yet): " + "; ".join(missing) + "."
     write_section("ingest_speed", "Ingest throughput", body, f"python -m benchmarks.ingest_speed --sizes {sizes}")

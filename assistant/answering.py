@@ -571,7 +571,7 @@ def _cited_names(turn) -> list[str]:
 
     out = []
     for c in turn.citations or []:
-        title = str(c.get("title", "")).strip()
+        title = c.paper.title.strip()
         if not title:
             continue
         name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'
@@ -729,10 +729,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
     ``TextDelta`` chunks (citation markers already checked), ``Citations``, ``Done``; or ``Error`` (one
     line, a ``kind``, the partial text) after a failure or when `cancel` is set (``kind="cancelled"``).
     Never raises for LLM, store or prompt failures. With `conversation`, a follow-up is rewritten from
-    its history first, and the finished turn (whatever its status) is appended to it: callers must not
-    add it themselves. `top_k` defaults to ``settings.top_k``; seconds in ``Done`` are wall time.
+    its history first; the conversation is read, never changed: the caller adds the turn
+    (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
+    ``settings.top_k``; seconds in ``Done`` are wall time.
     """
-    from assistant.conversation import Turn
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
 
@@ -740,134 +740,111 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
 
     started = time.perf_counter()
     cancel = cancel or threading.Event()
-    turn = Turn(question=question, backend=llm.name, model=llm.model, status="stopped")
     parts: list[str] = []
 
     def fail(message: str, kind: str) -> Error:
-        turn.status = "partial" if parts else "error"
-        turn.error = message
         return Error(message, kind=kind, partial="".join(parts))
 
     try:
-        try:
-            prompts.load_prompts()
-            standalone = standalone_question(question, conversation, llm)
-        except prompts.PromptError as exc:
-            yield fail(str(exc), "config")
-            return
-        except LLMError as exc:
-            yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
-            return
-        turn.standalone_question = standalone
-        try:
-            results = retriever.search(standalone, top_k=top_k or settings.top_k, filters=filters)
-        except Exception as exc:  # StoreError / EmbeddingError carry one-line messages
-            kind = "embedding" if type(exc).__name__ == "EmbeddingError" else "store"
-            yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
-                       else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", kind)
-            return
-        strict = llm.name == "extractive"
-        try:
-            judgement = judge(standalone, results, retriever, strict=strict,
-                              threshold=_threshold(settings, strict))
-        except Exception as exc:  # EmbeddingError: one line
-            embedding = type(exc).__name__ == "EmbeddingError"
-            yield fail(str(exc) if embedding else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
-                       "embedding" if embedding else "store")
-            return
-        relevance = tuple(e.to_json() for e in judgement.evidence)
-        if not judgement.relevant:
-            why = judgement.note
-            text = prompts.NO_RELEVANT_PAPER
-            if not results and filters is not None and not filters.empty:
-                # the filters, not the collection, left nothing: say so in the answer itself
-                why = f"no paper matches the filters ({filters.describe()})"
-                text = f"No paper in the collection matches the filters ({filters.describe()})."
-            yield Sources((), standalone, why, relevance)
-            parts.append(text)
-            yield TextDelta(text)
-            yield Citations(())
-            turn.answer, turn.status, turn.refused = text, "complete", True
-            turn.seconds = time.perf_counter() - started
-            yield Done(text, llm.name, llm.model, {}, turn.seconds, refused=True)
-            return
-        try:
-            chance = {e.id: e.score for e in judgement.evidence}
-            kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
-            sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
-        except ContextError as exc:
-            yield fail(str(exc), "context_length")
-            return
-        left_out = [e for e in judgement.evidence if not e.relevant]
-        if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
-            note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "
-                                               f"question and left out (why: --json, 'relevance')") if x)
-        turn.sources = [s.to_json() for s in sources]
-        yield Sources(tuple(sources), standalone, note, relevance)
+        prompts.load_prompts()
+        standalone = standalone_question(question, conversation, llm)
+    except prompts.PromptError as exc:
+        yield fail(str(exc), "config")
+        return
+    except LLMError as exc:
+        yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
+        return
+    try:
+        results = retriever.search(standalone, top_k=top_k or settings.top_k, filters=filters)
+    except Exception as exc:  # StoreError / EmbeddingError carry one-line messages
+        kind = "embedding" if type(exc).__name__ == "EmbeddingError" else "store"
+        yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
+                   else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", kind)
+        return
+    strict = llm.name == "extractive"
+    try:
+        judgement = judge(standalone, results, retriever, strict=strict,
+                          threshold=_threshold(settings, strict))
+    except Exception as exc:  # EmbeddingError: one line
+        embedding = type(exc).__name__ == "EmbeddingError"
+        yield fail(str(exc) if embedding else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
+                   "embedding" if embedding else "store")
+        return
+    relevance = tuple(e.to_json() for e in judgement.evidence)
+    if not judgement.relevant:
+        why = judgement.note
+        text = prompts.NO_RELEVANT_PAPER
+        if not results and filters is not None and not filters.empty:
+            # the filters, not the collection, left nothing: say so in the answer itself
+            why = f"no paper matches the filters ({filters.describe()})"
+            text = f"No paper in the collection matches the filters ({filters.describe()})."
+        yield Sources((), standalone, why, relevance)
+        parts.append(text)
+        yield TextDelta(text)
+        yield Citations(())
+        yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+        return
+    try:
+        chance = {e.id: e.score for e in judgement.evidence}
+        kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
+        sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
+    except ContextError as exc:
+        yield fail(str(exc), "context_length")
+        return
+    left_out = [e for e in judgement.evidence if not e.relevant]
+    if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
+        note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "
+                                           f"question and left out (why: --json, 'relevance')") if x)
+    yield Sources(tuple(sources), standalone, note, relevance)
 
-        checker = CitationChecker(len(sources))
-        usage: dict = {}
-        request = AnswerRequest(messages=messages, question=standalone, sources=sources,
-                                embedder=getattr(getattr(retriever, "store", None), "embedder", None),
-                                max_tokens=llm.max_tokens)
-        loop_note = ""
-        try:
-            stream = llm.stream(request, cancel=cancel)
-            for chunk in stream:
-                if chunk.usage:
-                    usage = chunk.usage
-                if cancel.is_set():
+    checker = CitationChecker(len(sources))
+    usage: dict = {}
+    request = AnswerRequest(messages=messages, question=standalone, sources=sources,
+                            embedder=getattr(getattr(retriever, "store", None), "embedder", None),
+                            max_tokens=llm.max_tokens)
+    loop_note = ""
+    try:
+        stream = llm.stream(request, cancel=cancel)
+        for chunk in stream:
+            if chunk.usage:
+                usage = chunk.usage
+            if cancel.is_set():
+                break
+            shown = checker.feed(chunk.text) if chunk.text else ""
+            if shown:
+                parts.append(shown)
+                yield TextDelta(shown)
+                looped = repetition_loop("".join(parts))
+                if looped:
+                    close = getattr(stream, "close", None)
+                    if close:
+                        close()  # stop generating (frees the model for the next question)
+                    loop_note = (f"the answer was cut: the {llm.name} model repeated "
+                                 f"\"{looped[:60]}\" over and over")
                     break
-                shown = checker.feed(chunk.text) if chunk.text else ""
-                if shown:
-                    parts.append(shown)
-                    yield TextDelta(shown)
-                    looped = repetition_loop("".join(parts))
-                    if looped:
-                        close = getattr(stream, "close", None)
-                        if close:
-                            close()  # stop generating (frees the model for the next question)
-                        loop_note = (f"the answer was cut: the {llm.name} model repeated "
-                                     f"\"{looped[:60]}\" over and over")
-                        break
-        except LLMError as exc:
-            parts.append(checker.flush())
-            turn.answer = "".join(parts).strip()
-            yield fail(str(exc), exc.kind)
-            return
-        except Exception as exc:  # a backend bug must not crash the chat app or a batch
-            turn.answer = "".join(parts).strip()
-            yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", "error")
-            return
-        rest = checker.flush()
-        if rest and not cancel.is_set():
-            parts.append(rest)
-            yield TextDelta(rest)
-        text = "".join(parts).strip()
-        turn.answer = text
-        if cancel.is_set():
-            turn.status = "stopped"
-            yield Error("Answer stopped.", kind="cancelled", partial=text)
-            return
-        if not text:
-            yield fail(f"the {llm.name} backend returned an empty answer", "empty")
-            return
-        by_n = {s.n: s for s in sources}
-        citations = tuple(Citation(n, by_n[n].paper, cited_sentences(text, n)) for n in checker.cited)
-        refused = prompts.says_cannot_answer(text)
-        turn.citations = [c.to_json() for c in citations]
-        turn.dropped_citations = list(checker.dropped)
-        turn.refused, turn.usage, turn.status = refused, usage, "complete"
-        yield Citations(citations, tuple(checker.dropped))
-        turn.seconds = time.perf_counter() - started
-        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused, note=loop_note)
-    finally:
-        if not turn.answer and parts:
-            turn.answer = "".join(parts).strip()
-        if not turn.seconds:
-            turn.seconds = time.perf_counter() - started
-        if conversation is not None:
-            conversation.add(turn)
+    except LLMError as exc:
+        parts.append(checker.flush())
+        yield fail(str(exc), exc.kind)
+        return
+    except Exception as exc:  # a backend bug must not crash the chat app or a batch
+        yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", "error")
+        return
+    rest = checker.flush()
+    if rest and not cancel.is_set():
+        parts.append(rest)
+        yield TextDelta(rest)
+    text = "".join(parts).strip()
+    if cancel.is_set():
+        yield Error("Answer stopped.", kind="cancelled", partial=text)
+        return
+    if not text:
+        yield fail(f"the {llm.name} backend returned an empty answer", "empty")
+        return
+    by_n = {s.n: s for s in sources}
+    citations = tuple(Citation(n, by_n[n].paper, cited_sentences(text, n)) for n in checker.cited)
+    refused = prompts.says_cannot_answer(text)
+    yield Citations(citations, tuple(checker.dropped))
+    yield Done(text, llm.name, llm.model, usage, time.perf_counter() - started, refused=refused, note=loop_note)
 
 
 def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str | None = None,

@@ -192,7 +192,7 @@ class PaperCollection:
         when `cancel` is set. `top_k` papers (default ``settings.top_k``) are retrieved with the filters
         (as in `search`); when none is about the question the answer says so and cites nothing.
         With `conversation` (an `assistant.conversation.Conversation`) the question may be a follow-up
-        and the finished turn is appended to it. Raises `ValueError` for a bad year and `LLMError` /
+        (rewritten from its turns); the conversation is not changed (`Chat` adds the turns). Raises `ValueError` for a bad year and `LLMError` /
         `TypeError` for an unusable `llm` (see `llm`) before the first event; never after.
         """
         from assistant.answering import answer
@@ -251,7 +251,8 @@ class Chat:
     """A conversation with a collection: each question is answered with the turns so far as context
     (a follow-up such as "how much faster is it?" is rewritten into a standalone question before
     retrieval). `conversation` (an `assistant.conversation.Conversation`) holds the turns as plain,
-    JSON-safe data; the turn of each answer is added when its stream ends, whatever the ending."""
+    JSON-safe data; the turn of each answer is added when its stream ends, whatever the ending
+    (`Conversation.record`)."""
 
     def __init__(self, collection: PaperCollection, llm: LLM, conversation: Conversation, *,
                  top_k: int | None = None, filters: Filters | None = None):
@@ -268,8 +269,9 @@ class Chat:
 
     def stream(self, question: str, cancel: threading.Event | None = None) -> Iterator[AnswerEvent]:
         """Answer the next question as answer events (see `PaperCollection.stream`)."""
-        return self.collection.stream(question, llm=self.llm, top_k=self.top_k, filters=self.filters,
-                                      conversation=self.conversation, cancel=cancel)
+        events = self.collection.stream(question, llm=self.llm, top_k=self.top_k, filters=self.filters,
+                                        conversation=self.conversation, cancel=cancel)
+        return self.conversation.record(events, question, backend=self.llm.name, model=self.llm.model)
 
     def ask(self, question: str) -> Answer:
         """Answer the next question; returns the `Answer` (see `PaperCollection.ask`)."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from assistant.chats import ChatStore, SavedTurn, export_markdown, migrate, title_from, to_markdown
+from assistant.chats import ChatStore, export_markdown, migrate, title_from, to_markdown
+from assistant.conversation import Turn
 from assistant.events import Citation, Source
 from tests.tui_helpers import PAPERS
 
@@ -13,7 +14,7 @@ def turn(question="What is NorMuon?", answer="NorMuon combines orthogonalization
          cited=(1, 2), status="complete"):
     sources = tuple(Source(n=i, paper=p, score=0.03) for i, p in enumerate(PAPERS, start=1))
     citations = tuple(Citation(n, sources[n - 1].paper, (f"sentence citing [{n}]",)) for n in cited)
-    return SavedTurn(question=question, answer=answer, status=status, sources=sources, citations=citations,
+    return Turn(question=question, answer=answer, status=status, sources=sources, citations=citations,
                      backend="extractive", model="best-matching abstract sentences", standalone_question=question)
 
 
@@ -78,7 +79,7 @@ def test_markdown_export_numbers_cited_papers_across_turns(settings, tmp_path):
     store.save_turn(chat_id, 0, turn(answer="STAR-KV compresses [2]. NorMuon [1].", cited=(2, 1)))
     # second turn: its own [1] is the weird paper, its [2] again STAR-KV
     sources = (Source(1, PAPERS[2], 0.03), Source(2, PAPERS[1], 0.02))
-    second = SavedTurn(question="[bold]and[/] the rest?", answer="Weird [1] and STAR-KV [2] and unknown [9].",
+    second = Turn(question="[bold]and[/] the rest?", answer="Weird [1] and STAR-KV [2] and unknown [9].",
                        sources=sources, citations=(Citation(1, PAPERS[2]), Citation(2, PAPERS[1])),
                        status="stopped")
     store.save_turn(chat_id, 1, second)

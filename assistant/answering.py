@@ -31,7 +31,7 @@ from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Err
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
-    from assistant.llm import LLM
+    from assistant.llm import LLM, AnswerSynthesizer
     from assistant.retrieval import Filters, Retriever, SearchResult
     from assistant.settings import Settings
 
@@ -720,10 +720,14 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
 
 # --- answer ----------------------------------------------------------------------------------------
 
-def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
+def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer, settings: Settings,
            conversation: Conversation | None = None, filters: Filters | None = None,
            top_k: int | None = None, cancel: threading.Event | None = None) -> Iterator[AnswerEvent]:
     """Answer `question` from the collection behind `retriever` with `llm`; yields answer events.
+
+    `llm` is an LLM backend (streams an answer to the prompt with the numbered sources) or an answer
+    synthesizer (``synthesize(standalone question, sources, embedder)``: the extractive answerer, given
+    the store's embedder).
 
     ``Sources`` (papers given to the model, numbered from 1; empty when nothing relevant was found),
     ``TextDelta`` chunks (citation markers already checked), ``Citations``, ``Done``; or ``Error`` (one
@@ -799,12 +803,13 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
 
     checker = CitationChecker(len(sources))
     usage: dict = {}
-    request = AnswerRequest(messages=messages, question=standalone, sources=sources,
-                            embedder=getattr(getattr(retriever, "store", None), "embedder", None),
-                            max_tokens=llm.max_tokens)
     loop_note = ""
     try:
-        stream = llm.stream(request, cancel=cancel)
+        if hasattr(llm, "synthesize"):  # the extractive answerer: no LLM, no prompt
+            stream = _synthesized(llm, standalone, sources, getattr(getattr(retriever, "store", None), "embedder", None))
+        else:
+            stream = llm.stream(AnswerRequest(messages=messages, question=standalone, max_tokens=llm.max_tokens),
+                                cancel=cancel)
         for chunk in stream:
             if chunk.usage:
                 usage = chunk.usage
@@ -845,6 +850,17 @@ def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
     refused = prompts.says_cannot_answer(text)
     yield Citations(citations, tuple(checker.dropped))
     yield Done(text, llm.name, llm.model, usage, time.perf_counter() - started, refused=refused, note=loop_note)
+
+
+def _synthesized(synthesizer, question: str, sources: Sequence[Source], embedder) -> Iterator:
+    """An answer synthesizer's text (`AnswerSynthesizer.synthesize`) as chunks of a sentence each
+    (streamed like a model's), and a last chunk with zero token usage."""
+    from assistant.llm import Chunk
+
+    text = synthesizer.synthesize(question, sources, embedder)
+    for piece in re.split(r"(?<=[.!?])(?=[ \n])", text):
+        yield Chunk(piece)
+    yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
 
 
 def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str | None = None,

@@ -612,14 +612,13 @@ def test_ask_with_an_empty_question_is_one_line_error():
 ])
 def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract, answer):
     from assistant.events import Source
-    from assistant.llm import AnswerRequest, ExtractiveBackend
+    from assistant.extractive import ExtractiveSynthesizer
     from store.paper import Paper
     from tests.conftest import FakeEmbedder
 
     paper = Paper(abstract=abstract, title="NorMuon", id="p1")
-    request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
-                            embedder=FakeEmbedder())
-    assert ExtractiveBackend(settings).answer_text(request) == answer
+    question = abstract.rstrip("。！.") + " ？"
+    assert ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder()) == answer
 
 
 def _extractive(bundled_store, settings, q):

@@ -51,9 +51,6 @@ class ContextError(Exception):
 
 # --- citations ------------------------------------------------------------------------------------
 
-_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")  # a plain marker as models write it
-_CANONICAL = re.compile(r"\[(\d+(?:, \d+)*)\]")  # a checked marker as the checker writes it: [2] or [1, 3]
-
 _OPENERS = "[【［〔"
 _BRACKET = re.compile(r"[\[【［〔]([^\[\]【】［］〔〕\n]{0,60})[\]】］〕]")
 _PARTIAL = re.compile(r"[\[【［〔][\w\s,;:&^†#.\-–—、，；：]{0,60}")
@@ -228,16 +225,6 @@ def check_citations(text: str, n_sources: int) -> tuple[str, list[int], list[int
     return clean, checker.cited, checker.dropped
 
 
-def cited_sentences(text: str, n: int) -> tuple[str, ...]:
-    """The sentences of `text` (checked by `CitationChecker`) that carry marker [n] (alone or in a group)."""
-    out = []
-    for sentence in re.split(r"(?<=[.!?])\s+|(?<=[。！？])", text):
-        if any(n in nums and 0 not in nums for nums in
-               ([int(x) for x in m.group(1).split(", ")] for m in _CANONICAL.finditer(sentence))):
-            out.append(sentence.strip())
-    return tuple(out)
-
-
 # --- degenerate repetition ----------------------------------------------------------------------------
 
 REPEAT_MIN = 4
@@ -265,8 +252,10 @@ def repetition_loop(text: str) -> str | None:
             reps += 1
         if reps >= need:
             return " ".join(unit)
+    from assistant.text import sentence_spans
+
     seen: dict[str, int] = {}
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    for sentence in (text[s:e] for s, e in sentence_spans(text)):
         key = " ".join(sentence.casefold().split())
         if len(key.split()) >= 4:
             seen[key] = seen.get(key, 0) + 1
@@ -739,6 +728,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     """
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
+    from assistant.text import sentences_citing
 
     import prompts
 
@@ -846,7 +836,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(f"the {llm.name} backend returned an empty answer", "empty")
         return
     by_n = {s.n: s for s in sources}
-    citations = tuple(Citation(n, by_n[n].paper, cited_sentences(text, n)) for n in checker.cited)
+    citations = tuple(Citation(n, by_n[n].paper, sentences_citing(text, n)) for n in checker.cited)
     refused = prompts.says_cannot_answer(text)
     yield Citations(citations, tuple(checker.dropped))
     yield Done(text, llm.name, llm.model, usage, time.perf_counter() - started, refused=refused, note=loop_note)
@@ -857,9 +847,14 @@ def _synthesized(synthesizer, question: str, sources: Sequence[Source], embedder
     (streamed like a model's), and a last chunk with zero token usage."""
     from assistant.llm import Chunk
 
+    from assistant.text import sentence_spans
+
     text = synthesizer.synthesize(question, sources, embedder)
-    for piece in re.split(r"(?<=[.!?])(?=[ \n])", text):
-        yield Chunk(piece)
+    shown = 0
+    for _, end in sentence_spans(text):  # a sentence a chunk, as a model streams
+        yield Chunk(text[shown:end])
+        shown = end
+    yield Chunk(text[shown:])
     yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
 
 

@@ -221,15 +221,15 @@ def cited_sentences(turn: Turn, citation: Citation) -> tuple[str, ...]:
     """The answer sentences that cite `citation` (its own, else those of the answer carrying its marker)."""
     if citation.sentences:
         return tuple(citation.sentences)
-    from assistant.tui.textutil import markers_in, sentence_spans
+    from assistant.text import sentences_citing
 
-    return tuple(turn.answer[s:e] for s, e in sentence_spans(turn.answer) if citation.n in markers_in(turn.answer[s:e]))
+    return sentences_citing(turn.answer, citation.n)
 
 
 def evidence(turn: Turn, citation: Citation) -> list[str]:
     """The sentences of the cited abstract the answer relied on for `citation`, in abstract order
-    (the ones the abstract viewer highlights: `assistant.tui.textutil.relied_spans`)."""
-    from assistant.tui.textutil import relied_spans
+    (the ones the abstract viewer highlights: `assistant.text.relied_spans`)."""
+    from assistant.text import relied_spans
 
     abstract = citation.paper.abstract
     return [abstract[s:e] for s, e in relied_spans(abstract, cited_sentences(turn, citation))]
@@ -239,15 +239,17 @@ def _renumber(answer: str, turn: Turn, ref_of: dict[str, int]) -> str:
     """Rewrite the turn's own markers ``[n]`` to the conversation-wide reference numbers."""
     import re
 
+    from assistant.text import CITATION_MARKER, marker_groups
+
     local = {c.n: ref_of[c.paper.id or c.paper.title] for c in turn.citations}
 
     def sub(m: re.Match) -> str:
-        nums = [int(x) for x in re.findall(r"\d+", m.group(0))]
+        nums = marker_groups(m.group(0))[0]
         if not all(n in local for n in nums):
             return m.group(0)
         return "".join(f"[{local[n]}]" for n in nums)
 
-    return re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", sub, answer)
+    return CITATION_MARKER.sub(sub, answer)
 
 
 def reference_line(n: int, paper: Paper) -> str:

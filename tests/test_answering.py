@@ -171,7 +171,7 @@ CITATION_FORMS = [  # (what the model wrote, 3 sources) -> (what is shown, cited
 @pytest.mark.parametrize("raw, clean, cited, dropped", CITATION_FORMS)
 def test_citation_forms_are_normalised_and_checked(raw, clean, cited, dropped):
     from assistant.answering import CitationChecker, check_citations
-    from assistant.tui.textutil import markers_in
+    from assistant.text import markers_in
 
     assert check_citations(raw, 3) == (clean, cited, dropped)
     for size in (1, 2, 5):  # streamed in pieces, the same text comes out

@@ -32,7 +32,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 
-from assistant.chats import ChatStore, ChatStoreError, answer_with_references, export_markdown, title_from
+from assistant.chats import (ChatStore, ChatStoreError, answer_with_references, cited_sentences, export_markdown,
+                             title_from)
 from assistant.conversation import Turn
 from assistant.events import Answer, Citations, Done, Error, Source, Sources, TextDelta
 from assistant.retrieval import Filters
@@ -40,7 +41,7 @@ from assistant.tui.screens.chats import ChatDeleted, ChatsScreen
 from assistant.tui.screens.help import HelpScreen
 from assistant.tui.screens.settings import ChatOptions, SettingsScreen
 from assistant.tui.screens.source import SourceScreen
-from assistant.tui.textutil import markers_in, one_line
+from assistant.tui.textutil import one_line
 from assistant.text import printable
 from assistant.tui.widgets.conversation import AnswerView, ConversationView, TurnView
 from assistant.tui.widgets.header import ChatHeader
@@ -945,19 +946,11 @@ class ChatApp(App):
             self.notify(f"Source [{n}] is not among this answer's sources.", severity="warning")
             return False
         citation = next((c for c in turn.citations if c.n == n), None)
-        sentences = citation.sentences if citation else ()
-        if citation and not sentences:
-            sentences = tuple(s for s in _answer_sentences(turn.answer) if n in markers_in(s))
+        sentences = cited_sentences(turn, citation) if citation else ()
         self.push_screen(SourceScreen(source, sentences, cited=citation is not None))
         if position != self.selected:
             self._select(position)
         return True
-
-
-def _answer_sentences(answer: str) -> list[str]:
-    from assistant.tui.textutil import sentence_spans
-
-    return [answer[s:e] for s, e in sentence_spans(answer)]
 
 
 def make_app(settings: Settings | None = None, *, answer_fn: AnswerFn | None = None,

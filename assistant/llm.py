@@ -70,13 +70,21 @@ class AnswerRequest:
     max_tokens: int | None = None
 
 
-class LLM(Protocol):
+class Backend(Protocol):
+    """What every backend `make_llm` returns has: `name` (``"openai" | "local" | "extractive"``),
+    `model`, `context_window` (tokens, None when it has none), `max_tokens` (of an answer), `notice`
+    (one line for the user, or "") and `can_chat` (it can rewrite a follow-up with ``complete``)."""
+
     name: str
     model: str
     context_window: int | None
     max_tokens: int
     notice: str
     can_chat: bool
+
+
+class LLM(Backend, Protocol):
+    """A language model answering the prompt (`AnswerRequest`) as a stream of chunks."""
 
     def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]: ...
 
@@ -85,16 +93,9 @@ class LLM(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
 
-class AnswerSynthesizer(Protocol):
+class AnswerSynthesizer(Backend, Protocol):
     """A backend that writes no text with a model but composes the answer from the sources
     (`assistant.extractive.ExtractiveSynthesizer`); ``can_chat`` is False and ``context_window`` None."""
-
-    name: str
-    model: str
-    context_window: int | None
-    max_tokens: int
-    notice: str
-    can_chat: bool
 
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str: ...
 

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 LLMArg = Any
 """What ``llm=`` accepts: None (``settings.llm``), a backend name (``"openai"``, ``"local"``,
-``"extractive"``, ``"auto"``), an object with the product's LLM protocol (`assistant.llm.LLM`), or any
+``"extractive"``, ``"auto"``), an object with the product's LLM protocol (`assistant.llm.LLM`) or
+answer-synthesizer protocol (`assistant.llm.AnswerSynthesizer`), or any
 llama-index LLM (``llama_index.core.llms.LLM``: OpenAI, Ollama, Anthropic, Bedrock, ``MockLLM``...),
 which answers through the product's pipeline via `assistant.llama_index.LlamaIndexLLM`."""
 
@@ -177,8 +178,9 @@ class PaperCollection:
             from assistant.llama_index import LlamaIndexLLM
 
             return LlamaIndexLLM(llm, self.settings)
-        if all(hasattr(llm, a) for a in ("name", "model", "stream", "complete", "count_tokens", "max_tokens")):
-            return llm
+        if all(hasattr(llm, a) for a in ("name", "model", "max_tokens")) and (
+                hasattr(llm, "synthesize") or all(hasattr(llm, a) for a in ("stream", "complete", "count_tokens"))):
+            return llm  # an LLM backend, or an answer synthesizer (the extractive one)
         raise TypeError(f"llm must be a backend name (openai, local, extractive, auto), an assistant LLM "
                         f"backend or a llama-index LLM, not {type(llm).__name__}")
 

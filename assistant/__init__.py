@@ -40,7 +40,7 @@ _EXPORTS: dict[str, str] = {
     "Conversation": "assistant.conversation",
     "Turn": "assistant.conversation",
     # settings, backends, errors
-    "Backend": "assistant.enums",
+    "BackendName": "assistant.enums",
     "ErrorKind": "assistant.enums",
     "TurnStatus": "assistant.enums",
     "AssistantError": "assistant.errors",
@@ -76,7 +76,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and IDEs; not run
     from assistant.api import Chat, PaperCollection, make_filters
     from assistant.conversation import Conversation, Turn
-    from assistant.enums import Backend, ErrorKind, TurnStatus
+    from assistant.enums import BackendName, ErrorKind, TurnStatus
     from assistant.errors import AssistantError
     from assistant.events import (Answer, AnswerError, AnswerEvent, Citation, Citations, Done, Error, Source,
                                   Sources, TextDelta)

@@ -33,7 +33,7 @@ from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Err
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
-    from assistant.llm import LLM
+    from assistant.llm import LLM, AnswerSynthesizer
     from assistant.retrieval import Filters, Retriever, SearchResult
     from assistant.settings import Settings
 
@@ -51,9 +51,6 @@ class ContextError(AssistantError):
 
 
 # --- citations ------------------------------------------------------------------------------------
-
-_MARKER = re.compile(r"\[\s*(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]")  # a plain marker as models write it
-_CANONICAL = re.compile(r"\[(\d+(?:, \d+)*)\]")  # a checked marker as the checker writes it: [2] or [1, 3]
 
 _OPENERS = "[【［〔"
 _BRACKET = re.compile(r"[\[【［〔]([^\[\]【】［］〔〕\n]{0,60})[\]】］〕]")
@@ -229,16 +226,6 @@ def check_citations(text: str, n_sources: int) -> tuple[str, list[int], list[int
     return clean, checker.cited, checker.dropped
 
 
-def cited_sentences(text: str, n: int) -> tuple[str, ...]:
-    """The sentences of `text` (checked by `CitationChecker`) that carry marker [n] (alone or in a group)."""
-    out = []
-    for sentence in re.split(r"(?<=[.!?])\s+|(?<=[。！？])", text):
-        if any(n in nums and 0 not in nums for nums in
-               ([int(x) for x in m.group(1).split(", ")] for m in _CANONICAL.finditer(sentence))):
-            out.append(sentence.strip())
-    return tuple(out)
-
-
 # --- degenerate repetition ----------------------------------------------------------------------------
 
 REPEAT_MIN = 4
@@ -266,8 +253,10 @@ def repetition_loop(text: str) -> str | None:
             reps += 1
         if reps >= need:
             return " ".join(unit)
+    from assistant.text import sentence_spans
+
     seen: dict[str, int] = {}
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    for sentence in (text[s:e] for s, e in sentence_spans(text)):
         key = " ".join(sentence.casefold().split())
         if len(key.split()) >= 4:
             seen[key] = seen.get(key, 0) + 1
@@ -558,7 +547,7 @@ def _cited_names(turn) -> list[str]:
 
     out = []
     for c in turn.citations or []:
-        title = str(c.get("title", "")).strip()
+        title = c.paper.title.strip()
         if not title:
             continue
         name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'
@@ -707,154 +696,153 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
 
 # --- answer ----------------------------------------------------------------------------------------
 
-def answer(question: str, *, retriever: Retriever, llm: LLM, settings: Settings,
+def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer, settings: Settings,
            conversation: Conversation | None = None, filters: Filters | None = None,
            top_k: int | None = None, cancel: threading.Event | None = None) -> Iterator[AnswerEvent]:
     """Answer `question` from the collection behind `retriever` with `llm`; yields answer events.
+
+    `llm` is an LLM backend (streams an answer to the prompt with the numbered sources) or an answer
+    synthesizer (``synthesize(standalone question, sources, embedder)``: the extractive answerer, given
+    the store's embedder).
 
     ``Sources`` (papers given to the model, numbered from 1; empty when nothing relevant was found),
     ``TextDelta`` chunks (citation markers already checked), ``Citations``, ``Done``; or ``Error`` (one
     line, a ``kind``, the partial text) after a failure or when `cancel` is set (``kind="cancelled"``).
     Never raises for LLM, store or prompt failures. With `conversation`, a follow-up is rewritten from
-    its history first, and the finished turn (whatever its status) is appended to it: callers must not
-    add it themselves. `top_k` defaults to ``settings.top_k``; seconds in ``Done`` are wall time.
+    its history first; the conversation is read, never changed: the caller adds the turn
+    (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
+    ``settings.top_k``; seconds in ``Done`` are wall time.
     """
-    from assistant.conversation import Turn
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
+    from assistant.text import sentences_citing
 
     import prompts
 
     started = time.perf_counter()
     cancel = cancel or threading.Event()
-    turn = Turn(question=question, backend=llm.name, model=llm.model, status="stopped")
     parts: list[str] = []
 
     def fail(message: str, kind: str) -> Error:
-        turn.status = "partial" if parts else "error"
-        turn.error = message
         return Error(message, kind=kind, partial="".join(parts))
 
     try:
-        try:
-            prompts.load_prompts()
-            standalone = standalone_question(question, conversation, llm)
-        except prompts.PromptError as exc:
-            yield fail(str(exc), "config")
-            return
-        except LLMError as exc:
-            yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
-            return
-        turn.standalone_question = standalone
-        try:
-            results = retriever.search(standalone, top_k=top_k or settings.top_k, filters=filters)
-        except Exception as exc:  # StoreError / EmbeddingError carry one-line messages
-            kind = "embedding" if type(exc).__name__ == "EmbeddingError" else "store"
-            yield fail(str(exc) if type(exc).__name__ in ("StoreError", "EmbeddingError")
-                       else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})", kind)
-            return
-        strict = llm.name == "extractive"
-        try:
-            judgement = judge(standalone, results, retriever, strict=strict,
-                              threshold=_threshold(settings, strict))
-        except Exception as exc:  # EmbeddingError: one line
-            embedding = type(exc).__name__ == "EmbeddingError"
-            yield fail(str(exc) if embedding else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
-                       "embedding" if embedding else "store")
-            return
-        relevance = tuple(e.to_json() for e in judgement.evidence)
-        if not judgement.relevant:
-            why = judgement.note
-            text = prompts.NO_RELEVANT_PAPER
-            if not results and filters is not None and not filters.empty:
-                # the filters, not the collection, left nothing: say so in the answer itself
-                why = f"no paper matches the filters ({filters.describe()})"
-                text = f"No paper in the collection matches the filters ({filters.describe()})."
-            yield Sources((), standalone, why, relevance)
-            parts.append(text)
-            yield TextDelta(text)
-            yield Citations(())
-            turn.answer, turn.status, turn.refused = text, "complete", True
-            turn.seconds = time.perf_counter() - started
-            yield Done(text, llm.name, llm.model, {}, turn.seconds, refused=True)
-            return
-        try:
-            chance = {e.id: e.score for e in judgement.evidence}
-            kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
-            sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
-        except ContextError as exc:
-            yield fail(str(exc), "context_length")
-            return
-        left_out = [e for e in judgement.evidence if not e.relevant]
-        if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
-            note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "
-                                               f"question and left out (why: --json, 'relevance')") if x)
-        turn.sources = [s.to_json() for s in sources]
-        yield Sources(tuple(sources), standalone, note, relevance)
+        prompts.load_prompts()
+        standalone = standalone_question(question, conversation, llm)
+    except prompts.PromptError as exc:
+        yield fail(str(exc), "config")
+        return
+    except LLMError as exc:
+        yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
+        return
+    try:
+        results = retriever.search(standalone, top_k=top_k or settings.top_k, filters=filters)
+    except Exception as exc:  # StoreError / EmbeddingError carry one-line messages and their kind
+        own = isinstance(exc, AssistantError)
+        yield fail(str(exc) if own else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})",
+                   exc.kind if own else ErrorKind.STORE)
+        return
+    strict = llm.name == "extractive"
+    try:
+        judgement = judge(standalone, results, retriever, strict=strict,
+                          threshold=_threshold(settings, strict))
+    except Exception as exc:  # EmbeddingError: one line
+        own = isinstance(exc, AssistantError)
+        yield fail(str(exc) if own else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
+                   exc.kind if own else ErrorKind.STORE)
+        return
+    relevance = tuple(e.to_json() for e in judgement.evidence)
+    if not judgement.relevant:
+        why = judgement.note
+        text = prompts.NO_RELEVANT_PAPER
+        if not results and filters is not None and not filters.empty:
+            # the filters, not the collection, left nothing: say so in the answer itself
+            why = f"no paper matches the filters ({filters.describe()})"
+            text = f"No paper in the collection matches the filters ({filters.describe()})."
+        yield Sources((), standalone, why, relevance)
+        parts.append(text)
+        yield TextDelta(text)
+        yield Citations(())
+        yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+        return
+    try:
+        chance = {e.id: e.score for e in judgement.evidence}
+        kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
+        sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
+    except ContextError as exc:
+        yield fail(str(exc), "context_length")
+        return
+    left_out = [e for e in judgement.evidence if not e.relevant]
+    if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
+        note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "
+                                           f"question and left out (why: --json, 'relevance')") if x)
+    yield Sources(tuple(sources), standalone, note, relevance)
 
-        checker = CitationChecker(len(sources))
-        usage: dict = {}
-        request = AnswerRequest(messages=messages, question=standalone, sources=sources,
-                                embedder=getattr(getattr(retriever, "store", None), "embedder", None),
-                                max_tokens=llm.max_tokens)
-        loop_note = ""
-        try:
-            stream = llm.stream(request, cancel=cancel)
-            for chunk in stream:
-                if chunk.usage:
-                    usage = chunk.usage
-                if cancel.is_set():
+    checker = CitationChecker(len(sources))
+    usage: dict = {}
+    loop_note = ""
+    try:
+        if hasattr(llm, "synthesize"):  # the extractive answerer: no LLM, no prompt
+            stream = _synthesized(llm, standalone, sources, getattr(getattr(retriever, "store", None), "embedder", None))
+        else:
+            stream = llm.stream(AnswerRequest(messages=messages, question=standalone, max_tokens=llm.max_tokens),
+                                cancel=cancel)
+        for chunk in stream:
+            if chunk.usage:
+                usage = chunk.usage
+            if cancel.is_set():
+                break
+            shown = checker.feed(chunk.text) if chunk.text else ""
+            if shown:
+                parts.append(shown)
+                yield TextDelta(shown)
+                looped = repetition_loop("".join(parts))
+                if looped:
+                    close = getattr(stream, "close", None)
+                    if close:
+                        close()  # stop generating (frees the model for the next question)
+                    loop_note = (f"the answer was cut: the {llm.name} model repeated "
+                                 f"\"{looped[:60]}\" over and over")
                     break
-                shown = checker.feed(chunk.text) if chunk.text else ""
-                if shown:
-                    parts.append(shown)
-                    yield TextDelta(shown)
-                    looped = repetition_loop("".join(parts))
-                    if looped:
-                        close = getattr(stream, "close", None)
-                        if close:
-                            close()  # stop generating (frees the model for the next question)
-                        loop_note = (f"the answer was cut: the {llm.name} model repeated "
-                                     f"\"{looped[:60]}\" over and over")
-                        break
-        except LLMError as exc:
-            parts.append(checker.flush())
-            turn.answer = "".join(parts).strip()
-            yield fail(str(exc), exc.kind)
-            return
-        except Exception as exc:  # a backend bug must not crash the chat app or a batch
-            turn.answer = "".join(parts).strip()
-            yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", "error")
-            return
-        rest = checker.flush()
-        if rest and not cancel.is_set():
-            parts.append(rest)
-            yield TextDelta(rest)
-        text = "".join(parts).strip()
-        turn.answer = text
-        if cancel.is_set():
-            turn.status = "stopped"
-            yield Error("Answer stopped.", kind="cancelled", partial=text)
-            return
-        if not text:
-            yield fail(f"the {llm.name} backend returned an empty answer", "empty")
-            return
-        by_n = {s.n: s for s in sources}
-        citations = tuple(Citation(n, by_n[n].paper, cited_sentences(text, n)) for n in checker.cited)
-        refused = prompts.says_cannot_answer(text)
-        turn.citations = [c.to_json() for c in citations]
-        turn.dropped_citations = list(checker.dropped)
-        turn.refused, turn.usage, turn.status = refused, usage, "complete"
-        yield Citations(citations, tuple(checker.dropped))
-        turn.seconds = time.perf_counter() - started
-        yield Done(text, llm.name, llm.model, usage, turn.seconds, refused=refused, note=loop_note)
-    finally:
-        if not turn.answer and parts:
-            turn.answer = "".join(parts).strip()
-        if not turn.seconds:
-            turn.seconds = time.perf_counter() - started
-        if conversation is not None:
-            conversation.add(turn)
+    except LLMError as exc:
+        parts.append(checker.flush())
+        yield fail(str(exc), exc.kind)
+        return
+    except Exception as exc:  # a backend bug must not crash the chat app or a batch
+        yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", "error")
+        return
+    rest = checker.flush()
+    if rest and not cancel.is_set():
+        parts.append(rest)
+        yield TextDelta(rest)
+    text = "".join(parts).strip()
+    if cancel.is_set():
+        yield Error("Answer stopped.", kind="cancelled", partial=text)
+        return
+    if not text:
+        yield fail(f"the {llm.name} backend returned an empty answer", "empty")
+        return
+    by_n = {s.n: s for s in sources}
+    citations = tuple(Citation(n, by_n[n].paper, sentences_citing(text, n)) for n in checker.cited)
+    refused = prompts.says_cannot_answer(text)
+    yield Citations(citations, tuple(checker.dropped))
+    yield Done(text, llm.name, llm.model, usage, time.perf_counter() - started, refused=refused, note=loop_note)
+
+
+def _synthesized(synthesizer, question: str, sources: Sequence[Source], embedder) -> Iterator:
+    """An answer synthesizer's text (`AnswerSynthesizer.synthesize`) as chunks of a sentence each
+    (streamed like a model's), and a last chunk with zero token usage."""
+    from assistant.llm import Chunk
+
+    from assistant.text import sentence_spans
+
+    text = synthesizer.synthesize(question, sources, embedder)
+    shown = 0
+    for _, end in sentence_spans(text):  # a sentence a chunk, as a model streams
+        yield Chunk(text[shown:end])
+        shown = end
+    yield Chunk(text[shown:])
+    yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
 
 
 def answer_to_json(question: str, events: Iterable[AnswerEvent], *, backend: str | None = None,

@@ -25,7 +25,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from assistant.enums import Backend
+from assistant.enums import BackendName
 from assistant.events import Answer, AnswerEvent
 
 if TYPE_CHECKING:
@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
 LLMArg = Any
 """What ``llm=`` accepts: None (``settings.llm``), a backend name (``"openai"``, ``"local"``,
-``"extractive"``, ``"auto"``), an object with the product's LLM protocol (`assistant.llm.LLM`), or any
+``"extractive"``, ``"auto"``), an object with the product's LLM protocol (`assistant.llm.LLM`) or
+answer-synthesizer protocol (`assistant.llm.AnswerSynthesizer`), or any
 llama-index LLM (``llama_index.core.llms.LLM``: OpenAI, Ollama, Anthropic, Bedrock, ``MockLLM``...),
 which answers through the product's pipeline via `assistant.llama_index.LlamaIndexLLM`."""
 
@@ -177,7 +178,7 @@ class PaperCollection:
         if llm is None or isinstance(llm, str):
             from assistant.llm import make_llm
 
-            key = ((llm or self.settings.llm or Backend.AUTO).strip().lower(), model)
+            key = ((llm or self.settings.llm or BackendName.AUTO).strip().lower(), model)
             with self._lock:
                 if key not in self._backends:
                     self._backends[key] = make_llm(self.settings, key[0], model)
@@ -187,9 +188,10 @@ class PaperCollection:
             from assistant.llama_index import LlamaIndexLLM
 
             return LlamaIndexLLM(llm, self.settings)
-        if all(hasattr(llm, a) for a in ("name", "model", "stream", "complete", "count_tokens", "max_tokens")):
-            return llm
-        raise TypeError(f"llm must be a backend name ({', '.join(Backend)}), an assistant LLM "
+        if all(hasattr(llm, a) for a in ("name", "model", "max_tokens")) and (
+                hasattr(llm, "synthesize") or all(hasattr(llm, a) for a in ("stream", "complete", "count_tokens"))):
+            return llm  # an LLM backend, or an answer synthesizer (the extractive one)
+        raise TypeError(f"llm must be a backend name ({', '.join(BackendName)}), an assistant LLM "
                         f"backend or a llama-index LLM, not {type(llm).__name__}")
 
     def stream(self, question: str, *, llm: LLMArg = None, model: str | None = None, top_k: int | None = None,
@@ -202,7 +204,7 @@ class PaperCollection:
         when `cancel` is set. `top_k` papers (default ``settings.top_k``) are retrieved with the filters
         (as in `search`); when none is about the question the answer says so and cites nothing.
         With `conversation` (an `assistant.conversation.Conversation`) the question may be a follow-up
-        and the finished turn is appended to it. Raises `ValueError` for a bad year and `LLMError` /
+        (rewritten from its turns); the conversation is not changed (`Chat` adds the turns). Raises `ValueError` for a bad year and `LLMError` /
         `TypeError` for an unusable `llm` (see `llm`) before the first event; never after.
         """
         from assistant.answering import answer
@@ -261,7 +263,8 @@ class Chat:
     """A conversation with a collection: each question is answered with the turns so far as context
     (a follow-up such as "how much faster is it?" is rewritten into a standalone question before
     retrieval). `conversation` (an `assistant.conversation.Conversation`) holds the turns as plain,
-    JSON-safe data; the turn of each answer is added when its stream ends, whatever the ending."""
+    JSON-safe data; the turn of each answer is added when its stream ends, whatever the ending
+    (`Conversation.record`)."""
 
     def __init__(self, collection: PaperCollection, llm: LLM, conversation: Conversation, *,
                  top_k: int | None = None, filters: Filters | None = None):
@@ -278,8 +281,9 @@ class Chat:
 
     def stream(self, question: str, cancel: threading.Event | None = None) -> Iterator[AnswerEvent]:
         """Answer the next question as answer events (see `PaperCollection.stream`)."""
-        return self.collection.stream(question, llm=self.llm, top_k=self.top_k, filters=self.filters,
-                                      conversation=self.conversation, cancel=cancel)
+        events = self.collection.stream(question, llm=self.llm, top_k=self.top_k, filters=self.filters,
+                                        conversation=self.conversation, cancel=cancel)
+        return self.conversation.record(events, question, backend=self.llm.name, model=self.llm.model)
 
     def ask(self, question: str) -> Answer:
         """Answer the next question; returns the `Answer` (see `PaperCollection.ask`)."""

@@ -217,16 +217,6 @@ def answered_records(path: Path, ids: set[str]) -> dict[str, dict]:
     return out
 
 
-def _turn_from_record(record: dict):
-    """A finished `Turn` from an output record, for the history of later turns."""
-    from assistant.conversation import Turn
-
-    return Turn(question=record.get("question", ""), standalone_question=record.get("standalone_question", ""),
-                answer=record.get("answer", ""), sources=list(record.get("sources") or []),
-                citations=list(record.get("citations") or []), refused=bool(record.get("refused")),
-                backend=record.get("backend") or "", model=record.get("model") or "")
-
-
 # --- output -----------------------------------------------------------------------------------------
 
 def same_file(a: Path, b: Path) -> bool:
@@ -345,22 +335,26 @@ class JsonlAppender:
 def answer_record(q: BatchQuestion, *, retriever: Retriever, llm: LLM, settings: Settings,
                   filters: Filters | None = None, top_k: int | None = None,
                   cancel: threading.Event | None = None, conversation: Conversation | None = None) -> dict:
-    """The output record of one question (never raises: a failure becomes ``error``/``error_kind``).
-    With `conversation` (a turn), it is answered as a follow-up in it and appended to it."""
-    from assistant.answering import answer, answer_to_json
+    """The output record of one question (never raises: a failure becomes ``error``/``error_kind``):
+    the folded answer's ``ask --json`` object (`assistant.events.Answer.to_json`). With `conversation`,
+    it is answered as a follow-up in it and its turn is added to it."""
+    from assistant.answering import answer
+    from assistant.conversation import Turn
+    from assistant.events import Answer
 
     started = time.perf_counter()
     turn_fields = {"conversation": q.conversation, "turn": q.turn} if q.conversation else {}
+    folded = Answer(question=q.question, backend=llm.name, model=llm.model)
     try:
-        events = answer(q.question, retriever=retriever, llm=llm, settings=settings,
-                        filters=q.filters or filters, top_k=top_k, cancel=cancel, conversation=conversation)
-        record = answer_to_json(q.question, events, backend=llm.name, model=llm.model)
+        for event in answer(q.question, retriever=retriever, llm=llm, settings=settings,
+                            filters=q.filters or filters, top_k=top_k, cancel=cancel, conversation=conversation):
+            folded.add(event)
     except Exception as exc:  # answer() reports its own failures; this is a last resort
-        record = {"question": q.question, "answer": "", "sources": [], "citations": [], "dropped_citations": [],
-                  "backend": llm.name, "model": llm.model, "usage": {}, "refused": False,
-                  "seconds": round(time.perf_counter() - started, 3),
-                  "error": f"{type(exc).__name__}: {str(exc)[:200]}", "error_kind": "error"}
-    return {"question_id": q.id, **turn_fields, **record}
+        folded.error, folded.error_kind = f"{type(exc).__name__}: {str(exc)[:200]}", "error"
+        folded.seconds = time.perf_counter() - started
+    if conversation is not None:
+        conversation.add(Turn.from_answer(folded))
+    return {"question_id": q.id, **turn_fields, **folded.to_json()}
 
 
 def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Retriever, llm: LLM,
@@ -401,9 +395,11 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
         writer.write(record)
         return record
 
+    from assistant.conversation import Turn
+
     def step(q: BatchQuestion | dict, conversation: Conversation) -> dict | None:
         if isinstance(q, dict):  # a turn answered in an earlier run: its history for the next turns
-            conversation.add(_turn_from_record(q))
+            conversation.add(Turn.from_json(q))
             return None
         return one(q, conversation)
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.conversation import Turn
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
-from assistant.events import Citation, Source
+from assistant.events import Citation
 from store.paper import Paper
 
 
@@ -59,91 +60,6 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 
 # --- records -----------------------------------------------------------------------------------------
 
-def paper_to_json(paper: Paper) -> dict:
-    """Every field a reader of the saved chat needs (`Paper.to_json` plus source fields)."""
-    out = paper.to_json()
-    out["topic"] = paper.topic or None
-    out["source_id"] = paper.source_id or None
-    return out
-
-
-def paper_from_json(d: dict) -> Paper:
-    return Paper(
-        abstract=d.get("abstract") or "",
-        title=d.get("title") or "",
-        authors=tuple(d.get("authors") or ()),
-        venue=d.get("venue") or "",
-        year=d.get("year"),
-        url=d.get("url") or "",
-        source_id=d.get("source_id") or "",
-        topic=d.get("topic") or "",
-        title_is_derived=bool(d.get("title_is_derived", False)),
-        id=d.get("id") or "",
-    )
-
-
-@dataclass
-class SavedTurn:
-    """One question and its answer as saved. `status` is "complete", "partial", "stopped" or "error";
-    `error` is the one-line message when status is "error". `standalone_question` is the question as
-    retrieval used it (a follow-up rewritten); `filters` the `Filters.to_json()` the answer was found
-    under ({} for none); `note` why the sources are few or none (e.g. "no paper matches the filters
-    (year=2025)"); `refused` whether the answer says the abstracts do not answer the question."""
-
-    question: str
-    answer: str = ""
-    status: str = "complete"
-    standalone_question: str = ""
-    sources: tuple[Source, ...] = ()
-    citations: tuple[Citation, ...] = ()
-    backend: str = ""
-    model: str = ""
-    error: str = ""
-    seconds: float = 0.0
-    filters: dict = field(default_factory=dict)
-    note: str = ""
-    refused: bool = False
-
-    def to_json(self) -> dict:
-        return {
-            "question": self.question,
-            "standalone_question": self.standalone_question,
-            "answer": self.answer,
-            "status": self.status,
-            "backend": self.backend,
-            "model": self.model,
-            "error": self.error,
-            "seconds": round(self.seconds, 3),
-            "filters": {k: v for k, v in self.filters.items() if v is not None},
-            "note": self.note,
-            "refused": self.refused,
-            "sources": [{"n": s.n, "score": s.score, "paper": paper_to_json(s.paper)} for s in self.sources],
-            "citations": [{"n": c.n, "paper": paper_to_json(c.paper), "sentences": list(c.sentences)}
-                          for c in self.citations],
-        }
-
-    @classmethod
-    def from_json(cls, d: dict) -> SavedTurn:
-        return cls(
-            question=d.get("question", ""),
-            standalone_question=d.get("standalone_question", ""),
-            answer=d.get("answer", ""),
-            status=d.get("status", "complete"),
-            backend=d.get("backend", ""),
-            model=d.get("model", ""),
-            error=d.get("error", ""),
-            seconds=float(d.get("seconds") or 0.0),
-            filters=dict(d.get("filters") or {}),
-            note=d.get("note", ""),
-            refused=bool(d.get("refused", False)),
-            sources=tuple(Source(n=int(s["n"]), paper=paper_from_json(s["paper"]), score=float(s.get("score", 0.0)))
-                          for s in d.get("sources", ())),
-            citations=tuple(Citation(n=int(c["n"]), paper=paper_from_json(c["paper"]),
-                                     sentences=tuple(c.get("sentences", ())))
-                            for c in d.get("citations", ())),
-        )
-
-
 @dataclass(frozen=True)
 class ChatSummary:
     """A row of the conversation list. Times are Unix seconds."""
@@ -164,7 +80,7 @@ class SavedChat:
     created: float
     updated: float
     settings: dict[str, Any] = field(default_factory=dict)
-    turns: list[SavedTurn] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
 
 
 def title_from(question: str, max_chars: int = 60) -> str:
@@ -217,7 +133,7 @@ class ChatStore:
             (chat_id, title, now, now, json.dumps(settings or {}, ensure_ascii=False))))
         return chat_id
 
-    def save_turn(self, chat_id: str, position: int, turn: SavedTurn, settings: dict | None = None) -> None:
+    def save_turn(self, chat_id: str, position: int, turn: Turn, settings: dict | None = None) -> None:
         """Insert or replace turn `position` (from 0) of the conversation and touch its update time."""
         data = json.dumps(turn.to_json(), ensure_ascii=False)
 
@@ -261,7 +177,7 @@ class ChatStore:
             cid, title, created, updated, settings = rows[0]
             turns = db.execute("SELECT data FROM turns WHERE chat_id = ? ORDER BY position", (cid,)).fetchall()
             return SavedChat(cid, title, created, updated, json.loads(settings or "{}"),
-                             [SavedTurn.from_json(json.loads(t[0])) for t in turns])
+                             [Turn.from_json(json.loads(t[0])) for t in turns])
 
         return self._run(go)
 
@@ -295,7 +211,7 @@ def readable(text: str) -> str:
     return printable(render_latex(text or ""))
 
 
-def cited_papers(turns: Iterable[SavedTurn]) -> list[Paper]:
+def cited_papers(turns: Iterable[Turn]) -> list[Paper]:
     """The distinct papers cited anywhere in the conversation, in order of first citation."""
     seen: dict[str, Paper] = {}
     for turn in turns:
@@ -305,37 +221,39 @@ def cited_papers(turns: Iterable[SavedTurn]) -> list[Paper]:
     return list(seen.values())
 
 
-def cited_sentences(turn: SavedTurn, citation: Citation) -> tuple[str, ...]:
+def cited_sentences(turn: Turn, citation: Citation) -> tuple[str, ...]:
     """The answer sentences that cite `citation` (its own, else those of the answer carrying its marker)."""
     if citation.sentences:
         return tuple(citation.sentences)
-    from assistant.tui.textutil import markers_in, sentence_spans
+    from assistant.text import sentences_citing
 
-    return tuple(turn.answer[s:e] for s, e in sentence_spans(turn.answer) if citation.n in markers_in(turn.answer[s:e]))
+    return sentences_citing(turn.answer, citation.n)
 
 
-def evidence(turn: SavedTurn, citation: Citation) -> list[str]:
+def evidence(turn: Turn, citation: Citation) -> list[str]:
     """The sentences of the cited abstract the answer relied on for `citation`, in abstract order
-    (the ones the abstract viewer highlights: `assistant.tui.textutil.relied_spans`)."""
-    from assistant.tui.textutil import relied_spans
+    (the ones the abstract viewer highlights: `assistant.text.relied_spans`)."""
+    from assistant.text import relied_spans
 
     abstract = citation.paper.abstract
     return [abstract[s:e] for s, e in relied_spans(abstract, cited_sentences(turn, citation))]
 
 
-def _renumber(answer: str, turn: SavedTurn, ref_of: dict[str, int]) -> str:
+def _renumber(answer: str, turn: Turn, ref_of: dict[str, int]) -> str:
     """Rewrite the turn's own markers ``[n]`` to the conversation-wide reference numbers."""
     import re
+
+    from assistant.text import CITATION_MARKER, marker_groups
 
     local = {c.n: ref_of[c.paper.id or c.paper.title] for c in turn.citations}
 
     def sub(m: re.Match) -> str:
-        nums = [int(x) for x in re.findall(r"\d+", m.group(0))]
+        nums = marker_groups(m.group(0))[0]
         if not all(n in local for n in nums):
             return m.group(0)
         return "".join(f"[{local[n]}]" for n in nums)
 
-    return re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", sub, answer)
+    return CITATION_MARKER.sub(sub, answer)
 
 
 def reference_line(n: int, paper: Paper) -> str:
@@ -373,7 +291,7 @@ def reference_text(n: int, paper: Paper, sentences: Iterable[str] = ()) -> str:
     return "\n".join(lines)
 
 
-def answer_with_references(turn: SavedTurn) -> str:
+def answer_with_references(turn: Turn) -> str:
     """One answer for the clipboard: the answer as read (LaTeX rendered, control characters removed),
     the note on its sources if any, then ``References`` with each cited paper under the answer's own
     marker numbers and the abstract sentences the answer relied on."""

@@ -1,6 +1,6 @@
 """The product's fixed vocabularies as string enums: LLM backend names, error kinds and turn statuses.
 
-Each member *is* its string (``enum.StrEnum``): ``Backend.OPENAI == "openai"``, ``json.dumps`` writes
+Each member *is* its string (``enum.StrEnum``): ``BackendName.OPENAI == "openai"``, ``json.dumps`` writes
 ``"openai"``, so ``--json`` output, answers files and saved chats read the same as before the enums.
 This module imports nothing of the product, so any module may use it.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Backend(StrEnum):
+class BackendName(StrEnum):
     """The LLM backends a user names: ``--llm``, ``ASSISTANT_LLM``, ``llm=`` in the Python API; also the
     ``backend`` field of answers (``Done.backend``, ``--json``, batch lines, saved chats), where a
     llama-index ``LLM`` object passed in from Python is ``"llama-index"``

@@ -446,8 +446,8 @@ def evaluate_question(question: Question, *, retriever: Retriever, papers: Seque
     """Retrieve (and, with an `llm`, answer) one question and score it. Answering failures are
     recorded in `error`, never raised.
 
-    With `conversation` (a turn), the question is answered as a follow-up in it (the answer appends
-    the turn) and retrieval is scored on its standalone question; without an `llm` the standalone
+    With `conversation` (a turn), the question is answered as a follow-up in it (its turn is added to
+    it) and retrieval is scored on its standalone question; without an `llm` the standalone
     question is the deterministic rewrite and the turn is appended without an answer."""
     started = time.perf_counter()
     result = QuestionResult(question)
@@ -472,32 +472,26 @@ def evaluate_question(question: Question, *, retriever: Retriever, papers: Seque
 
 
 def _answer_into(result: QuestionResult, question: Question, **kwargs) -> None:
+    """Answer `question` and fill `result` from the folded answer (`assistant.events.Answer`)."""
     from assistant import answering
-    from assistant.events import Citations, Done, Error, Sources, TextDelta
+    from assistant.conversation import Turn
+    from assistant.events import Answer
 
-    text: list[str] = []
-    if kwargs.get("conversation") is None:
+    conversation = kwargs.get("conversation")
+    if conversation is None:
         kwargs.pop("conversation", None)
+    folded = Answer(question=question.q)
     try:
         for event in answering.answer(question.q, **kwargs):
-            if isinstance(event, Sources):
-                result.sources = [s.paper.id for s in event.sources]
-                result.standalone_question = event.question or question.q
-            elif isinstance(event, TextDelta):
-                text.append(event.text)
-            elif isinstance(event, Citations):
-                result.cited = list(dict.fromkeys(c.paper.id for c in event.citations))
-            elif isinstance(event, Done):
-                result.answer = event.answer
-                result.refused = bool(event.refused)
-            elif isinstance(event, Error):
-                result.error = event.message
-                result.answer = event.partial or "".join(text)
+            folded.add(event)
     except Exception as exc:  # one failing question must not stop the run
-        result.error = f"{type(exc).__name__}: {str(exc)[:200]}"
-        result.answer = "".join(text)
-    if not result.answer and not result.error:
-        result.answer = "".join(text)
+        folded.error = f"{type(exc).__name__}: {str(exc)[:200]}"
+    if conversation is not None:
+        conversation.add(Turn.from_answer(folded))
+    result.sources = [s.paper.id for s in folded.sources]
+    result.standalone_question = folded.standalone_question
+    result.cited = list(dict.fromkeys(c.paper.id for c in folded.citations))
+    result.answer, result.refused, result.error = folded.text, folded.refused, folded.error
 
 
 def run_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,

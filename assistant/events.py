@@ -124,7 +124,8 @@ class Answer:
     - `seconds`: wall time in seconds (from ``Done``; after an ``Error``, since the fold began; None
       while the stream is unfinished); `refused`: the answer says no paper or abstract answers it;
     - `note`: retrieval's explanation (why no paper was close enough, papers left out to fit the context
-      window) and the backend's (a repetition loop cut), joined by "; ", or "";
+      window) and the backend's (a repetition loop cut), joined by "; ", or ""; `notes` the same, one
+      string each, in that order;
     - `relevance`: per retrieved paper, the relevance evidence (``relevance.Evidence`` as a dict);
     - `error` / `error_kind`: the ``Error`` event's message and kind, or "".
 
@@ -144,6 +145,7 @@ class Answer:
     seconds: float | None = None
     refused: bool = False
     note: str = ""
+    notes: tuple[str, ...] = ()
     relevance: tuple[dict, ...] = ()
     error: str = ""
     error_kind: str = ""
@@ -169,7 +171,9 @@ class Answer:
         if isinstance(event, Sources):
             self.sources = tuple(event.sources)
             self.standalone_question = event.question or self.question
-            self.note = event.note or self.note
+            if event.note:
+                self.notes = (*self.notes, event.note)
+                self.note = "; ".join(self.notes)
             self.relevance = tuple(event.relevance)
         elif isinstance(event, TextDelta):
             self._parts.append(event.text)
@@ -181,7 +185,8 @@ class Answer:
             self.text, self.backend, self.model = event.answer, event.backend, event.model
             self.usage, self.seconds, self.refused, self.done = dict(event.usage), event.seconds, event.refused, True
             if event.note:
-                self.note = "; ".join(x for x in (self.note, event.note) if x)
+                self.notes = (*self.notes, event.note)
+                self.note = "; ".join(self.notes)
         elif isinstance(event, Error):
             self.text = (event.partial or "".join(self._parts)).strip()
             self.error, self.error_kind = event.message, event.kind

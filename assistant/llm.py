@@ -1,5 +1,7 @@
-"""LLM backends behind one interface: ``openai`` (any OpenAI-compatible server), ``local`` (llama.cpp
-in process) and ``extractive`` (no LLM: quotes the best-matching abstract sentences).
+"""LLM backends behind one interface: ``openai`` (any OpenAI-compatible server) and ``local``
+(llama.cpp in process); `make_llm` also names ``extractive``, which is no LLM but an answer synthesizer
+(`assistant.extractive.ExtractiveSynthesizer`: quotes the best-matching abstract sentences), called by
+`assistant.answering.answer` with the question, the sources and the embedder.
 
 Every backend has ``name`` (``"openai" | "local" | "extractive"``), ``model`` (a model name or file),
 ``context_window`` (tokens, or None when it has none), ``max_tokens``, ``notice`` (one line for the user,
@@ -8,7 +10,7 @@ e.g. how to configure an LLM when ``auto`` fell back) and:
 - ``stream(request, cancel=None) -> Iterator[Chunk]``: the answer to an `AnswerRequest` as text chunks;
   the last chunk may carry ``usage`` (``{"prompt_tokens", "completion_tokens", "total_tokens"}``).
 - ``complete(messages, max_tokens) -> str``: a short non-streamed reply (follow-up rewriting); the
-  extractive backend has none (``can_chat`` is False).
+  extractive synthesizer has none (``can_chat`` is False) and has ``synthesize`` instead of ``stream``.
 - ``count_tokens(text) -> int``: tokens of `text` in the model's tokenizer (an estimate for remote models).
 
 Failures raise `LLMError` with a one-line message and a ``kind`` (``"config"``, ``"auth"``,
@@ -19,7 +21,6 @@ Heavy libraries (openai, llama_cpp, tenacity, numpy) are imported when first use
 from __future__ import annotations
 
 import importlib.util
-import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from assistant.errors import AssistantError
-from assistant.text import mentions, name_tokens
+from assistant.extractive import ExtractiveSynthesizer
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -62,17 +63,19 @@ class Chunk:
 
 @dataclass
 class AnswerRequest:
-    """What a backend answers: chat `messages` (system + user with the numbered sources) for the
-    chat backends; `question`, `sources` and `embedder` for the extractive one."""
+    """What an LLM backend answers: chat `messages` (system + user with the numbered sources), the
+    standalone `question` they ask, and `max_tokens` for the answer (None: the backend's own)."""
 
     messages: list[dict]
     question: str
-    sources: Sequence[Source] = ()
-    embedder: Embedder | None = None
     max_tokens: int | None = None
 
 
-class LLM(Protocol):
+class Backend(Protocol):
+    """What every backend `make_llm` returns has: `name` (``"openai" | "local" | "extractive"``),
+    `model`, `context_window` (tokens, None when it has none), `max_tokens` (of an answer), `notice`
+    (one line for the user, or "") and `can_chat` (it can rewrite a follow-up with ``complete``)."""
+
     name: str
     model: str
     context_window: int | None
@@ -80,11 +83,22 @@ class LLM(Protocol):
     notice: str
     can_chat: bool
 
+
+class LLM(Backend, Protocol):
+    """A language model answering the prompt (`AnswerRequest`) as a stream of chunks."""
+
     def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]: ...
 
     def complete(self, messages: list[dict], max_tokens: int = 128) -> str: ...
 
     def count_tokens(self, text: str) -> int: ...
+
+
+class AnswerSynthesizer(Backend, Protocol):
+    """A backend that writes no text with a model but composes the answer from the sources
+    (`assistant.extractive.ExtractiveSynthesizer`); ``can_chat`` is False and ``context_window`` None."""
+
+    def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str: ...
 
 
 # --- token counting -------------------------------------------------------------------------------
@@ -466,324 +480,9 @@ class LocalBackend:
                          "total_tokens": prompt_tokens + completion})
 
 
-# --- extractive (no LLM) ----------------------------------------------------------------------------
-
-_CONTRIBUTION = re.compile(r"\b(?:we|our)\b|\b(?:this|the\s+proposed)\s+(?:paper|work|method|framework|approach)\b",
-                           re.I)
-"""A sentence stating the paper's own contribution ("we propose ...", "our method ...")."""
-_RESULT = re.compile(r"\b(?:outperform\w*|improv\w*|achiev\w*|reduc\w*|speed\w*|surpass\w*|gains?|faster|"
-                     r"accelerat\w*|boost\w*|match(?:es|ing)?|yield\w*|demonstrat\w*|show(?:s|n)?)\b", re.I)
-"""A sentence stating a result."""
-_BACKGROUND = re.compile(r"^\s*(?:recently|however|while|although|despite|traditionally|existing|current|"
-                         r"prior|previous|conventional|most|many|large\s+language\s+models)\b|\b(?:remains?|"
-                         r"has\s+emerged|have\s+emerged|central\s+challenge|bottleneck|have\s+(?:been|extended)|"
-                         r"is\s+(?:widely|commonly|often)|are\s+(?:widely|commonly|often)|cornerstone)\b", re.I)
-"""A motivation/background sentence (the field's state, not the paper's contribution)."""
-
-
-class ExtractiveBackend:
-    """No LLM: answers with sentences of the given abstracts, chosen by the question's kind
-    (`assistant.extractive`), each followed by its source's marker ``[n]``.
-
-    - several papers ("which papers ...", "compare ..."): one line per given source, naming it (display
-      title) and citing it, with its best-matching sentence;
-    - "how much / how many ...": the best-matching sentences that state a number;
-    - "which models / datasets / ...": the best-matching sentences naming such things;
-    - "what is X": the sentence that defines X;
-    - authors, hardware, learning rate, licence: quoted only when a sentence states them;
-    - else: the best-matching sentences of the best source (others within `margin`).
-
-    `prompts.CANNOT_ANSWER` when the kind needs something no given abstract states, or no sentence
-    matches (a content word of the question, other than the names pointing at the paper, and cosine
-    similarity at least `min_sentence_similarity`; or similarity at least `strong_similarity`).
-    Sources are the papers the relevance gate kept (`assistant.relevance`), best first. Similarities
-    come from the store's embedder (MiniLM: cosine of L2-normalised vectors); sentences are quoted
-    with LaTeX rendered.
-    """
-
-    name = "extractive"
-    model = "best-matching abstract sentences"
-    can_chat = False
-    context_window = None
-    min_sentence_similarity = 0.25
-    strong_similarity = 0.6
-    max_sentences = 2
-    margin = 0.08  # sentences within this of the best one are quoted too
-
-    def __init__(self, settings: Settings, model: str | None = None):
-        self.settings = settings
-        self.max_tokens = settings.max_tokens
-        self.notice = ""
-        self._embedder = None
-        self._counter = None
-
-    def count_tokens(self, text: str) -> int:
-        """Tokens of `text` in gpt-4o's BPE; the encoding (seconds to load) is read on first use, as
-        answering with no context window never counts."""
-        if self._counter is None:
-            self._counter = bpe_token_counter("gpt-4o")
-        return self._counter(text)
-
-    def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
-        raise LLMError("the extractive backend cannot write text", kind="config")
-
-    def _embedder_for(self, request: AnswerRequest):
-        if request.embedder is not None:
-            return request.embedder
-        if self._embedder is None:
-            from store.embeddings import make_embedder
-
-            self._embedder = make_embedder(self.settings)
-        return self._embedder
-
-    def _scored(self, request: AnswerRequest, sources, pointers, focus):
-        """``[(score, n, sentence, similarity, overlap, position)]`` for every sentence of `sources`."""
-        from assistant import extractive as ex
-        from assistant.relevance import sentence_vectors
-        from assistant.text import fold
-
-        embedder = self._embedder_for(request)
-        qvec = embedder.embed([request.question])[0]
-        out = []
-        for s in sources:
-            sentences, vectors = sentence_vectors(s.paper, embedder)
-            if not sentences:
-                continue
-            for pos, (sent, sim) in enumerate(zip(sentences, vectors @ qvec)):
-                sim = float(sim)
-                folded = fold(sent)
-                overlap = len(focus & ex.stems(folded))
-                names_here = any(mentions(folded, nm) for nm in pointers)
-                out.append((sim + 0.05 * min(overlap, 3) + 0.05 * names_here, s.n, sent, sim, overlap, pos))
-        return out
-
-    def _matches(self, x, focus, foreign: bool = False) -> bool:
-        _, _, _, sim, overlap, _ = x
-        if foreign:  # MiniLM is English-only: similarities to a non-English question are low
-            return sim >= 0.15 or overlap > 0
-        if focus:
-            return (overlap > 0 and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
-        return sim >= self.min_sentence_similarity
-
-    def _answer_score(self, x, paper, quantity: bool) -> float:
-        """How well sentence `x` (a `_scored` row) answers a question about one paper: its match
-        (similarity, the question's distinctive words beyond the paper's name), plus the paper's
-        contribution ("we propose ...", its name) and main result (a number with "outperforms",
-        "improves", ...), minus motivation/background ("... remains a central challenge",
-        "Recently, studies ...") that carries none of what is asked."""
-        from assistant import extractive as ex
-
-        score, _, sent, _, overlap, _ = x
-        score += 0.04 * min(overlap, 3)
-        own = bool(_CONTRIBUTION.search(sent))
-        named = paper.display_name[:40].casefold() in sent.casefold()
-        if own:
-            score += 0.08
-        elif named:
-            score += 0.04
-        number = ex.has_number(sent)
-        if _RESULT.search(sent):
-            score += 0.06 if number else 0.03
-        if quantity and number:
-            score += 0.1
-        if not own and not named and _BACKGROUND.search(sent):
-            score -= 0.12
-        return score
-
-    def _summary(self, scored, source, question: str, first_good: list, limit: int = 3, keep: int = 3,
-                 embedder=None, pointers=()):
-        """Up to `limit` sentences of `source` that answer `question` about it (mechanism and result),
-        in the abstract's order: the best by `_answer_score` (one of `first_good` when given), and the
-        others within 0.15 of it. ``[]`` when the paper has no sentence."""
-        from assistant import extractive as ex
-
-        quantity = bool(ex._NUMBER_Q.search(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
-        mine = [x for x in scored if x[1] == source.n]
-        if not mine:
-            return []
-        plain_question = None
-        if embedder is not None and pointers:
-            plain_question = re.sub("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in pointers), " ", question)
-        why = re.search(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|wrong|"
-                        r"costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b",
-                        question, re.I)
-        background = lambda x: not why and _BACKGROUND.search(x[2]) and not _CONTRIBUTION.search(x[2])  # noqa: E731
-        ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
-        # the sentences closest to the question (within `margin` of the closest), unless they are only
-        # the field's background; then the best answering ones (contribution, result) up to `limit`
-        # closeness: similarity and the question's distinctive words beyond the paper's name (a
-        # sentence carrying two or more of them is close even when its similarity is low)
-        sim = {x[5]: x[3] for x in mine}
-        if plain_question is not None:  # the paper's name in question and sentence is no evidence
-            from assistant.relevance import sentence_vectors
-
-            _, vectors = sentence_vectors(source.paper, embedder)
-            qvec = embedder.embed([plain_question])[0]
-            sim = {pos: float(v) for pos, v in enumerate(vectors @ qvec)}
-        close = sorted((x for x in mine if x in first_good or x[4] >= 2),
-                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3)))
-        chosen = close[:keep]
-        chosen = [x for x in chosen if not background(x)]
-        top = self._answer_score(ranked[0], source.paper, quantity)
-        chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
-                   and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)
-                   ][: max(0, limit - len(chosen))]
-        if not chosen:
-            chosen = ranked[:1]
-        chosen.sort(key=lambda x: x[5])
-        return chosen
-
-    def select(self, request: AnswerRequest) -> list[tuple[int, str, float]]:
-        """The quoted sentences: ``[(n, sentence, cosine similarity)]`` in answer order (empty: the
-        abstracts do not say). Several-paper answers are built by `answer_text`."""
-        return [(n, sent, sim) for n, sent, sim, _ in self._pick(request)[1]]
-
-    def _pick(self, request: AnswerRequest):
-        from assistant import extractive as ex
-        from assistant.relevance import is_foreign, matched_names
-        from assistant.text import fold
-
-        question = request.question
-        sources = list(request.sources)
-        if not sources:
-            return "none", []
-        names = name_tokens(fold(question))
-        used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
-        # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
-        # names ("... save over AdamW?") are content words like any other.
-        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
-        focus = ex.focus_stems(question, pointers)
-        scored = self._scored(request, sources, pointers, focus)
-        kind = ex.question_kind(question)
-        if kind == "which":
-            kind = "entity" if pointers else "papers"
-        foreign = is_foreign(question)
-        good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
-        top_n = sources[0].n
-
-        def pick(pool, limit=None, one_source=True):
-            pool = [x for x in pool if not one_source or x[1] == top_n] or ([] if one_source else pool)
-            if not pool:
-                return []
-            best = pool[0][0]
-            chosen = [x for x in pool if x[0] >= best - self.margin or x[1] == pool[0][1]]
-            chosen = chosen[: limit or self.max_sentences]
-            chosen.sort(key=lambda x: (x[1], x[5]))  # in the abstract's order
-            return [(x[1], x[2], x[3], None) for x in chosen]
-
-        detail = ex.detail_asked(question)
-        if detail:
-            return "detail", pick([x for x in good if ex.states_detail(detail, x[2])], 1, one_source=False)
-        if kind == "papers" and (ex.asks_several(question) or len(sources) > 1 and ex.asks_several(question)):
-            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
-                                      r"by\s+how", question, re.I))
-            lines = []
-            for s in sources:
-                # its contribution ("we propose", its name) rather than the field's background
-                own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
-                mine = sorted((x for x in scored if x[1] == s.n),
-                              key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
-                                              + (0.1 if quantity and ex.has_number(x[2]) else 0.0)
-                                              - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
-                                                 else 0.0)))
-                if mine:
-                    text = mine[0][2]
-                    if not (own.search(text) and _RESULT.search(text) and ex.has_number(text)):
-                        # and what it finds: its result sentence with a number, when the first is not one
-                        found = [x for x in mine[1:] if _RESULT.search(x[2]) and ex.has_number(x[2])
-                                 and own.search(x[2])]
-                        if found:
-                            pair = sorted([mine[0], found[0]], key=lambda x: x[5])
-                            text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
-                    lines.append((s.n, text, mine[0][3], s.paper.display_name))
-            if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
-                chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
-                return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
-                                 for i, x in enumerate(chosen)]
-            return "papers", lines
-        if kind == "number":
-            # the asked quantity is named in the question's interrogative clause ("A tool repairs bugs
-            # ... . How many programs did it fix?"): numbers in sentences sharing its words, best first
-            if foreign:  # no English words to go by: the best-matching sentences with a number
-                numeric = [x for x in good if ex.has_number(x[2])]
-                return "number", pick(numeric, one_source=False) if numeric else []
-            clause = ex.stems(ex.asked_clause(question), exclude=pointers)
-            numeric = [(len(clause & ex.stems(fold(x[2]))), x) for x in scored if ex.has_number(x[2])]
-            numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top_n)]
-            numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
-            chosen = [x for _, x in numeric[:2] if x[1] == numeric[0][1][1]] if numeric else []
-            chosen.sort(key=lambda x: x[5])
-            return "number", [(x[1], x[2], x[3], None) for x in chosen]
-        if kind == "entity":
-            noun = ex.entity_noun(question) or ""
-            key = ex.noun_key(noun) if noun else ""
-            exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
-            named = [x for x in good if ex.names_near(x[2], noun, exclude)
-                     and (not key or key in x[2].casefold() or noun == "written")]
-            sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
-            if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
-                # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
-                # 2025, EAPO ..." for "which math competitions"): a sentence of the named paper that
-                # lists names, or names things (states sizes, when sizes are asked) sharing the question's words
-                def lists(x):
-                    found = ex.named_entities(x[2], exclude)
-                    return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and ex.has_number(x[2])))
-                named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
-            return "entity", pick(named, 1, one_source=False)
-        if kind == "definition":
-            term = (ex.defined_term(question) or "").casefold()
-            defining = [x for x in scored if x[1] == top_n and term and term in fold(x[2]).casefold()
-                        and re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", x[2], re.I)]
-            if defining:
-                first = min(defining, key=lambda x: x[5])
-                return "definition", [(first[1], first[2], first[3], None)]
-        if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
-            chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
-            return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
-                             for i, x in enumerate(chosen)]
-        if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
-            chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)]
-            return kind, chosen
-        chosen = pick(good, 3)
-        if not chosen and kind in ("other", "definition"):
-            # a yes/no or how/why question about the paper it names: its closest sentence, if close
-            mine = sorted((x for x in scored if x[1] == top_n), key=lambda x: -x[3])
-            if mine and mine[0][3] >= 0.3:
-                chosen = [(top_n, mine[0][2], mine[0][3], None)]
-        return kind, chosen
-
-    def answer_text(self, request: AnswerRequest) -> str:
-        from assistant.extractive import plain
-        from prompts import CANNOT_ANSWER
-
-        kind, picked = self._pick(request)
-        if not picked:
-            return CANNOT_ANSWER
-        parts = []
-        for n, sent, _, title in picked:
-            body = plain(sent).rstrip()
-            stop = body[-1] in ".!?。！？"  # the marker goes before the sentence's own stop: "… [1]。"
-            end = body[-1] if stop else ("。" if re.search(r"[\u3040-\u30ff\u3400-\u9fff]$", body) else ".")
-            body = body[:-1].rstrip() if stop else body
-            if title:
-                parts.append(f"{plain(title)} [{n}]: {body}{end}")
-            else:
-                parts.append(f"{body} [{n}]{end}")
-        return ("\n" if kind == "papers" else " ").join(parts)
-
-    def stream(self, request: AnswerRequest, cancel: threading.Event | None = None) -> Iterator[Chunk]:
-        text = self.answer_text(request)
-        pieces = re.split(r"(?<=[.!?])(?=[ \n])", text)
-        for piece in pieces:
-            if cancel is not None and cancel.is_set():
-                return
-            yield Chunk(piece)
-        yield Chunk("", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
-
-
 # --- choosing a backend -----------------------------------------------------------------------------
 
-BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveBackend}
+BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveSynthesizer}
 
 
 DEMO_NOTICE = ("{model} is a demo-size model (135M parameters): its answers are often wrong or "
@@ -791,7 +490,7 @@ DEMO_NOTICE = ("{model} is a demo-size model (135M parameters): its answers are 
                "larger GGUF model.")
 
 
-def make_llm(settings: Settings, name: str | None = None, model: str | None = None) -> LLM:
+def make_llm(settings: Settings, name: str | None = None, model: str | None = None) -> LLM | AnswerSynthesizer:
     """The backend `name` (default ``settings.llm``) with `model` (default from settings).
 
     ``auto``: openai when an API key or base URL is set; else local when the user set

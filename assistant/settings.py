@@ -22,7 +22,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from assistant.enums import Backend, ErrorKind
+from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 
 ENV_PREFIX = "ASSISTANT_"
@@ -104,8 +104,8 @@ class Settings(BaseSettings):
                                        "do not answer).")
 
     # --- answering
-    llm: Backend = Field(
-        Backend.AUTO, description="LLM backend. 'auto': openai if an API key or base URL is set, else local "
+    llm: BackendName = Field(
+        BackendName.AUTO, description="LLM backend. 'auto': openai if an API key or base URL is set, else local "
                             "if llama-cpp-python is installed, else extractive.")
     model: str | None = Field(None, description="Model name for the openai backend (default gpt-4o-mini).")
     openai_api_key: str | None = Field(

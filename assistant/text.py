@@ -1,7 +1,10 @@
 """Text helpers shared by retrieval, answering, evaluation and the user interfaces.
 
-- words and names: `name_tokens`, `mentions`, `content_stems` (Snowball stemming, PyStemmer);
-- sentences: `split_sentences`;
+- words and names: `name_tokens`, `mentions`, `content_stems` (Snowball stemming, PyStemmer, loaded
+  once for BM25 and these), `content_words`, the stop words (`STOP_WORDS`, `GENERIC_WORDS`);
+- sentences: `sentence_spans` (the one splitter), `split_sentences` (an abstract's sentences);
+- citation markers as the checker writes them: `CITATION_MARKER`, `marker_groups`, `markers_in`,
+  `sentences_citing`, and `relied_spans` (the abstract sentences an answer rests on);
 - what a person reads: `render_latex` (LaTeX in abstracts to Unicode text, pylatexenc).
 
 Pure functions on ``str``; heavy libraries are imported when first used.
@@ -10,27 +13,34 @@ Pure functions on ``str``; heavy libraries are imported when first used.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
 from store.paper import is_name_like, venue_key
 
-_STOP = set("""a an the and or of to in on for with by from at as is are was were be been being it its this that these
-those which what who whom whose when where why how do does did doing done can could should would may might will
-shall has have had having than then there their they them we our you your he she his her i me my not no nor so such
-about into over under between through during before after above below up down out off again further more most
-other some any each few both all own same very just also only paper papers work works method methods approach
-approaches model models propose proposes proposed study studies use uses used using show shows present presents
-introduce introduces new one two many much mean means give gives get gets make makes like well stand stands
-compare compared comparison summarize summarise summary describe explain tell list discuss overview main key""".split())
+STOP_WORDS = frozenset("""a an the and or of in on for to with by from as at is are was were be been being this that
+these those it its we our they their which who whom whose than then also such can may might will would into over
+under about between across while not no nor but both each more most less least very via using use used based show
+shows shown per""".split())
+"""Function words (articles, pronouns, prepositions, auxiliaries) and a few words every abstract uses
+("using", "shown"), lower-case: what `content_words` drops."""
+_ASKING = frozenset("""what when where why how do does did doing done could should shall has have had having there
+them you your he she his her i me my so through during before after above below up down out off again further
+other some any few all own same just only paper papers work works method methods approach approaches model models
+propose proposes proposed study studies uses present presents introduce introduces new one two many much mean means
+give gives get gets make makes like well stand stands compare compared comparison summarize summarise summary
+describe explain tell list discuss overview main key""".split())
+_STOP = (STOP_WORDS - {"across", "while", "but", "less", "least", "via", "based", "shown", "per"}) | _ASKING
 GENERIC_WORDS = frozenset(_STOP | set("""there here any anything something whether does did is are according
 reported report reports reporting abstract abstracts research researcher researchers propose proposed
 introduce introduced able else besides apart""".split()))
 """Words that say nothing about a question's subject (stop words, question words, "paper", "propose"),
-lower-case; `content_stems` drops `_STOP`, `relevance.salient_words` these."""
+lower-case; `content_stems` drops `_STOP` (`STOP_WORDS` and the words of asking about papers, as
+`relevance` was tuned with them), `relevance.salient_words` these."""
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9(\"“\[$\\]|[^\x00-\x7f])|(?<=[。！？])\s*(?=\S)")
+_ABSTRACT_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
 
@@ -59,19 +69,39 @@ def mentions(document: str, name: str) -> bool:
     return re.search(rf"(?<![\w$\\]){re.escape(_folded(name))}(?![\w])", _folded(document)) is not None
 
 
+def sentence_spans(text: str, *, strict: bool = False) -> list[tuple[int, int]]:
+    """(start, end) character spans of the sentences of `text`, without the white space between them.
+
+    A sentence ends after . ! ? (and any closing quote or bracket) before a capital, digit, bracket,
+    ``$``, backslash or non-ASCII character, or after 。！？; paragraph breaks also split. `strict`
+    splits only after . ! ? before a capital, an opening bracket or quote, or a formula (the rule the
+    relevance gate and the extractive answerer were tuned with: `split_sentences`)."""
+    end_at = _ABSTRACT_SENTENCE_END if strict else _SENTENCE_END
+    spans: list[tuple[int, int]] = []
+    for para in re.finditer(r"[^\n]+", text):
+        start = para.start()
+        for m in end_at.finditer(para.group(0)):
+            end = para.start() + m.start()
+            if end > start:
+                spans.append((start, end))
+            start = para.start() + m.end()
+        if para.end() > start:
+            spans.append((start, para.end()))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
 def split_sentences(text: str) -> list[str]:
-    """Sentences of an abstract (split after . ! ? before a capital, a bracket or a formula)."""
-    return [s.strip() for s in _SENTENCE_SPLIT.split(" ".join(text.split())) if s.strip()]
+    """Sentences of an abstract, white space collapsed (`sentence_spans` with `strict`)."""
+    text = " ".join(text.split())
+    return [text[s:e].strip() for s, e in sentence_spans(text, strict=True)]
 
 
 @cache
 def _stemmer():
-    try:
-        import Stemmer
+    from store.bm25 import _stemmer as english_stemmer  # one PyStemmer loader: BM25's, so both stem alike
 
-        return Stemmer.Stemmer("english").stemWord
-    except Exception:
-        return lambda w: w[:6]
+    stemmer = english_stemmer()
+    return stemmer.stemWord if stemmer is not None else (lambda w: w[:6])
 
 
 def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
@@ -80,6 +110,67 @@ def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
     skip = {e.casefold() for e in exclude}
     return {stem(w.casefold()) for w in _WORD.findall(text)
             if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1}
+
+
+# --- citation markers and the sentences that carry them -----------------------------------------------
+
+CITATION_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+"""A checked citation marker, as `answering.CitationChecker` writes it: ``[2]`` or ``[1, 3]`` (group 1:
+the numbers)."""
+_UNICODE_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
+
+
+def marker_groups(text: str) -> list[list[int]]:
+    """The numbers of each citation marker in `text`, in order: ``"a [1] b [2, 3]"`` -> ``[[1], [2, 3]]``."""
+    return [[int(x) for x in re.findall(r"\d+", m.group(1))] for m in CITATION_MARKER.finditer(text)]
+
+
+def markers_in(text: str) -> list[int]:
+    """The distinct citation numbers in `text`, in order of first appearance."""
+    return list(dict.fromkeys(n for group in marker_groups(text) for n in group))
+
+
+def sentences_citing(text: str, n: int) -> tuple[str, ...]:
+    """The sentences of `text` (`sentence_spans`) that carry marker ``[n]``, alone or in a group (a
+    bracketed list with 0 in it, ``[0, 1]``, is no citation)."""
+    return tuple(text[s:e].strip() for s, e in sentence_spans(text)
+                 if any(n in group and 0 not in group for group in marker_groups(text[s:e])))
+
+
+def content_words(text: str) -> set[str]:
+    """Case-folded words of `text` without citation markers and `STOP_WORDS` (CJK runs count as words;
+    ASCII words need three letters or digits only)."""
+    text = CITATION_MARKER.sub(" ", text)
+    return {w.casefold() for w in _UNICODE_WORD.findall(text)
+            if w.casefold() not in STOP_WORDS and (len(w) > 2 or w.isdigit() or not w.isascii())}
+
+
+def relied_spans(abstract: str, answer_sentences: Iterable[str], *, best_min: float = 0.3,
+                 any_min: float = 0.5) -> list[tuple[int, int]]:
+    """Spans of the abstract's sentences that the answer sentences rest on.
+
+    For each answer sentence, the abstract sentence with the highest set cosine of content words
+    (|S∩A| / sqrt(|S|·|A|), `content_words`) is taken if it reaches `best_min`; any sentence reaching
+    `any_min` is taken too (each with at least two shared words). An answer that quotes a sentence (the
+    extractive answerer) scores 1.0 on it. Returns sorted, distinct spans (see `sentence_spans`).
+    """
+    import math
+
+    spans = sentence_spans(abstract)
+    words = [content_words(abstract[s:e]) for s, e in spans]
+    chosen: set[int] = set()
+    for sentence in answer_sentences:
+        a = content_words(sentence)
+        if not a:
+            continue
+        scores = [len(a & w) / math.sqrt(len(a) * len(w)) if w else 0.0 for w in words]
+        if not scores:
+            continue
+        best = max(range(len(scores)), key=scores.__getitem__)
+        if scores[best] >= best_min and len(a & words[best]) >= 2:
+            chosen.add(best)
+        chosen.update(i for i, sc in enumerate(scores) if sc >= any_min and len(a & words[i]) >= 2)
+    return [spans[i] for i in sorted(chosen)]
 
 
 

@@ -86,7 +86,9 @@ def run(question, store, llm, settings, **kw):
     from assistant.answering import answer
     from assistant.retrieval import Retriever
 
-    return list(answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw))
+    events = answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw)
+    conversation = kw.get("conversation")  # answer() reads it; the caller records the turn
+    return list(events if conversation is None else conversation.record(events, question))
 
 
 def kinds(events):
@@ -169,7 +171,7 @@ CITATION_FORMS = [  # (what the model wrote, 3 sources) -> (what is shown, cited
 @pytest.mark.parametrize("raw, clean, cited, dropped", CITATION_FORMS)
 def test_citation_forms_are_normalised_and_checked(raw, clean, cited, dropped):
     from assistant.answering import CitationChecker, check_citations
-    from assistant.tui.textutil import markers_in
+    from assistant.text import markers_in
 
     assert check_citations(raw, 3) == (clean, cited, dropped)
     for size in (1, 2, 5):  # streamed in pieces, the same text comes out
@@ -308,13 +310,31 @@ def test_a_consumer_that_stops_reading_leaves_a_stopped_turn(store, open_setting
     from assistant.retrieval import Retriever
 
     conv = Conversation()
-    gen = answer("What does KVPress do?", retriever=Retriever(store), llm=ScriptedLLM(["a ", "b ", "c"]),
-                 settings=open_settings, conversation=conv)
+    gen = conv.record(answer("What does KVPress do?", retriever=Retriever(store), llm=ScriptedLLM(["a ", "b ", "c"]),
+                             settings=open_settings, conversation=conv), "What does KVPress do?")
     for ev in gen:
         if isinstance(ev, TextDelta):
             break
     gen.close()
     assert len(conv.turns) == 1 and conv.turns[0].status == "stopped" and conv.turns[0].answer == "a"
+
+
+def test_answer_reads_the_conversation_and_leaves_it_unchanged(store, open_settings):
+    from assistant.answering import answer
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Answer
+    from assistant.retrieval import Retriever
+
+    conv = Conversation([Turn("What does KVPress do?", answer="It compresses the KV cache [1].")])
+    before = conv.to_dict()
+    llm = ScriptedLLM(["KVPress reduces memory by 4x [1]."], rewrite="How much memory does KVPress save?")
+    events = list(answer("and how much memory does it save?", retriever=Retriever(store), llm=llm,
+                         settings=open_settings, conversation=conv))
+    assert events[0].question == "How much memory does KVPress save?"  # the history was read
+    assert conv.to_dict() == before and len(conv) == 1  # and not changed
+    turn = Turn.from_answer(Answer.from_events(events, "and how much memory does it save?"))
+    assert turn.status == "complete" and turn.standalone_question == "How much memory does KVPress save?"
+    assert turn.citations[0].paper.title == PAPERS[0]["title"] and turn.backend == "scripted"
 
 
 def test_follow_up_is_rewritten_only_when_there_is_history(store, open_settings):
@@ -396,9 +416,12 @@ def test_an_anaphoric_question_needs_history(question):
 
 def _turn(question, cited=(), standalone=""):
     from assistant.conversation import Turn
+    from assistant.events import Citation
+    from store.paper import Paper
 
     return Turn(question, standalone_question=standalone or question, answer="…",
-                citations=[{"n": i, "id": f"p{i}", "title": t} for i, t in enumerate(cited, start=1)])
+                citations=tuple(Citation(i, Paper(abstract="", title=t, id=f"p{i}"))
+                                for i, t in enumerate(cited, start=1)))
 
 
 @pytest.mark.parametrize("history, question, rewritten", [
@@ -475,7 +498,8 @@ def test_conversation_round_trips_through_json(store, open_settings):
     back = Conversation.from_dict(json.loads(json.dumps(conv.to_dict())))
     assert back.to_dict() == conv.to_dict()
     turn = back.turns[0]
-    assert turn.citations[0]["title"] == PAPERS[0]["title"] and turn.dropped_citations == [4]
+    assert turn.citations[0].paper.title == PAPERS[0]["title"] and turn.dropped_citations == (4,)
+    assert turn.citations[0].paper.abstract == PAPERS[0]["abstract"]
     assert turn.backend == "scripted" and turn.status == "complete"
     assert back.history_messages()[-1] == {"role": "assistant", "content": "It compresses [1]."}
 
@@ -588,14 +612,13 @@ def test_ask_with_an_empty_question_is_one_line_error():
 ])
 def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract, answer):
     from assistant.events import Source
-    from assistant.llm import AnswerRequest, ExtractiveBackend
+    from assistant.extractive import ExtractiveSynthesizer
     from store.paper import Paper
     from tests.conftest import FakeEmbedder
 
     paper = Paper(abstract=abstract, title="NorMuon", id="p1")
-    request = AnswerRequest(messages=[], question=abstract.rstrip("。！.") + " ？", sources=[Source(1, paper, 1.0)],
-                            embedder=FakeEmbedder())
-    assert ExtractiveBackend(settings).answer_text(request) == answer
+    question = abstract.rstrip("。！.") + " ？"
+    assert ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder()) == answer
 
 
 def _extractive(bundled_store, settings, q):

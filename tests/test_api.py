@@ -168,7 +168,7 @@ def test_chat_rewrites_follow_ups_and_keeps_the_turns(papers):
     assert follow.standalone_question == "How much memory does KVPress save?"
     assert "What does KVPress do?" in llm.completions[0][0]["content"]  # the history went into the rewrite
     assert [t.question for t in chat.turns] == ["What does KVPress do?", "How much does it save?"]
-    assert chat.turns[1].citations[0]["title"] == PAPERS[0]["title"]
+    assert chat.turns[1].citations[0].paper.title == PAPERS[0]["title"]
 
 
 # --- Answer: the one fold of the event stream --------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from assistant.chats import ChatStore, SavedTurn, export_markdown, migrate, title_from, to_markdown
+from assistant.chats import ChatStore, export_markdown, migrate, title_from, to_markdown
+from assistant.conversation import Turn
 from assistant.events import Citation, Source
 from tests.tui_helpers import PAPERS
 
@@ -13,8 +14,8 @@ def turn(question="What is NorMuon?", answer="NorMuon combines orthogonalization
          cited=(1, 2), status="complete"):
     sources = tuple(Source(n=i, paper=p, score=0.03) for i, p in enumerate(PAPERS, start=1))
     citations = tuple(Citation(n, sources[n - 1].paper, (f"sentence citing [{n}]",)) for n in cited)
-    return SavedTurn(question=question, answer=answer, status=status, sources=sources, citations=citations,
-                     backend="extractive", model="best-matching abstract sentences", standalone_question=question)
+    return Turn(question=question, answer=answer, status=status, sources=sources, citations=citations,
+                backend="extractive", model="best-matching abstract sentences", standalone_question=question)
 
 
 def test_round_trip_keeps_every_field(settings):
@@ -27,6 +28,28 @@ def test_round_trip_keeps_every_field(settings):
     assert got == turn()  # papers (abstract, authors, url), scores, citation sentences all come back
     assert got.sources[2].paper.title == "[bold]Weird[/] title 注意力 🚀"
     assert store.load(chat_id[:6]).id == chat_id  # a prefix is enough
+
+
+def test_the_turn_of_an_answer_is_the_one_the_chat_saves_and_the_conversation_reads(settings):
+    """One turn model: the fold of an answer stream becomes a `Turn` that is saved and reloaded as it
+    was, and a conversation holding the reloaded turn rewrites a follow-up from it."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+    from assistant.events import Answer, Citations, Done, Sources, TextDelta
+
+    sources = tuple(Source(n=i, paper=p, score=0.5) for i, p in enumerate(PAPERS[:2], start=1))
+    events = [Sources(sources, "What is NorMuon?"), TextDelta("NorMuon orthogonalizes updates [1]."),
+              Citations((Citation(1, PAPERS[0], ("NorMuon orthogonalizes updates [1].",)),), (7,)),
+              Done("NorMuon orthogonalizes updates [1].", "scripted", "script-1", {"total_tokens": 9}, 1.5)]
+    made = Turn.from_answer(Answer.from_events(events, "What is NorMuon?"), filters={"venue": "ICML"})
+    assert (made.status, made.backend, made.dropped_citations, made.seconds) == ("complete", "scripted", (7,), 1.5)
+    store = ChatStore(settings.paths.conversations_db)
+    chat_id = store.create("What is NorMuon?")
+    store.save_turn(chat_id, 0, made)
+    loaded = store.load(chat_id).turns[0]
+    assert loaded == made and loaded.citations[0].paper.abstract == PAPERS[0].abstract
+    conv = Conversation([loaded])
+    assert deterministic_rewrite("How much faster is it?", conv) == "How much faster is NorMuon?"
 
 
 def test_list_newest_first_and_delete(settings):
@@ -78,7 +101,7 @@ def test_markdown_export_numbers_cited_papers_across_turns(settings, tmp_path):
     store.save_turn(chat_id, 0, turn(answer="STAR-KV compresses [2]. NorMuon [1].", cited=(2, 1)))
     # second turn: its own [1] is the weird paper, its [2] again STAR-KV
     sources = (Source(1, PAPERS[2], 0.03), Source(2, PAPERS[1], 0.02))
-    second = SavedTurn(question="[bold]and[/] the rest?", answer="Weird [1] and STAR-KV [2] and unknown [9].",
+    second = Turn(question="[bold]and[/] the rest?", answer="Weird [1] and STAR-KV [2] and unknown [9].",
                        sources=sources, citations=(Citation(1, PAPERS[2]), Citation(2, PAPERS[1])),
                        status="stopped")
     store.save_turn(chat_id, 1, second)

@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from assistant.enums import Backend, ErrorKind, TurnStatus
+from assistant.enums import BackendName, ErrorKind, TurnStatus
 from assistant.errors import AssistantError
 
 
@@ -48,9 +48,9 @@ def test_a_kind_given_to_one_error_wins_over_its_class():
 
 
 def test_enum_members_are_their_strings_in_json_and_settings(settings):
-    assert json.dumps({"backend": Backend.OPENAI, "kind": ErrorKind.RATE_LIMIT, "status": TurnStatus.PARTIAL}) == \
+    assert json.dumps({"backend": BackendName.OPENAI, "kind": ErrorKind.RATE_LIMIT, "status": TurnStatus.PARTIAL}) == \
         '{"backend": "openai", "kind": "rate_limit", "status": "partial"}'
-    s = settings.model_copy(update={"llm": Backend.EXTRACTIVE})
+    s = settings.model_copy(update={"llm": BackendName.EXTRACTIVE})
     assert s.model_dump(mode="json")["llm"] == "extractive" and s.llm == "extractive"
 
 

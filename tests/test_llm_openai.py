@@ -50,7 +50,9 @@ def ask(store, llm, settings, question="What does KVPress do?", **kw):
     from assistant.retrieval import Retriever
 
     settings = settings.model_copy(update={"min_relevance": 0.0, "min_relevance_llm": 0.0})
-    return list(answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw))
+    events = answer(question, retriever=Retriever(store), llm=llm, settings=settings, **kw)
+    conversation = kw.get("conversation")  # answer() reads it; the caller records the turn
+    return list(events if conversation is None else conversation.record(events, question))
 
 
 def one_line_error(events, kind: str) -> Error:

@@ -8,7 +8,8 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from assistant.chats import ChatStore, SavedTurn
+from assistant.chats import ChatStore
+from assistant.conversation import Turn
 
 
 def test_help_does_not_import_textual():
@@ -40,7 +41,7 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
 
     chats = ChatStore(settings.paths.conversations_db)
     first = chats.create("first")
-    chats.save_turn(first, 0, SavedTurn(question="first"))
+    chats.save_turn(first, 0, Turn(question="first"))
     seen = {}
 
     class FakeApp:

@@ -12,7 +12,8 @@ import sqlite3
 
 import pytest
 
-from assistant.chats import ChatStore, SavedTurn
+from assistant.chats import ChatStore
+from assistant.conversation import Turn
 from assistant.events import Error
 from tests.tui_helpers import SOURCES, Script, StubStore, stub_llm_factory, wait_until
 
@@ -113,7 +114,7 @@ def test_conversation_list(snap_compare, settings, tmp_path, size):
     chats = ChatStore(settings.paths.conversations_db)
     for i, title in enumerate(["What is NorMuon?", "Compare the KV cache papers [bold]x[/]"]):
         chat_id = chats.create(title)
-        chats.save_turn(chat_id, 0, SavedTurn(question=title, answer="…", sources=SOURCES))
+        chats.save_turn(chat_id, 0, Turn(question=title, answer="…", sources=SOURCES))
     with sqlite3.connect(chats.path) as db:  # fixed times so the snapshot does not depend on the clock
         db.execute("UPDATE chats SET created = 1780000000, updated = 1780000000 + rowid * 60")
     assert snap_compare(build(settings, tmp_path, chat_store=chats), terminal_size=size, run_before=pressed("ctrl+o"))

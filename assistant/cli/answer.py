@@ -15,7 +15,7 @@ import typer
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
                                   echo_json, get_settings, make_backend, make_filters, open_store, require_papers,
                                   user_errors)
-from assistant.enums import Backend
+from assistant.enums import BackendName
 from assistant.text import printable
 
 
@@ -53,67 +53,66 @@ def print_answer(events, question: str, backend) -> bool:
     """Stream `events` to the terminal: the text as it comes, then the cited papers under "Sources:"
     and the other papers given to the backend under "Also retrieved (not cited):", each with its
     relevance figures, then one line naming the backend. After a refusal nothing follows the answer
-    but the backend line (the reason goes to stderr). Returns False when the answer failed."""
+    but the backend line (the reason goes to stderr). Returns False when the answer failed.
+
+    The text is shown delta by delta; everything after it comes from the folded `assistant.events.Answer`."""
     from rich.console import Console
     from rich.text import Text
 
-    from assistant.events import Citations, Done, Error, Sources, TextDelta
+    from assistant.events import Answer, Done, Error, Sources, TextDelta
 
     out = sys.stdout
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    sources: tuple = ()
-    note = ""
-    cited: set[int] = set()
-    dropped: tuple[int, ...] = ()
+    result = Answer(question=question, backend=backend.name, model=backend.model)
     wrote = False
     for ev in events:
+        result.add(ev)
         if isinstance(ev, Sources):
-            sources, note = ev.sources, ev.note
             if ev.question and ev.question != question:
                 err.print(Text(f"(searched for: {printable(ev.question)})", style="dim"))
         elif isinstance(ev, TextDelta):
             out.write(printable(ev.text))  # a model's escape sequences never reach the terminal
             out.flush()
             wrote = True
-        elif isinstance(ev, Citations):
-            cited = {c.n for c in ev.citations}
-            dropped = ev.dropped
-        elif isinstance(ev, Done):
+        elif isinstance(ev, (Done, Error)):
+            break
+    if result.error:
+        if wrote:
             out.write("\n")
             out.flush()
-            notes = [x for x in (note, ev.note) if x]
-            if ev.refused or not sources:
-                for x in notes:
-                    err.print(Text(f"note: {printable(x)}", style="dim"))
-                err.print(Text(f"answered by {ev.backend} ({ev.model}) in {ev.seconds:.1f} s", style="dim"))
-                return True
-            used = [s for s in sources if s.n in cited]
-            others = [s for s in sources if s.n not in cited]
-            if used:
-                console.print()
-                console.print(Text("Sources:", style="bold"))
-                for s in used:
-                    _source_line(console, s, True)
-            if others:
-                console.print()
-                console.print(Text("Also retrieved (not cited):", style="dim"))
-                for s in others:
-                    _source_line(console, s, False)
-            for x in notes:
-                console.print(Text(f"note: {printable(x)}", style="dim"))
-            if dropped:
-                console.print(Text("removed citation(s) naming no given source: "
-                                   + ", ".join(f"[{n}]" for n in dropped), style="yellow"))
-            console.print(Text(f"answered by {ev.backend} ({ev.model}) in {ev.seconds:.1f} s", style="dim"))
-            return True
-        elif isinstance(ev, Error):
-            if wrote:
-                out.write("\n")
-                out.flush()
-            typer.echo(f"error ({backend.name}, {printable(backend.model)}): {printable(ev.message)}", err=True)
-            return False
-    return False
+        typer.echo(f"error ({backend.name}, {printable(backend.model)}): {printable(result.error)}", err=True)
+        return False
+    if not result.done:
+        return False
+    out.write("\n")
+    out.flush()
+    finished = Text(f"answered by {result.backend} ({result.model}) in {result.seconds:.1f} s", style="dim")
+    if result.refused or not result.sources:
+        for x in result.notes:
+            err.print(Text(f"note: {printable(x)}", style="dim"))
+        err.print(finished)
+        return True
+    cited = {c.n for c in result.citations}
+    used = [s for s in result.sources if s.n in cited]
+    others = [s for s in result.sources if s.n not in cited]
+    if used:
+        console.print()
+        console.print(Text("Sources:", style="bold"))
+        for s in used:
+            _source_line(console, s, True)
+    if others:
+        console.print()
+        console.print(Text("Also retrieved (not cited):", style="dim"))
+        for s in others:
+            _source_line(console, s, False)
+    for x in result.notes:
+        console.print(Text(f"note: {printable(x)}", style="dim"))
+    if result.dropped_citations:
+        console.print(Text("removed citation(s) naming no given source: "
+                           + ", ".join(f"[{n}]" for n in result.dropped_citations), style="yellow"))
+    console.print(finished)
+    return True
 
 
 def ask(
@@ -220,9 +219,9 @@ def batch(
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = make_backend(settings, llm, model)
-        if concurrency > 1 and backend.name != Backend.OPENAI:
+        if concurrency > 1 and backend.name != BackendName.OPENAI:
             typer.echo(f"note: the {backend.name} backend answers one question at a time; --concurrency "
-                       f"applies to the {Backend.OPENAI} backend", err=True)
+                       f"applies to the {BackendName.OPENAI} backend", err=True)
             concurrency = 1
         if resume:
             _note_other_backends(output, {q.id for q in items}, backend.name)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from assistant.enums import Backend, ErrorKind
+from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.text import printable, render_latex
 
@@ -39,7 +39,7 @@ class EmptyCollectionError(UserError):
 
 # --- options ----------------------------------------------------------------------------------------
 
-BACKEND_NAMES = ", ".join(b for b in Backend if b != Backend.AUTO) + f" or {Backend.AUTO}"
+BACKEND_NAMES = ", ".join(b for b in BackendName if b != BackendName.AUTO) + f" or {BackendName.AUTO}"
 """``"openai, local, extractive or auto"``: the ``--llm`` choices as the help and the errors name them."""
 
 VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venue (e.g. ICML; several: ICML,ICLR).")]
@@ -72,13 +72,13 @@ def make_filters(venue: str | None, year: str | None, author: str | None) -> Fil
         raise UserError(f"--year: {exc}") from None
 
 
-def check_backend(name: str) -> Backend:
-    """The `Backend` a ``--llm`` value names (case and spaces ignored); raises `UserError`, with the
+def check_backend(name: str) -> BackendName:
+    """The `BackendName` a ``--llm`` value names (case and spaces ignored); raises `UserError`, with the
     message of `assistant.llm.make_llm`, for one that names none (before any setting or model is loaded)."""
     name = name.strip().lower()
-    if name not in {b.value for b in Backend}:
+    if name not in {b.value for b in BackendName}:
         raise UserError(f"unknown LLM backend '{name}': choose {BACKEND_NAMES}")
-    return Backend(name)
+    return BackendName(name)
 
 
 def make_backend(settings: Settings, name: str | None, model: str | None, quiet: bool = False) -> LLM:

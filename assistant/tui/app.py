@@ -32,14 +32,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 
-from assistant.chats import ChatStore, ChatStoreError, SavedTurn, answer_with_references, export_markdown, title_from
-from assistant.events import Citations, Done, Error, Source, Sources, TextDelta
+from assistant.chats import (ChatStore, ChatStoreError, answer_with_references, cited_sentences, export_markdown,
+                             title_from)
+from assistant.conversation import Turn
+from assistant.errors import AssistantError
+from assistant.events import Answer, Citations, Done, Error, Source, Sources, TextDelta
 from assistant.retrieval import Filters
 from assistant.tui.screens.chats import ChatDeleted, ChatsScreen
 from assistant.tui.screens.help import HelpScreen
 from assistant.tui.screens.settings import ChatOptions, SettingsScreen
 from assistant.tui.screens.source import SourceScreen
-from assistant.tui.textutil import markers_in, one_line
+from assistant.tui.textutil import one_line
 from assistant.text import printable
 from assistant.tui.widgets.conversation import AnswerView, ConversationView, TurnView
 from assistant.tui.widgets.header import ChatHeader
@@ -69,24 +72,25 @@ SOURCES_WIDTHS = ((130, 42), (100, 36), (70, 28))
 
 @dataclass
 class Job:
-    """The answer being streamed: its turn view, the turn being built and its cancel event."""
+    """The answer being streamed: its turn view, its events folded so far (`answer`, fed by the worker),
+    the turn built from them and its cancel event."""
 
     question: str
     position: int
     view: TurnView
     filters: Filters
     cancel: threading.Event = field(default_factory=threading.Event)
-    turn: SavedTurn = None  # type: ignore[assignment]
+    turn: Turn = None  # type: ignore[assignment]
+    answer: Answer = None  # type: ignore[assignment]
     started: float = field(default_factory=time.monotonic)
-    dropped: tuple[int, ...] = ()
-    note: str = ""
-    refused: bool = False
     pending: list[str] = field(default_factory=list)  # streamed text not shown yet (worker → UI thread)
     buffer_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         if self.turn is None:
-            self.turn = SavedTurn(question=self.question, filters=self.filters.to_json())
+            self.turn = Turn(question=self.question, filters=self.filters.to_json())
+        if self.answer is None:
+            self.answer = Answer(question=self.question)
 
     def take_pending(self) -> str:
         with self.buffer_lock:
@@ -125,29 +129,6 @@ def _new_conversation():
     from assistant.conversation import Conversation
 
     return Conversation()
-
-
-def _conversation_turn(saved: SavedTurn, dropped: tuple[int, ...] = (), refused: bool = False):
-    """The `assistant.conversation.Turn` for a finished turn (sources and citations as their JSON)."""
-    from assistant.conversation import Turn
-
-    status = saved.status if saved.status in ("complete", "partial", "stopped", "error") else "partial"
-    return Turn(question=saved.question, standalone_question=saved.standalone_question or saved.question,
-                answer=saved.answer, sources=[s.to_json() for s in saved.sources],
-                citations=[c.to_json() for c in saved.citations], dropped_citations=list(dropped),
-                status=status, backend=saved.backend, model=saved.model, error=saved.error, refused=refused,
-                seconds=saved.seconds)
-
-
-def _snapshot(conversation):
-    """A copy of the conversation for one answer call. `answer()` appends its turn to the conversation
-    it is given when its stream ends, which for a stopped answer happens later, on the worker thread;
-    the app instead records each turn itself, in order, exactly as shown and saved."""
-    import copy
-
-    snap = copy.copy(conversation)
-    snap.turns = list(conversation.turns)
-    return snap
 
 
 def filters_from_json(data: dict | None) -> Filters:
@@ -190,7 +171,7 @@ def chat_hint(kind: str, backend: str, where: str = "") -> str:
 def error_message(exc: BaseException) -> str:
     """One line for the conversation: the product's own errors as they are, others with their type."""
     text = " ".join(printable(str(exc)).split()) or type(exc).__name__
-    own = type(exc).__name__ in ("StoreError", "EmbeddingError", "SettingsError", "ChatStoreError", "LLMError")
+    own = isinstance(exc, AssistantError)
     return one_line(text if own else f"{type(exc).__name__}: {text}", 300)
 
 
@@ -240,7 +221,7 @@ class ChatApp(App):
         self.count: int | None = None
         self._counted: int | None = None  # last count seen by a worker (the store answered)
         self.chat_id: str | None = None
-        self.turns: list[SavedTurn] = []
+        self.turns: list[Turn] = []
         self.conversation = _new_conversation()
         self.current: Job | None = None
         self.last_export: Path | None = None
@@ -469,12 +450,19 @@ class ChatApp(App):
     def _answer_worker(self, job: Job) -> None:
         events = None
         finished = False
+
+        def deliver(event) -> None:
+            job.answer.add(event)  # the one fold; the UI thread reads the result from it
+            self._from_thread(self._on_event, job, event)
+
         try:
             self._ensure_ready()
             if self.count is None:
                 self._from_thread(self._loaded, self._store.count())
+            job.answer.backend = getattr(self._llm, "name", None)
+            job.answer.model = getattr(self._llm, "model", None)
             events = self._answer_fn(job.question, retriever=self._retriever, llm=self._llm,
-                                     settings=self.settings, conversation=_snapshot(self.conversation),
+                                     settings=self.settings, conversation=self.conversation,
                                      filters=None if job.filters.empty else job.filters, top_k=self.top_k,
                                      cancel=job.cancel)
             for event in events:
@@ -482,18 +470,19 @@ class ChatApp(App):
                     return
                 if isinstance(event, TextDelta):  # shown by `_flush_stream`, a frame at a time
                     with job.buffer_lock:
+                        job.answer.add(event)
                         job.pending.append(event.text)
                     continue
-                self._from_thread(self._on_event, job, event)
+                deliver(event)
                 if isinstance(event, (Done, Error)):
                     finished = True
                     return
             if not job.cancel.is_set():
                 finished = True
-                self._from_thread(self._on_event, job, Error("the answer ended without finishing", kind="empty"))
+                deliver(Error("the answer ended without finishing", kind="empty"))
         except Exception as exc:  # LLM down, store unreachable, …: shown in the conversation
             if not finished and not job.cancel.is_set():
-                self._from_thread(self._on_event, job, Error(error_message(exc), kind="exception"))
+                deliver(Error(error_message(exc), kind="exception"))
         finally:
             close = getattr(events, "close", None)
             if close is not None:
@@ -503,7 +492,8 @@ class ChatApp(App):
                     pass
 
     async def _on_event(self, job: Job, event) -> None:
-        """Apply one answer event on the UI thread; events of a stopped or replaced answer are ignored."""
+        """Apply one answer event on the UI thread; events of a stopped or replaced answer are ignored.
+        The turn takes what the fold (`job.answer`) knows; the event only says what to show now."""
         if job is not self.current:
             return
         turn = job.turn
@@ -511,11 +501,9 @@ class ChatApp(App):
             pending = job.take_pending()  # text streamed before this event is shown first
             if pending:
                 await job.view.write(pending)
+        with job.buffer_lock:
+            turn.update(job.answer)
         if isinstance(event, Sources):
-            turn.sources = tuple(event.sources)
-            turn.standalone_question = event.question
-            job.note = event.note
-            turn.note = event.note if not event.sources else ""
             job.view.show_standalone(event.question)
             if self.selected == job.position:
                 self.sources_panel.show_sources(turn.sources, turn=job.position,
@@ -523,39 +511,31 @@ class ChatApp(App):
         elif isinstance(event, TextDelta):
             await job.view.write(event.text)
         elif isinstance(event, Citations):
-            turn.citations = tuple(event.citations)
-            job.dropped = tuple(event.dropped)
             if self.selected == job.position:
                 self.sources_panel.mark_cited(c.n for c in turn.citations)
         elif isinstance(event, Done):
-            turn.answer = event.answer
-            turn.backend, turn.model = event.backend, event.model
-            turn.seconds = event.seconds or (time.monotonic() - job.started)
-            job.refused = turn.refused = event.refused
-            turn.status = "complete"
+            turn.seconds = turn.seconds or (time.monotonic() - job.started)
             job.view.show_reason(self._reason(turn))
-            await job.view.finish(event.answer, [c.n for c in turn.citations], "complete", self._note(job))
+            await job.view.finish(turn.answer, [c.n for c in turn.citations], "complete", self._note(job))
             await self._end(job)
         elif isinstance(event, Error):
-            turn.error = event.message
             if not turn.sources and self.selected == job.position:
                 self.sources_panel.show_sources((), turn=job.position, note="No sources: the answer failed.")
-            turn.status = "partial" if (job.view.text or event.partial).strip() else "error"
             self._fill_backend(turn)
             hint = chat_hint(event.kind, self._backend_name(turn), getattr(self._llm, "where", "") or "")
             note = self._note(job, with_time=False)
             if hint:
                 note.append(f"\n→ {hint}", style="italic")
-            await job.view.fail(event.message, event.partial, note)
+            await job.view.fail(turn.error, turn.answer, note)
             turn.answer = job.view.text
             turn.status = job.view.status
             await self._end(job)
 
-    def _backend_name(self, turn: SavedTurn) -> str:
+    def _backend_name(self, turn: Turn) -> str:
         return turn.backend or getattr(self._llm, "name", "") or self.options.backend
 
     @staticmethod
-    def _reason(turn: SavedTurn) -> str:
+    def _reason(turn: Turn) -> str:
         """The reason an answer has no sources, said in the answer (e.g. no paper matches the filters)."""
         if turn.sources or not turn.note:
             return ""
@@ -564,7 +544,7 @@ class ChatApp(App):
             return f"⚠ {note[0].upper()}{note[1:]}: change or clear them with Ctrl+S."
         return f"{note[0].upper()}{note[1:]}." if turn.refused else ""
 
-    def _fill_backend(self, turn: SavedTurn) -> None:
+    def _fill_backend(self, turn: Turn) -> None:
         if not turn.backend and self._llm is not None:
             turn.backend, turn.model = getattr(self._llm, "name", ""), getattr(self._llm, "model", "") or ""
 
@@ -580,15 +560,16 @@ class ChatApp(App):
             t.append(" · cites " + " ".join(f"[{n}]" for n in cited))
         elif turn.status == "complete" and turn.sources:
             t.append(" · cites no source")
-        if job.dropped:
-            t.append(" · removed unknown markers " + " ".join(f"[{n}]" for n in job.dropped), style="yellow")
+        if turn.dropped_citations:
+            t.append(" · removed unknown markers " + " ".join(f"[{n}]" for n in turn.dropped_citations),
+                     style="yellow")
         if turn.status == "partial":
             t.append(" · the answer is incomplete", style="yellow")
-        if job.refused:
+        if turn.refused:
             t.append(" · the abstracts do not answer this", style="yellow")
-        if not turn.sources and job.note and not self._reason(turn):
+        if not turn.sources and turn.note and not self._reason(turn):
             t.append(" · ")
-            t.append(printable(job.note))
+            t.append(printable(turn.note))
         return t
 
     async def _stop_current(self) -> None:
@@ -617,8 +598,7 @@ class ChatApp(App):
         if self._flush_timer is not None:
             self._flush_timer.stop()
         self.turns.append(job.turn)
-        # every turn, whatever its ending, as answer() itself records them
-        self.conversation.add(_conversation_turn(job.turn, job.dropped, job.refused))
+        self.conversation.add(job.turn)  # every turn, whatever its ending (answer() never adds one)
         self._save(job.position, job.turn)
         if self.selected == job.position:
             self._select(job.position)
@@ -640,7 +620,7 @@ class ChatApp(App):
         except ChatStoreError as exc:
             self.notify(f"not saved: {exc}", severity="error", timeout=8)
 
-    def _save(self, position: int, turn: SavedTurn) -> None:
+    def _save(self, position: int, turn: Turn) -> None:
         try:
             if self.chat_id is None:
                 self.chat_id = self.chats.create(title_from(self.turns[0].question), self._chat_settings())
@@ -737,7 +717,7 @@ class ChatApp(App):
                 status.append(" · cites " + " ".join(f"[{n}]" for n in cited))
             view.show_saved(turn.answer, cited, turn.status, status)
             self.turns.append(turn)
-            self.conversation.add(_conversation_turn(turn))
+            self.conversation.add(turn)
             self.input.remember(turn.question)
         if chat.turns:
             self._select(len(chat.turns) - 1)
@@ -954,7 +934,7 @@ class ChatApp(App):
 
         self._from_thread(self.push_screen, SimilarScreen(paper, neighbours))
 
-    def _turn_at(self, position: int) -> SavedTurn | None:
+    def _turn_at(self, position: int) -> Turn | None:
         if self.current is not None and self.current.position == position:
             return self.current.turn
         return self.turns[position] if 0 <= position < len(self.turns) else None
@@ -967,19 +947,11 @@ class ChatApp(App):
             self.notify(f"Source [{n}] is not among this answer's sources.", severity="warning")
             return False
         citation = next((c for c in turn.citations if c.n == n), None)
-        sentences = citation.sentences if citation else ()
-        if citation and not sentences:
-            sentences = tuple(s for s in _answer_sentences(turn.answer) if n in markers_in(s))
+        sentences = cited_sentences(turn, citation) if citation else ()
         self.push_screen(SourceScreen(source, sentences, cited=citation is not None))
         if position != self.selected:
             self._select(position)
         return True
-
-
-def _answer_sentences(answer: str) -> list[str]:
-    from assistant.tui.textutil import sentence_spans
-
-    return [answer[s:e] for s, e in sentence_spans(answer)]
 
 
 def make_app(settings: Settings | None = None, *, answer_fn: AnswerFn | None = None,

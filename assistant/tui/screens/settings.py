@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from assistant.enums import Backend
+from assistant.enums import BackendName
 from assistant.retrieval import Filters, parse_year
 
-BACKENDS = tuple(Backend)
+BACKENDS = tuple(BackendName)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from textual.widgets import Static
 
 from assistant.events import Source
 from assistant.text import printable
-from assistant.tui.textutil import one_line, relied_spans
+from assistant.text import relied_spans
+from assistant.tui.textutil import one_line
 from assistant.tui.widgets.conversation import readable
 
 HIGHLIGHT = "bold black on #e0c060"

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from assistant.enums import ErrorKind
+from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
 
@@ -730,7 +730,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         prompts.load_prompts()
         standalone = standalone_question(question, conversation, llm)
     except prompts.PromptError as exc:
-        yield fail(str(exc), "config")
+        yield fail(str(exc), ErrorKind.CONFIG)
         return
     except LLMError as exc:
         yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
@@ -742,7 +742,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(str(exc) if own else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})",
                    exc.kind if own else ErrorKind.STORE)
         return
-    strict = llm.name == "extractive"
+    strict = llm.name == BackendName.EXTRACTIVE
     try:
         judgement = judge(standalone, results, retriever, strict=strict,
                           threshold=_threshold(settings, strict))
@@ -770,7 +770,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
         sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
     except ContextError as exc:
-        yield fail(str(exc), "context_length")
+        yield fail(str(exc), ErrorKind.CONTEXT_LENGTH)
         return
     left_out = [e for e in judgement.evidence if not e.relevant]
     if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
@@ -809,7 +809,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(str(exc), exc.kind)
         return
     except Exception as exc:  # a backend bug must not crash the chat app or a batch
-        yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", "error")
+        yield fail(f"the {llm.name} backend failed ({type(exc).__name__}: {str(exc)[:160]})", ErrorKind.ERROR)
         return
     rest = checker.flush()
     if rest and not cancel.is_set():
@@ -817,10 +817,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield TextDelta(rest)
     text = "".join(parts).strip()
     if cancel.is_set():
-        yield Error("Answer stopped.", kind="cancelled", partial=text)
+        yield Error("Answer stopped.", kind=ErrorKind.CANCELLED, partial=text)
         return
     if not text:
-        yield fail(f"the {llm.name} backend returned an empty answer", "empty")
+        yield fail(f"the {llm.name} backend returned an empty answer", ErrorKind.EMPTY)
         return
     by_n = {s.n: s for s in sources}
     citations = tuple(Citation(n, by_n[n].paper, sentences_citing(text, n)) for n in checker.cited)

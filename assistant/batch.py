@@ -350,7 +350,7 @@ def answer_record(q: BatchQuestion, *, retriever: Retriever, llm: LLM, settings:
                             filters=q.filters or filters, top_k=top_k, cancel=cancel, conversation=conversation):
             folded.add(event)
     except Exception as exc:  # answer() reports its own failures; this is a last resort
-        folded.error, folded.error_kind = f"{type(exc).__name__}: {str(exc)[:200]}", "error"
+        folded.error, folded.error_kind = f"{type(exc).__name__}: {str(exc)[:200]}", ErrorKind.ERROR
         folded.seconds = time.perf_counter() - started
     if conversation is not None:
         conversation.add(Turn.from_answer(folded))
@@ -390,7 +390,7 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
             return None
         record = answer_record(q, retriever=retriever, llm=llm, settings=settings, filters=filters,
                                top_k=top_k, cancel=cancel, conversation=conversation)
-        if cancel.is_set() and record.get("error_kind") == "cancelled":
+        if cancel.is_set() and record.get("error_kind") == ErrorKind.CANCELLED:
             return None  # not answered: asked again on resume
         writer.write(record)
         return record

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.conversation import Turn
-from assistant.enums import ErrorKind
+from assistant.enums import ErrorKind, TurnStatus
 from assistant.errors import AssistantError
 from assistant.events import Citation
 from store.paper import Paper
@@ -362,11 +362,11 @@ def to_markdown(chat: SavedChat) -> str:
             out += [_renumber(readable(turn.answer), turn, ref_of), ""]
         if turn.note and not turn.sources:
             out += [f"_({_md_escape(readable(turn.note))})_", ""]
-        if turn.status == "stopped":
+        if turn.status == TurnStatus.STOPPED:
             out += ["_(answer stopped)_", ""]
-        elif turn.status == "partial":
+        elif turn.status == TurnStatus.PARTIAL:
             out += ["_(answer incomplete)_", ""]
-        if turn.status in ("error", "partial") and turn.error:
+        if turn.status in (TurnStatus.ERROR, TurnStatus.PARTIAL) and turn.error:
             out += [f"_Error: {_md_escape(readable(turn.error))}_", ""]
         if turn.backend:
             out += [f"<sub>{readable(turn.backend)} · {readable(turn.model)}</sub>", ""]

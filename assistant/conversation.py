@@ -15,10 +15,11 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from assistant.enums import TurnStatus
 from assistant.events import Answer, AnswerEvent, Citation, Source
 from store.paper import Paper
 
-STATUSES = ("complete", "partial", "stopped", "error")
+STATUSES = tuple(TurnStatus)
 
 
 def paper_to_json(paper: Paper) -> dict:
@@ -75,7 +76,7 @@ class Turn:
     question: str
     standalone_question: str = ""
     answer: str = ""
-    status: str = "complete"
+    status: str = TurnStatus.COMPLETE
     sources: tuple[Source, ...] = ()
     citations: tuple[Citation, ...] = ()
     dropped_citations: tuple[int, ...] = ()
@@ -143,7 +144,7 @@ class Turn:
             question=d.get("question") or "",
             standalone_question=d.get("standalone_question") or "",
             answer=d.get("answer") or "",
-            status=d.get("status") or "complete",
+            status=d.get("status") or TurnStatus.COMPLETE,
             backend=d.get("backend") or "",
             model=d.get("model") or "",
             error=d.get("error") or "",

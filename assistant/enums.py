@@ -26,6 +26,11 @@ class BackendName(StrEnum):
     EXTRACTIVE = "extractive"
     """No LLM: the relevant papers named and the sentences that answer quoted, cited."""
 
+    @classmethod
+    def choices_text(cls) -> str:
+        """``"openai, local, extractive or auto"``: the choices as help texts and error messages list them."""
+        return ", ".join(b for b in cls if b != cls.AUTO) + f" or {cls.AUTO}"
+
 
 class ErrorKind(StrEnum):
     """What failed: ``Error.kind`` of the answer events, ``error_kind`` of ``--json`` output and batch

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from assistant.enums import TurnStatus
 from assistant.errors import AssistantError
 from store.paper import Paper
 
@@ -202,9 +203,9 @@ class Answer:
     def status(self) -> str:
         if self.error:
             if self.error_kind == "cancelled":
-                return "stopped"
-            return "partial" if self.text else "error"
-        return "complete" if self.done else "stopped"
+                return TurnStatus.STOPPED
+            return TurnStatus.PARTIAL if self.text else TurnStatus.ERROR
+        return TurnStatus.COMPLETE if self.done else TurnStatus.STOPPED
 
     @property
     def cited_papers(self) -> list[Paper]:

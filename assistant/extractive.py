@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from assistant.enums import BackendName
 from assistant.text import content_stems, fold, mentions, name_tokens, render_latex
 
 if TYPE_CHECKING:
@@ -273,7 +274,7 @@ class ExtractiveSynthesizer:
     ``make_llm(settings, "extractive")`` returns it; it has no ``stream`` or ``complete``.
     """
 
-    name = "extractive"
+    name = BackendName.EXTRACTIVE
     model = "best-matching abstract sentences"
     can_chat = False
     context_window = None

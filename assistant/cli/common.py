@@ -19,7 +19,7 @@ from assistant.errors import AssistantError
 from assistant.text import printable, render_latex
 
 if TYPE_CHECKING:
-    from assistant.llm import LLM
+    from assistant.llm import Backend
     from assistant.retrieval import Filters
     from assistant.settings import Settings
     from store.collection import PaperStore
@@ -81,10 +81,10 @@ def check_backend(name: str) -> BackendName:
     return BackendName(name)
 
 
-def make_backend(settings: Settings, name: str | None, model: str | None, quiet: bool = False) -> LLM:
-    """`assistant.llm.make_llm`; a backend that cannot be set up (no API key, no llama-cpp-python, an
-    unknown name) is a `UserError` (``error_kind`` "usage"). Its `notice` (e.g. that no LLM is
-    configured) goes to stderr unless `quiet`."""
+def make_backend(settings: Settings, name: str | None, model: str | None, quiet: bool = False) -> Backend:
+    """`assistant.llm.make_llm`: an LLM, or the extractive answer synthesizer. A backend that cannot be
+    set up (no API key, no llama-cpp-python, an unknown name) is a `UserError` (``error_kind`` "usage").
+    Its `notice` (e.g. that no LLM is configured) goes to stderr unless `quiet`."""
     from assistant.llm import LLMError, make_llm
 
     try:

@@ -11,7 +11,7 @@ import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
                                   check_backend, echo_json, get_settings, make_backend, make_filters, open_store,
-                                  user_errors)
+                                  require_papers, user_errors)
 from assistant.text import printable
 
 MinOpt = Optional[float]
@@ -77,8 +77,7 @@ def eval_(
             overrides["top_k"] = k
         settings = get_settings(ctx, **overrides)
         store = open_store(settings)
-        if store.count() == 0:
-            raise UserError("no abstracts loaded: add some with `assistant ingest FILE`")
+        require_papers(store)
         retriever = Retriever(store, settings)
         backend = None
         if not retrieval_only:

@@ -20,9 +20,9 @@ _EXPORTS: dict[str, str] = {
     "PaperCollection": "assistant.api",
     "Chat": "assistant.api",
     "make_filters": "assistant.api",
-    "bundled_collection": "store.ingest",
-    "IngestReport": "store.ingest",
-    "Paper": "store.paper",
+    "bundled_collection": "assistant.store.ingest",
+    "IngestReport": "assistant.store.ingest",
+    "Paper": "assistant.store.paper",
     "Filters": "assistant.retrieval",
     "SearchResult": "assistant.retrieval",
     "collection_stats": "assistant.stats",
@@ -49,8 +49,8 @@ _EXPORTS: dict[str, str] = {
     "SettingsError": "assistant.settings",
     "make_llm": "assistant.llm",
     "LLMError": "assistant.llm",
-    "StoreError": "store.chroma",
-    "EmbeddingError": "store.embeddings",
+    "StoreError": "assistant.store.chroma",
+    "EmbeddingError": "assistant.store.embeddings",
     # llama-index
     "PaperRetriever": "assistant.llama_index",
     "PaperQueryEngine": "assistant.llama_index",
@@ -85,7 +85,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; not run
     from assistant.retrieval import Filters, SearchResult
     from assistant.settings import Settings, SettingsError, load_settings
     from assistant.stats import collection_stats
-    from store.chroma import StoreError
-    from store.embeddings import EmbeddingError
-    from store.ingest import IngestReport, bundled_collection
-    from store.paper import Paper
+    from assistant.store.chroma import StoreError
+    from assistant.store.embeddings import EmbeddingError
+    from assistant.store.ingest import IngestReport, bundled_collection
+    from assistant.store.paper import Paper

@@ -9,13 +9,13 @@ Steps:
    ``rewrite`` prompt, or, for the extractive backend, by naming the previous question's subject. The
    answer prompt then holds the standalone question only (the history is spent on the rewrite).
 2. Retrieval (`Retriever.search`), then a relevance gate (`assistant.relevance.judge`): when no paper is about the
-   question the answer is `prompts.NO_RELEVANT_PAPER`, with no sources and no citations.
+   question the answer is `assistant.prompts.NO_RELEVANT_PAPER`, with no sources and no citations.
 3. The papers are numbered [1]..[k] and packed into the context window minus the answer's
    ``max_tokens`` minus the prompt itself (`pack_sources`): the lowest-ranked are dropped first.
 4. Text is streamed through `CitationChecker`, which removes markers naming no given source
    (``[7]`` with three sources; ``[2, 7]`` becomes ``[2]``) before the text is shown.
 5. `Citations` maps each remaining marker to its paper; ``Done.refused`` is True when the answer says
-   `prompts.CANNOT_ANSWER`.
+   `assistant.prompts.CANNOT_ANSWER`.
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def _threshold(settings: Settings, strict: bool) -> float:
 # --- prompt -----------------------------------------------------------------------------------------
 
 def render_source(n: int, paper, abstract: str | None = None) -> str:
-    import prompts
+    from assistant import prompts
 
     vy = paper.venue_year
     return prompts.get("source").render(n=n, title=paper.title, venue_year=f" ({vy})" if vy else "",
@@ -283,7 +283,7 @@ def render_source(n: int, paper, abstract: str | None = None) -> str:
 
 def build_messages(question: str, blocks: Sequence[str]) -> list[dict]:
     """System + user messages for `question` over the rendered source `blocks`."""
-    import prompts
+    from assistant import prompts
 
     system = prompts.get("system").render(cannot_answer=prompts.CANNOT_ANSWER)
     user = prompts.get("answer").render(sources="\n\n".join(blocks) if blocks else "(none)",
@@ -543,7 +543,7 @@ def needs_history(question: str) -> bool:
 def _cited_names(turn) -> list[str]:
     """The papers a turn's answer cited, as the reader saw them named: a one-word title as it is, a
     longer one in quotes (a title derived from the abstract keeps its "…")."""
-    from store.paper import is_name_like
+    from assistant.store.paper import is_name_like
 
     out = []
     for c in turn.citations or []:
@@ -678,7 +678,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     for backends that cannot write (no LLM, extractive) or when the model's reply is not acceptable
     (`acceptable_rewrite`: not a question, drops the question's names, too long). Raises `LLMError` when
     the LLM call fails."""
-    import prompts
+    from assistant import prompts
 
     if conversation is None or not conversation.turns or not needs_history(question):
         return question
@@ -717,7 +717,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     from assistant.relevance import judge
     from assistant.text import sentences_citing
 
-    import prompts
+    from assistant import prompts
 
     started = time.perf_counter()
     cancel = cancel or threading.Event()

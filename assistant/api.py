@@ -10,7 +10,7 @@ answer = papers.ask("Which papers compress the KV cache?", llm="extractive")
 print(answer.text, [c.paper.title for c in answer.citations])
 ```
 
-Everything here wraps the product's own pipeline: `store.collection.PaperStore` (Chroma + BM25),
+Everything here wraps the product's own pipeline: `assistant.store.collection.PaperStore` (Chroma + BM25),
 `assistant.retrieval.Retriever` (hybrid retrieval), `assistant.answering.answer` (relevance gate,
 context packing, checked citations) and the answer events of `assistant.events`. Nothing is loaded
 until it is used: opening a collection touches neither Chroma nor the embedding model.
@@ -34,10 +34,10 @@ if TYPE_CHECKING:
     from assistant.llm import LLM
     from assistant.retrieval import Filters, Mode, SearchResult
     from assistant.settings import Settings
-    from store.collection import PaperStore
-    from store.embeddings import Embedder
-    from store.ingest import IngestReport
-    from store.paper import Paper
+    from assistant.store.collection import PaperStore
+    from assistant.store.embeddings import Embedder
+    from assistant.store.ingest import IngestReport
+    from assistant.store.paper import Paper
 
 LLMArg = Any
 """What ``llm=`` accepts: None (``settings.llm``), a backend name (``"openai"``, ``"local"``,
@@ -67,12 +67,12 @@ class PaperCollection:
     (all-MiniLM-L6-v2 on ONNX by default) and its BM25 index, with ingest, search, ask and chat.
 
     Open one with `PaperCollection.open`. The object is cheap; Chroma and the model are opened on first
-    use. Methods raise `store.chroma.StoreError` / `store.embeddings.EmbeddingError` (one-line messages)
+    use. Methods raise `assistant.store.chroma.StoreError` / `assistant.store.embeddings.EmbeddingError` (one-line messages)
     when the store or the model is unusable; answering never raises for LLM failures (see `ask`).
     """
 
     def __init__(self, settings: Settings, *, store: PaperStore | None = None, embedder: Embedder | None = None):
-        from store.collection import PaperStore
+        from assistant.store.collection import PaperStore
 
         self.settings = settings
         self.store = store if store is not None else PaperStore(settings, embedder=embedder)
@@ -125,9 +125,9 @@ class PaperCollection:
         id). `venue` / `year` fill records that name none; `progress(done, total)` is called as papers
         are embedded. Bad records and unreadable files do not raise: they are in the report's
         ``skipped`` list (file, line, reason) and ``report.ok`` is False. Returns a
-        `store.ingest.IngestReport` (``added``, ``updated``, ``unchanged``, ``skipped``, ``seconds``).
+        `assistant.store.ingest.IngestReport` (``added``, ``updated``, ``unchanged``, ``skipped``, ``seconds``).
         """
-        from store.ingest import ingest
+        from assistant.store.ingest import ingest
 
         items = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
         return ingest([Path(p) for p in items], self.store, progress=progress, venue=venue, year=year)

@@ -24,7 +24,7 @@ from assistant.conversation import Turn
 from assistant.enums import ErrorKind, TurnStatus
 from assistant.errors import AssistantError
 from assistant.events import Citation
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 
 class ChatStoreError(AssistantError):

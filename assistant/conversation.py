@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from assistant.enums import TurnStatus
 from assistant.events import Answer, AnswerEvent, Citation, Source
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 STATUSES = tuple(TurnStatus)
 

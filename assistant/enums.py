@@ -69,9 +69,9 @@ class ErrorKind(StrEnum):
     STORE = "store"
     """The Chroma store or the conversations database cannot be opened or used."""
     EMBEDDING = "embedding"
-    """The embedding model is missing or broken (`store.embeddings.EmbeddingError`)."""
+    """The embedding model is missing or broken (`assistant.store.embeddings.EmbeddingError`)."""
     INPUT = "input"
-    """An input file (abstracts, questions, answers) cannot be read (`store.readers.InputError`)."""
+    """An input file (abstracts, questions, answers) cannot be read (`assistant.store.readers.InputError`)."""
 
 
 class TurnStatus(StrEnum):

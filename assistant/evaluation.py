@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from assistant.conversation import Conversation
     from assistant.retrieval import Filters, Retriever
     from assistant.settings import Settings
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
 TYPES = ("single", "multi", "out_of_corpus", "not_in_abstract")
 ANSWERABLE = ("single", "multi")
@@ -306,9 +306,9 @@ _NOT_STATED = re.compile(
 
 
 def _phrases() -> tuple[str, str]:
-    """The answerer's own refusal sentences (`prompts.NO_RELEVANT_PAPER`, `prompts.CANNOT_ANSWER`)."""
+    """The answerer's own refusal sentences (`assistant.prompts.NO_RELEVANT_PAPER`, `assistant.prompts.CANNOT_ANSWER`)."""
     try:
-        from prompts import CANNOT_ANSWER, NO_RELEVANT_PAPER
+        from assistant.prompts import CANNOT_ANSWER, NO_RELEVANT_PAPER
     except ImportError:  # pragma: no cover - prompts is part of the package
         return "no paper in the collection is about this question", "the abstracts do not say"
     return NO_RELEVANT_PAPER.casefold().rstrip("."), CANNOT_ANSWER.casefold().rstrip(".")
@@ -338,8 +338,8 @@ def refusal(qtype: str, answer: str, cited: Sequence[str]) -> float | None:
 
 def refuses(answer: str, refused: bool = False) -> bool:
     """The answer declines to answer: the answerer flagged it (`refused`), or it says no paper is about
-    the question, or it says `prompts.CANNOT_ANSWER` (a partial "the abstracts do not say" counts)."""
-    from prompts import says_cannot_answer
+    the question, or it says `assistant.prompts.CANNOT_ANSWER` (a partial "the abstracts do not say" counts)."""
+    from assistant.prompts import says_cannot_answer
 
     return bool(refused) or says_no_paper(answer) or says_cannot_answer(answer)
 

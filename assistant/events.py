@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from assistant.enums import TurnStatus
 from assistant.errors import AssistantError
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@
 - ``other``: the best-matching sentences.
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
-`prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
+`assistant.prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
 markdown emphasis removed, each followed by its source's marker ``[n]``.
 """
 
@@ -31,7 +31,7 @@ from assistant.text import content_stems, fold, mentions, name_tokens, render_la
 if TYPE_CHECKING:
     from assistant.events import Source
     from assistant.settings import Settings
-    from store.embeddings import Embedder
+    from assistant.store.embeddings import Embedder
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
 _PAPERS = re.compile(
@@ -264,7 +264,7 @@ class ExtractiveSynthesizer:
     - authors, hardware, learning rate, licence: quoted only when a sentence states them;
     - else: the best-matching sentences of the best source (others within `margin`).
 
-    `prompts.CANNOT_ANSWER` when the kind needs something no given abstract states, or no sentence
+    `assistant.prompts.CANNOT_ANSWER` when the kind needs something no given abstract states, or no sentence
     matches (a content word of the question, other than the names pointing at the paper, and cosine
     similarity at least `min_sentence_similarity`; or similarity at least `strong_similarity`).
     Sources are the papers the relevance gate kept (`assistant.relevance`), best first. Similarities
@@ -293,7 +293,7 @@ class ExtractiveSynthesizer:
         if embedder is not None:
             return embedder
         if self._embedder is None:
-            from store.embeddings import make_embedder
+            from assistant.store.embeddings import make_embedder
 
             self._embedder = make_embedder(self.settings)
         return self._embedder
@@ -504,10 +504,10 @@ class ExtractiveSynthesizer:
 
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed
-        by ``[n]``, one line per paper for a several-paper question, or `prompts.CANNOT_ANSWER`.
+        by ``[n]``, one line per paper for a several-paper question, or `assistant.prompts.CANNOT_ANSWER`.
         `embedder` is the collection's (None: the settings' embedding model, loaded once). Raises
-        `store.embeddings.EmbeddingError` when the model cannot embed."""
-        from prompts import CANNOT_ANSWER
+        `assistant.store.embeddings.EmbeddingError` when the model cannot embed."""
+        from assistant.prompts import CANNOT_ANSWER
 
         kind, picked = self._pick(question, sources, embedder)
         if not picked:

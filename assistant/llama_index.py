@@ -31,13 +31,13 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from assistant.enums import ErrorKind
 from assistant.events import Answer, Source, TextDelta
 from assistant.llm import AnswerRequest, Chunk, LLMError, bpe_token_counter
-from store.paper import AUTHOR_SEPARATOR
+from assistant.store.paper import AUTHOR_SEPARATOR
 
 if TYPE_CHECKING:
     from assistant.api import PaperCollection
     from assistant.retrieval import Filters, Mode, SearchResult
     from assistant.settings import Settings
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
 SCORE_KEYS = ("score", "rank", "dense_similarity", "bm25_score", "citation")
 """Node metadata that is about the retrieval, not the paper: kept out of the text an LLM or an

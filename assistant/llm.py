@@ -35,7 +35,7 @@ from assistant.extractive import ExtractiveSynthesizer
 if TYPE_CHECKING:
     from assistant.events import Source
     from assistant.settings import Settings
-    from store.embeddings import Embedder
+    from assistant.store.embeddings import Embedder
 
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 RETRY_AFTER_CAP = 30.0

@@ -157,7 +157,7 @@ def matched_names(question: str, document: str) -> list[str]:
     `fold`; names of 4+ characters also match ignoring case (``a2rbench``)."""
     from assistant.text import fold, mentions, name_tokens
 
-    from store.paper import is_name_like
+    from assistant.store.paper import is_name_like
 
     doc = fold(document)
     low = doc.casefold()
@@ -319,7 +319,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     margin = PLURAL_MARGIN if several else MARGIN
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
-    from store.paper import is_name_like
+    from assistant.store.paper import is_name_like
 
     pointers = {n for e, r in zip(evidence, results) for n in e.names
                 if is_name_like(n) and _is_title_name(n, r.paper.title)}

@@ -24,11 +24,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 if TYPE_CHECKING:
     from assistant.settings import Settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
 Mode = Literal["hybrid", "dense", "bm25"]
 # Largest unfiltered kNN asked of Chroma in place of a filtered one (2,000 neighbours ~30 ms at 16k on a

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from store.collection import PaperStore
-    from store.paper import Paper
+    from assistant.store.collection import PaperStore
+    from assistant.store.paper import Paper
 
 
 def similar_papers(store: PaperStore, paper_id: str, k: int = 8) -> list[tuple[Paper, float]]:
     """The `k` papers nearest to paper `paper_id`: ``[(Paper, cosine similarity)]``, most similar first,
     the paper itself left out. A paper missing from the store gives []; store failures raise the
-    store's error (`store.chroma.StoreError`)."""
+    store's error (`assistant.store.chroma.StoreError`)."""
     import numpy as np
 
     got = store._call("get", store.collection.get, ids=[paper_id], include=["embeddings"])

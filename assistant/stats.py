@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
 
 def collection_stats(papers: Iterable[Paper]) -> dict:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
-from store.paper import is_name_like, venue_key
+from assistant.store.paper import is_name_like, venue_key
 
 STOP_WORDS = frozenset("""a an the and or of in on for to with by from as at is are was were be been being this that
 these those it its we our they their which who whom whose than then also such can may might will would into over
@@ -98,7 +98,7 @@ def split_sentences(text: str) -> list[str]:
 
 @cache
 def _stemmer():
-    from store.bm25 import _stemmer as english_stemmer  # one PyStemmer loader: BM25's, so both stem alike
+    from assistant.store.bm25 import _stemmer as english_stemmer  # one PyStemmer loader: BM25's, so both stem alike
 
     stemmer = english_stemmer()
     return stemmer.stemWord if stemmer is not None else (lambda w: w[:6])

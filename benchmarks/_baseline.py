@@ -3,7 +3,7 @@ collection, with its default node parser (`SentenceSplitter`, 1024-token chunks)
 (dense top-k by cosine; ``similarity_top_k`` raised from its default 2 to what each benchmark needs).
 
 Embeddings come from the same local all-MiniLM-L6-v2 ONNX model as the product, through a small
-llama-index `BaseEmbedding` adapter over `store.embeddings.OnnxMiniLM`, so nothing is downloaded and
+llama-index `BaseEmbedding` adapter over `assistant.store.embeddings.OnnxMiniLM`, so nothing is downloaded and
 the comparison isolates the pipeline, not the model. Import cost is part of what is measured.
 """
 
@@ -19,7 +19,7 @@ def onnx_embedding(model_dir: Path = MODEL_DIR, batch_size: int = 32):
     from llama_index.core.embeddings import BaseEmbedding
     from pydantic import PrivateAttr
 
-    from store.embeddings import OnnxMiniLM
+    from assistant.store.embeddings import OnnxMiniLM
 
     class OnnxMiniLMEmbedding(BaseEmbedding):
         _model: OnnxMiniLM = PrivateAttr()
@@ -68,7 +68,7 @@ def build_index_from_store(data_dir: Path, chroma_dir: Path, name: str = "baseli
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
     from assistant.settings import load_settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     store = PaperStore(load_settings(data_dir=data_dir, embedding_model_dir=MODEL_DIR))
     nodes = []

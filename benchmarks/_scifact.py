@@ -111,8 +111,8 @@ def open_store(data_dir: Path | None = None, collection: str = "scifact", **over
     """The real product path: SciFact ingested (idempotently: a re-run embeds nothing) into an embedded
     Chroma `PaperStore` under the benchmark cache. Returns ``(store, report, {paper id: doc id})``."""
     from assistant.settings import load_settings
-    from store.collection import PaperStore
-    from store.ingest import ingest
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ingest
 
     data_dir = data_dir or CACHE / "scifact-store"
     settings = load_settings(data_dir=data_dir, collection=collection, embedding_model_dir=MODEL_DIR, **overrides)

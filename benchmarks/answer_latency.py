@@ -81,8 +81,8 @@ def main() -> None:
     from assistant.llm import make_llm
     from assistant.retrieval import Retriever
     from assistant.settings import load_settings
-    from store.collection import PaperStore
-    from store.ingest import ensure_default_collection
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
     from tests.llama_server import missing, start_llama_server
 
     base = load_settings(data_dir=data_dir, top_k=args.top_k, max_tokens=args.max_tokens, context_window=2048,

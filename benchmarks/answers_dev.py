@@ -87,8 +87,8 @@ def main(argv=None) -> int:
     from assistant.llm import make_llm
     from assistant.retrieval import Retriever
     from assistant.settings import load_settings
-    from store.collection import PaperStore
-    from store.ingest import ensure_default_collection
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
 
     settings = load_settings(data_dir=args.data_dir, embedding_model_dir=MODEL_DIR)
     store = PaperStore(settings)

@@ -5,7 +5,7 @@
 The first `n` airas abstracts (title + abstract, as ingested) are embedded by each configuration in
 turn, `rounds` times, interleaved (A B C … A B C …) so that load from other work on a shared machine
 falls on every configuration alike; the table gives the median rate and the spread. Configurations:
-the product's embedder (`store.embeddings.OnnxMiniLM`, fp32, graph optimisation ALL, one intra-op
+the product's embedder (`assistant.store.embeddings.OnnxMiniLM`, fp32, graph optimisation ALL, one intra-op
 thread per core that sleeps rather than spins when idle, batches of 8), the same with other batch sizes / thread counts / graph optimisation
 levels / tokenisation of the next batch overlapped with inference, the int8 copy made with
 onnxruntime's `quantize_dynamic` (per-channel), and chromadb's own embedding function
@@ -29,7 +29,7 @@ from benchmarks._scifact import MODEL_DIR
 
 def load_texts(n: int) -> list[str]:
     from benchmarks.ingest_speed import AIRAS
-    from store.ingest import IngestReport, read_papers
+    from assistant.store.ingest import IngestReport, read_papers
 
     papers = []
     for path in sorted(AIRAS.glob("*")):
@@ -46,7 +46,7 @@ class Configured:
     def __init__(self, label: str, batch_size: int = 8, threads: int = 0, opt: str = "all",
                  precision: str = "fp32", overlap: bool = False, cache_dir: Path | None = None,
                  inter_threads: int = 0, spinning: bool = False):
-        from store.embeddings import OnnxMiniLM
+        from assistant.store.embeddings import OnnxMiniLM
 
         self.label = label
         self.model = OnnxMiniLM(MODEL_DIR, batch_size=batch_size, precision=precision, cache_dir=cache_dir,

@@ -106,7 +106,7 @@ def baseline(qa: Path, data_dir: Path, folder: Path, from_vectors: bool) -> dict
     from assistant.evaluation import QuestionResult, load_questions, question_gold, score, summarize
     from assistant.settings import load_settings
     from benchmarks._baseline import retrieve
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     papers = PaperStore(load_settings(data_dir=data_dir, embedding_model_dir=MODEL_DIR)).papers()
     index = baseline_index(data_dir, papers, folder, from_vectors)

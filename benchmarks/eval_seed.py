@@ -46,7 +46,7 @@ def baseline(data_dir: Path) -> dict:
     from assistant.evaluation import QuestionResult, load_questions, resolve_gold, score, summarize
     from assistant.settings import load_settings
     from benchmarks._baseline import build_index, retrieve
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     papers = PaperStore(load_settings(data_dir=data_dir, embedding_model_dir=MODEL_DIR)).papers()
     with tempfile.TemporaryDirectory() as tmp:

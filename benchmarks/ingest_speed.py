@@ -37,7 +37,7 @@ def store_dir(system: str, size: str) -> Path:
 
 def source_for(size: str) -> tuple[list[Path], dict]:
     """Input paths for the product and extra ingest options."""
-    from store.ingest import BUNDLED_VENUE, BUNDLED_YEAR, bundled_collection
+    from assistant.store.ingest import BUNDLED_VENUE, BUNDLED_YEAR, bundled_collection
 
     if size == "19":
         return [bundled_collection()], {"venue": BUNDLED_VENUE, "year": BUNDLED_YEAR}
@@ -45,7 +45,7 @@ def source_for(size: str) -> tuple[list[Path], dict]:
         return [AIRAS], {}
     path = OUT / "airas-first-5000.jsonl"
     if not path.exists():
-        from store.ingest import IngestReport, read_papers
+        from assistant.store.ingest import IngestReport, read_papers
 
         papers = read_papers([AIRAS], IngestReport())[:SIZES[size]]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,8 +67,8 @@ def child(system: str, size: str, fresh: bool) -> dict:
         shutil.rmtree(folder, ignore_errors=True)
     if system == "product":
         from assistant.settings import load_settings
-        from store.collection import PaperStore
-        from store.ingest import ingest
+        from assistant.store.collection import PaperStore
+        from assistant.store.ingest import ingest
 
         settings = load_settings(data_dir=folder, embedding_model_dir=MODEL_DIR)
         report = ingest(paths, PaperStore(settings), **opts)
@@ -76,7 +76,7 @@ def child(system: str, size: str, fresh: bool) -> dict:
         n, embedded = report.added + report.updated + report.unchanged, report.embedded
         extra = {"added": report.added, "unchanged": report.unchanged, "skipped": len(report.skipped)}
     else:
-        from store.ingest import IngestReport, read_papers
+        from assistant.store.ingest import IngestReport, read_papers
 
         papers = read_papers(paths, IngestReport(), **opts)
         from benchmarks._baseline import build_index
@@ -168,7 +168,7 @@ def _write(plan, saved: dict, sizes: str) -> None:
                            "peak MiB"], rows)
     body += ("\n\n'process s' and 'abstracts/s': wall time of a fresh process (imports, reading, ids, "
              "embedding with all-MiniLM-L6-v2 on onnxruntime (CPU), Chroma writes) into a new embedded Chroma "
-             "store; 'after start-up' counts only the ingest call (`store.ingest.ingest`, or "
+             "store; 'after start-up' counts only the ingest call (`assistant.store.ingest.ingest`, or "
              "`VectorStoreIndex.from_documents`). 19 = bundled ICML 2026 abstracts; 5k = the first 5,000 "
              "papers of airas-papers-db; 16k = the whole airas-papers-db folder (18,246 records; duplicates "
              "reported and skipped). 'embedded' is how many abstracts went through the model: a re-ingest of "

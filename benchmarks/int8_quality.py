@@ -64,8 +64,8 @@ def known_item_rows(precision: str, n: int) -> list[list[object]]:
     from assistant.retrieval import Retriever
     from assistant.settings import load_settings
     from assistant.text import split_sentences
-    from store.collection import PaperStore
-    from store.ingest import ingest
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ingest
 
     path = airas_subset(n)
     settings = load_settings(data_dir=CACHE / f"airas-{n}-{precision}", embedding_model_dir=MODEL_DIR,

@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.retrieval_scifact``
 
-The product path: the 5,183 SciFact abstracts (title + abstract) are ingested with `store.ingest`
+The product path: the 5,183 SciFact abstracts (title + abstract) are ingested with `assistant.store.ingest`
 into an embedded Chroma `PaperStore` under the benchmark cache (``$ASSISTANT_BENCH_CACHE``, default
 ``~/.cache/paper-assistant-bench``; a re-run embeds nothing), and every query goes through
 `Retriever.search(query, top_k=100, mode=...)` with the product's settings. The hybrid's fusion was

@@ -80,7 +80,7 @@ def child_warm(system: str, size: str) -> dict:
     if system == "product":  # this checkout, or the code before (the child runs in that folder)
         from assistant.retrieval import Retriever
         from assistant.settings import load_settings
-        from store.collection import PaperStore
+        from assistant.store.collection import PaperStore
 
         store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))
         retriever = Retriever(store)
@@ -123,7 +123,7 @@ def child_phases(size: str) -> dict:
 
     from assistant.retrieval import PaperTable, Retriever
     from assistant.settings import load_settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))
     retriever = Retriever(store)
@@ -165,7 +165,7 @@ def child_cold_phases(size: str) -> dict:
     t.append(time.perf_counter())
     from assistant.retrieval import Retriever
     from assistant.settings import load_settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     t.append(time.perf_counter())
     store = PaperStore(load_settings(data_dir=store_dir("product", size), embedding_model_dir=MODEL_DIR))

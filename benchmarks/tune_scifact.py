@@ -46,7 +46,7 @@ def query_vectors(store, qids: list[str], texts: list[str]) -> np.ndarray:
 def bm25_matrix(docs: list[str], queries: list[str], k1: float, b: float, method: str = "lucene") -> np.ndarray:
     import bm25s
 
-    from store.bm25 import _query_tokens, _stemmer, tokenize
+    from assistant.store.bm25 import _query_tokens, _stemmer, tokenize
 
     stemmer = _stemmer()
     r = bm25s.BM25(k1=k1, b=b, method=method)

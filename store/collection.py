@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from store.chroma import StoreError, bump_revision, make_client, open_collection, revision
-from store.embeddings import Embedder, make_embedder
-from store.paper import Paper
+from assistant.store.chroma import StoreError, bump_revision, make_client, open_collection, revision
+from assistant.store.embeddings import Embedder, make_embedder
+from assistant.store.paper import Paper
 
 if TYPE_CHECKING:
     import numpy as np
 
     from assistant.settings import Settings
-    from store.bm25 import BM25Index
+    from assistant.store.bm25 import BM25Index
 
 PAGE = 2000  # records per Chroma get() page
 
@@ -132,7 +132,7 @@ class PaperStore:
         """
         import hashlib
 
-        from store.bm25 import BM25Index, cache_folder
+        from assistant.store.bm25 import BM25Index, cache_folder
 
         state = self._state()
         if self._snapshot is not None and self._snapshot[0] == state and not state[2]:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from store.collection import PaperStore
-from store.paper import Paper, normalise_for_key, sha256_hex
-from store.readers import InputError, iter_input_files, read_file
+from assistant.store.collection import PaperStore
+from assistant.store.paper import Paper, normalise_for_key, sha256_hex
+from assistant.store.readers import InputError, iter_input_files, read_file
 
 CHUNK = 256
 BUNDLED_VENUE, BUNDLED_YEAR = "ICML", 2026  # papers embedded and upserted per step
@@ -207,7 +207,7 @@ def bundled_collection() -> Path:
     """The bundled ICML 2026 abstracts (package data)."""
     from importlib.resources import files
 
-    return Path(str(files("store") / "data" / "icml2026_abstracts.txt"))
+    return Path(str(files("assistant.store") / "data" / "icml2026_abstracts.txt"))
 
 
 def ensure_default_collection(store: PaperStore) -> IngestReport | None:

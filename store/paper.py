@@ -53,7 +53,7 @@ class Paper:
 
     `title` is always set: when the source has no title it is a short display name derived from
     the abstract (`derive_display_name`) and `title_is_derived` is True.
-    `id` is the stable collection id (see `store.ingest.paper_id`), empty until assigned.
+    `id` is the stable collection id (see `assistant.store.ingest.paper_id`), empty until assigned.
     """
 
     abstract: str

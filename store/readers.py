@@ -17,7 +17,7 @@ from pathlib import Path
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
-from store.paper import Paper, clean_text, derive_display_name
+from assistant.store.paper import Paper, clean_text, derive_display_name
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".json", ".jsonl", ".ndjson", ".csv", ".tsv")
 

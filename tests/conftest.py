@@ -68,7 +68,7 @@ def settings(data_dir):
 @pytest.fixture
 def fake_store(settings):
     """A real embedded Chroma store in the temp folder with the fake embedder (fast)."""
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     return PaperStore(settings, embedder=FakeEmbedder())
 
@@ -76,7 +76,7 @@ def fake_store(settings):
 @pytest.fixture
 def real_store(settings):
     """A real embedded Chroma store with the real ONNX MiniLM model (empty)."""
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
     if not (MODEL_DIR / "onnx" / "model.onnx").exists():
         pytest.skip(f"embedding model not found in {MODEL_DIR}")
@@ -86,7 +86,7 @@ def real_store(settings):
 @pytest.fixture
 def bundled_store(real_store):
     """The real store with the bundled ICML 2026 collection ingested."""
-    from store.ingest import ensure_default_collection
+    from assistant.store.ingest import ensure_default_collection
 
     ensure_default_collection(real_store)
     return real_store

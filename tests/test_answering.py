@@ -67,7 +67,7 @@ class ScriptedLLM:
 
 @pytest.fixture
 def store(fake_store, tmp_path):
-    from store.ingest import ingest
+    from assistant.store.ingest import ingest
 
     f = tmp_path / "papers.jsonl"
     f.write_text("\n".join(json.dumps(p) for p in PAPERS) + "\n")
@@ -204,7 +204,7 @@ def test_citation_checker_holds_back_a_marker_split_across_chunks():
 # --- refusals -------------------------------------------------------------------------------------
 
 def test_model_saying_the_abstracts_do_not_say_is_a_refusal(store, open_settings):
-    from prompts import CANNOT_ANSWER
+    from assistant.prompts import CANNOT_ANSWER
 
     events = run("What GPU trained AdamZ?", store, ScriptedLLM([CANNOT_ANSWER]), open_settings)
     done = events[-1]
@@ -212,7 +212,7 @@ def test_model_saying_the_abstracts_do_not_say_is_a_refusal(store, open_settings
 
 
 def test_nothing_relevant_gives_no_sources_and_never_calls_the_model(store, settings):
-    from prompts import NO_RELEVANT_PAPER
+    from assistant.prompts import NO_RELEVANT_PAPER
 
     strict = settings.model_copy(update={"min_relevance": 0.999, "min_relevance_llm": 0.999})
     llm = ScriptedLLM(["Invented answer [1]."])
@@ -417,7 +417,7 @@ def test_an_anaphoric_question_needs_history(question):
 def _turn(question, cited=(), standalone=""):
     from assistant.conversation import Turn
     from assistant.events import Citation
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
     return Turn(question, standalone_question=standalone or question, answer="…",
                 citations=tuple(Citation(i, Paper(abstract="", title=t, id=f"p{i}"))
@@ -613,7 +613,7 @@ def test_ask_with_an_empty_question_is_one_line_error():
 def test_extractive_marker_goes_before_the_sentences_own_stop(settings, abstract, answer):
     from assistant.events import Source
     from assistant.extractive import ExtractiveSynthesizer
-    from store.paper import Paper
+    from assistant.store.paper import Paper
     from tests.conftest import FakeEmbedder
 
     paper = Paper(abstract=abstract, title="NorMuon", id="p1")

@@ -4,9 +4,9 @@ import pytest
 
 from assistant.retrieval import Retriever
 from assistant.settings import load_settings
-from store.chroma import StoreError
-from store.collection import PaperStore
-from store.ingest import ensure_default_collection, ingest
+from assistant.store.chroma import StoreError
+from assistant.store.collection import PaperStore
+from assistant.store.ingest import ensure_default_collection, ingest
 
 from tests.conftest import ICML_FILE, free_port
 

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from assistant.cli import app
 from assistant.cli.collection import _print_ingest_report
-from store.ingest import IngestReport
+from assistant.store.ingest import IngestReport
 
 runner = CliRunner()
 
@@ -37,7 +37,7 @@ def test_help_shows_no_type_after_a_flag():
 
 
 def test_stats_says_which_filter_chose_the_papers(settings, fake_store, monkeypatch, tmp_path):
-    from store.ingest import ingest
+    from assistant.store.ingest import ingest
 
     path = tmp_path / "papers.json"
     path.write_text(json.dumps([{"id": f"p{i}", "title": f"Paper {i}", "abstract": f"About topic {i}.",
@@ -87,9 +87,9 @@ def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_st
 
 
 def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypatch, tmp_path):
-    import store.ingest
+    from assistant.store import ingest
 
-    monkeypatch.setattr(store.ingest, "CHUNK", 2)
+    monkeypatch.setattr(ingest, "CHUNK", 2)
     monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
     path = tmp_path / "papers.jsonl"
     path.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"About topic {i}."}) + "\n"

@@ -166,7 +166,7 @@ def _has_control(text: str) -> bool:
 
 @pytest.mark.integration
 def test_stored_text_with_control_sequences_is_shown_harmlessly(real_store):
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
     # written by another tool sharing the store (ingest itself cleans control characters): one paper per kind
     papers = [Paper(abstract=f"ZetaNet{seq} speeds up training.", title=f"ZetaNet{seq} paper {i}", venue=f"ICML{seq}",

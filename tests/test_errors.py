@@ -21,9 +21,9 @@ def _error_classes():
     from assistant.events import AnswerError
     from assistant.llm import LLMError
     from assistant.settings import SettingsError
-    from store.chroma import StoreError
-    from store.embeddings import EmbeddingError
-    from store.readers import InputError
+    from assistant.store.chroma import StoreError
+    from assistant.store.embeddings import EmbeddingError
+    from assistant.store.readers import InputError
 
     return [(UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
             (QuestionFileError, "input"), (LLMError, "error"), (SettingsError, "settings"), (BatchError, "input"),
@@ -40,7 +40,7 @@ def test_every_product_error_is_an_assistant_error_with_its_kind():
 
 def test_a_kind_given_to_one_error_wins_over_its_class():
     from assistant.llm import LLMError
-    from store.readers import InputError
+    from assistant.store.readers import InputError
 
     assert LLMError("the server went away", kind="connection").kind == ErrorKind.CONNECTION
     err = InputError("papers.csv", "not UTF-8", line=3)

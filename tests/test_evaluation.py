@@ -27,7 +27,7 @@ from assistant.evaluation import (
     score,
     summarize,
 )
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 # --- retrieval metrics -------------------------------------------------------------------------------
 

@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("assistant", "store", "prompts")
+# store/ and prompts/ are installed as assistant.store and assistant.prompts (pyproject.toml's package-dir)
+PACKAGES = ("assistant", "assistant.store", "assistant.prompts")
 HEAVY = ("chromadb", "onnxruntime", "llama_index.core", "textual", "openai", "numpy", "bm25s")
 
 
@@ -33,7 +34,7 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def test_every_module_imports_alone_in_a_fresh_interpreter():
     names = modules()
-    assert {"assistant.cli", "assistant.cli.answer", "assistant.cli.common", "assistant.errors", "store.ingest",
+    assert {"assistant.cli", "assistant.cli.answer", "assistant.cli.common", "assistant.errors", "assistant.store.ingest",
             "assistant.tui.app", "assistant.tui.widgets.conversation"} <= set(names)
     assert len(names) == len({p for p in ROOT.joinpath("assistant").rglob("*.py")} |
                              {p for pkg in ("store", "prompts") for p in ROOT.joinpath(pkg).rglob("*.py")})

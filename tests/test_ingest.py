@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from store.chroma import StoreError
-from store.collection import PaperStore
-from store.ingest import ingest
+from assistant.store.chroma import StoreError
+from assistant.store.collection import PaperStore
+from assistant.store.ingest import ingest
 
 from tests.conftest import AIRAS_DIR, ICML_FILE, FakeEmbedder
 
@@ -145,7 +145,7 @@ def test_a_100kb_abstract_is_stored_in_full_and_truncation_is_reported(real_stor
 @pytest.mark.integration
 def test_missing_embedding_model_names_the_setting(tmp_path, monkeypatch):
     from assistant.settings import load_settings
-    from store.embeddings import EmbeddingError
+    from assistant.store.embeddings import EmbeddingError
 
     monkeypatch.setenv("ASSISTANT_EMBEDDING_MODEL_DIR", str(tmp_path / "nowhere"))
     store = PaperStore(load_settings())
@@ -162,8 +162,8 @@ def _bm25_titles(store, word):
 
 
 def test_bm25_matches_the_store_after_writes_that_never_finished(fake_store, settings, tmp_path):
-    from store.ingest import paper_id
-    from store.paper import Paper
+    from assistant.store.ingest import paper_id
+    from assistant.store.paper import Paper
 
     f = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "title": "Paper A", "abstract": "Cats purr loudly."},
                                            {"id": "b", "title": "Paper B", "abstract": "Dogs bark."}])
@@ -208,7 +208,7 @@ def test_bm25_search_after_an_ingest_killed_with_sigkill(bundled_store, settings
     flag = tmp_path / "written"
     script = ("import sys, time, store.ingest as ing\n"
               "from assistant.settings import load_settings\n"
-              "from store.collection import PaperStore\n"
+              "from assistant.store.collection import PaperStore\n"
               "ing.CHUNK = 2\n"
               "def progress(done, total):\n"
               f"    if done >= 2: open({str(flag)!r}, 'w').close(); time.sleep(600)\n"
@@ -262,7 +262,7 @@ def test_a_word_in_another_unicode_form_finds_the_same_papers_with_the_same_scor
 def test_bm25_indexes_documents_in_any_unicode_form_alike_and_old_caches_are_rebuilt(tmp_path):
     import unicodedata
 
-    from store.bm25 import PARAMS, BM25Index
+    from assistant.store.bm25 import PARAMS, BM25Index
 
     docs = ["Une méthode de détection rapide.", "Schrödinger bridges.", "ＮｏｒＭｕｏｎ saves ２１.７４%."]
     plain = BM25Index.build(["a", "b", "c"], [unicodedata.normalize("NFC", d) for d in docs])

@@ -37,7 +37,7 @@ def make(settings, stub_or_url, **update):
 
 @pytest.fixture
 def store(fake_store, tmp_path):
-    from store.ingest import ingest
+    from assistant.store.ingest import ingest
 
     f = tmp_path / "papers.jsonl"
     f.write_text("\n".join(json.dumps(p) for p in PAPERS) + "\n")
@@ -81,7 +81,7 @@ def test_streams_the_answer_with_usage_and_checks_citations(stub, settings, stor
 @pytest.mark.parametrize("where", ["question", "abstract", "history"])
 def test_special_token_text_is_answered_not_a_crash(stub, settings, store, where, tmp_path):
     from assistant.conversation import Conversation, Turn
-    from store.ingest import ingest
+    from assistant.store.ingest import ingest
 
     token = "<|endoftext|>"
     llm, s = make(settings, stub)

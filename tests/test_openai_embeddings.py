@@ -10,9 +10,9 @@ import pytest
 
 from assistant.retrieval import Retriever
 from assistant.settings import load_settings
-from store.collection import PaperStore
-from store.embeddings import EmbeddingError
-from store.ingest import ingest
+from assistant.store.collection import PaperStore
+from assistant.store.embeddings import EmbeddingError
+from assistant.store.ingest import ingest
 
 from tests.conftest import ICML_FILE, free_port
 

@@ -1,7 +1,7 @@
 """The Paper record: display names, text cleaning, Chroma metadata round trip."""
 
-from store.paper import Paper, clean_text, derive_display_name
-from store.readers import read_file
+from assistant.store.paper import Paper, clean_text, derive_display_name
+from assistant.store.readers import read_file
 
 from tests.conftest import ICML_FILE
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import prompts
-from prompts import CANNOT_ANSWER, PLACEHOLDERS, PromptError, check, load_prompts, says_cannot_answer
+from assistant import prompts
+from assistant.prompts import CANNOT_ANSWER, PLACEHOLDERS, PromptError, check, load_prompts, says_cannot_answer
 
 
 def test_every_bundled_prompt_loads_and_renders():

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from store.readers import InputError, iter_input_files, read_file
+from assistant.store.readers import InputError, iter_input_files, read_file
 
 from tests.conftest import AIRAS_DIR, ICML_FILE
 

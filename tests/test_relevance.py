@@ -134,7 +134,7 @@ def test_sources_carry_cosine_bm25_and_relevance_and_irrelevant_ones_are_not_giv
 def test_ask_lists_cited_sources_then_also_retrieved_and_nothing_after_a_refusal(store, capsys):  # noqa: F811
     from assistant.cli.answer import print_answer
     from assistant.events import Citation, Source
-    from prompts import NO_RELEVANT_PAPER
+    from assistant.prompts import NO_RELEVANT_PAPER
 
     p1, p2 = (s for s in _papers(store))
     events = [Sources((Source(1, p1, 1.0, similarity=0.41, bm25_matched=True, relevance=0.9),
@@ -218,7 +218,7 @@ def test_a_name_typed_plainly_finds_the_latex_paper_and_the_quote_is_rendered(bu
 @pytest.mark.parametrize("question", ["Which paper segments brain tumours in MRI scans?",
                                       "Is there a paper on graph neural networks for molecule generation?"])
 def test_out_of_collection_questions_are_refused_with_a_reason(bundled_store, settings, question):
-    from prompts import NO_RELEVANT_PAPER
+    from assistant.prompts import NO_RELEVANT_PAPER
 
     obj, cited = _ask(bundled_store, settings, question)
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and obj["sources"] == []
@@ -230,7 +230,7 @@ def test_out_of_collection_questions_are_refused_with_a_reason(bundled_store, se
 @pytest.mark.parametrize("question", ["Who wrote the STAR-KV paper?", "What learning rate was WinQ trained with?",
                                       "Which GPUs were used to train PowerFlow?"])
 def test_details_abstracts_do_not_carry_are_answered_the_abstracts_do_not_say(bundled_store, settings, question):
-    from prompts import CANNOT_ANSWER
+    from assistant.prompts import CANNOT_ANSWER
 
     obj, _ = _ask(bundled_store, settings, question)
     assert obj["answer"] == CANNOT_ANSWER and obj["refused"]

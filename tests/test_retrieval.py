@@ -5,8 +5,8 @@ import json
 import pytest
 
 from assistant.retrieval import Filters, Retriever, parse_year
-from store.collection import PaperStore
-from store.ingest import ingest
+from assistant.store.collection import PaperStore
+from assistant.store.ingest import ingest
 
 pytestmark = pytest.mark.integration
 
@@ -98,7 +98,7 @@ def test_parse_year_rejects_nonsense(text):
 ])
 def test_author_filter_matches_whole_name_parts(needle, expected):
     from assistant.retrieval import Filters, PaperTable
-    from store.paper import Paper
+    from assistant.store.paper import Paper
 
     papers = [Paper(abstract=f"a{i}", title=f"t{i}", id=f"p{i}", authors=[name])
               for i, name in enumerate(["Xinyun Chen", "Yonglong Tian", "Josip Djolonga", "Long Ouyang", "Yann LeCun"])]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from assistant.retrieval import Filters, PaperTable, Retriever
-from store.paper import Paper
+from assistant.store.paper import Paper
 from tests.conftest import MODEL_DIR
 
 PAPERS = [
@@ -43,7 +43,7 @@ def test_filtered_search_equals_unfiltered_search_restricted_to_the_filter(fake_
 
 
 def test_bm25_cache_is_read_memory_mapped_and_scores_the_same(tmp_path):
-    from store.bm25 import BM25Index
+    from assistant.store.bm25 import BM25Index
 
     docs = [p.document for p in PAPERS]
     built = BM25Index.build([p.id for p in PAPERS], docs)
@@ -63,9 +63,9 @@ needs_model = pytest.mark.skipif(not (MODEL_DIR / "onnx" / "model.onnx").exists(
 @needs_model
 def test_int8_collection_records_its_precision_and_refuses_the_fp32_model(data_dir):
     from assistant.settings import load_settings
-    from store.chroma import StoreError
-    from store.collection import PaperStore
-    from store.embeddings import OnnxMiniLM
+    from assistant.store.chroma import StoreError
+    from assistant.store.collection import PaperStore
+    from assistant.store.embeddings import OnnxMiniLM
 
     int8 = PaperStore(load_settings(embedding_precision="int8"))
     vectors = int8.embedder.embed([p.document for p in PAPERS])
@@ -88,8 +88,8 @@ def test_int8_collection_records_its_precision_and_refuses_the_fp32_model(data_d
 @needs_model
 def test_an_fp32_collection_refuses_the_int8_model(bundled_store):
     from assistant.settings import load_settings
-    from store.chroma import StoreError
-    from store.collection import PaperStore
+    from assistant.store.chroma import StoreError
+    from assistant.store.collection import PaperStore
 
     assert bundled_store.collection.metadata["embedding_precision"] == "fp32"
     with pytest.raises(StoreError, match="ASSISTANT_EMBEDDING_PRECISION=fp32"):
@@ -99,7 +99,7 @@ def test_an_fp32_collection_refuses_the_int8_model(bundled_store):
 @pytest.mark.integration
 @needs_model
 def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
-    from store.embeddings import OnnxMiniLM
+    from assistant.store.embeddings import OnnxMiniLM
 
     ahead = OnnxMiniLM(MODEL_DIR)
     ahead.load()

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.stats import bar, collection_stats
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 
 def _papers(spec):
@@ -48,7 +48,7 @@ def airas_sample(tmp_path):
 
 def test_stats_command_text_and_json(settings, fake_store, airas_sample, monkeypatch):
     from assistant.cli import app
-    from store.ingest import ingest
+    from assistant.store.ingest import ingest
 
     ingest([airas_sample], fake_store)
     monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)

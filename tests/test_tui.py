@@ -224,7 +224,7 @@ async def test_failing_backend_is_shown_and_app_stays_usable(settings, tmp_path)
 
 
 async def test_exception_in_answering_and_unreachable_store(settings, tmp_path):
-    from store.chroma import StoreError
+    from assistant.store.chroma import StoreError
 
     def boom(question, **kw):
         raise RuntimeError("rate limited (429); retry after 30 s")

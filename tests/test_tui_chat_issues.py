@@ -368,7 +368,7 @@ def test_a_missing_embedding_model_is_its_own_error_kind_with_its_own_hint(setti
     from assistant.answering import answer
     from assistant.llm import make_llm
     from assistant.tui.app import chat_hint
-    from store.embeddings import EmbeddingError
+    from assistant.store.embeddings import EmbeddingError
 
     class NoModelRetriever:  # the query cannot be embedded: the model folder is missing
         def search(self, query, top_k=None, filters=None):

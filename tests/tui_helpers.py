@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from assistant.events import Citation, Citations, Done, Error, Source, Sources, TextDelta
-from store.paper import Paper
+from assistant.store.paper import Paper
 
 PAPERS = [
     Paper(abstract="We introduce NorMuon, an optimizer that combines orthogonalization with neuron-wise "

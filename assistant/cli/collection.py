@@ -30,7 +30,7 @@ def ingest(
     Exits 1 if any record or file had an error; the rest is ingested all the same.
     """
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
-        from store.readers import InputError
+        from assistant.store.readers import InputError
 
         missing = [p for p in paths if not p.exists()]
         if missing:  # a mistyped path: say so before any embedding work, with nothing half-done
@@ -66,7 +66,7 @@ def _interrupted_ingest(settings, report, as_json: bool) -> None:
 def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from store.ingest import ingest as do_ingest
+    from assistant.store.ingest import ingest as do_ingest
 
     from rich.console import Console
 

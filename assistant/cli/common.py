@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from assistant.llm import Backend
     from assistant.retrieval import Filters
     from assistant.settings import Settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
 
 class UserError(AssistantError):
@@ -100,8 +100,8 @@ def make_backend(settings: Settings, name: str | None, model: str | None, quiet:
 
 def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
     """The configured store; an empty default collection gets the bundled abstracts first."""
-    from store.collection import PaperStore
-    from store.ingest import ensure_default_collection
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
 
     store = PaperStore(settings)
     if load_default and settings.collection == "papers":

@@ -53,7 +53,7 @@ from assistant.tui.widgets.sources import SourcesPanel
 
 if TYPE_CHECKING:
     from assistant.settings import Settings
-    from store.collection import PaperStore
+    from assistant.store.collection import PaperStore
 
 AnswerFn = Callable[..., Iterator[Any]]
 """``answer(question, *, retriever, llm, settings, conversation, filters, top_k, cancel)`` → events."""
@@ -102,8 +102,8 @@ class Job:
 
 def _default_store(settings: Settings) -> tuple[PaperStore, str]:
     """The configured store; the default collection gets the bundled abstracts when empty."""
-    from store.collection import PaperStore
-    from store.ingest import ensure_default_collection
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
 
     store = PaperStore(settings)
     message = ""

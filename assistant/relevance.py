@@ -53,9 +53,15 @@ THRESHOLD = 0.27
 paper of an answerable dev question almost always reaches it, of an out-of-collection one rarely."""
 LLM_THRESHOLD = 0.12
 """Relevance a paper needs to be given to an LLM backend (only clearly irrelevant papers go)."""
-MARGIN = 2.0
+MARGIN = 1.0
 """A paper whose log-odds are more than this below the best paper's is a weaker match than the paper
-the question is about: not relevant (extractive backend)."""
+the question is about: not relevant (extractive backend, a question about one paper). Was 2.0; at 16k
+papers a known item's near neighbours sat 1.2-1.9 below it and the extractive answer quoted them
+instead of it (airas_fresh2, 2 of 20); the gold papers of one-paper questions that were not the best
+paper sat at most 0.71 below it (icml2026 dev/fresh/fresh2 and the airas sets; the gap 0.71-1.16 held
+no paper, so 1.0)."""
+FOREIGN_MARGIN = 2.0
+"""`MARGIN` for a question in another language, whose similarities are low and close together."""
 PLURAL_THRESHOLD = 0.2
 """Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
 one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
@@ -99,9 +105,11 @@ _META = set("""collection collections corpus mention mentions mentioned mentioni
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
 help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
 somebody exist exists include includes including actually really basically specifically exactly particular
-particularly somehow""".split())
+particularly somehow against upon via within without across among toward towards build builds building built
+""".split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
-mentions", "which papers deal with"): left out of the question's key words like stop words."""
+mentions", "which papers deal with", "build on or compare against"): left out of the question's key
+words like stop words (a word no abstract uses counts fully against every paper)."""
 
 
 @dataclass
@@ -302,6 +310,35 @@ def salient_words(question: str) -> list[str]:
     return out
 
 
+_AVAILABILITY = re.compile(
+    r"https?://|github|\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
+    r"[^.]{0,60}\b(?:(?:publicly|freely)\s+)?(?:available|released|open-sourced|found)\b", re.I)
+_ABOUT_AVAILABILITY = re.compile(r"github|gitlab|repositor(?:y|ies)|urls?|links?|availab\w*|open|sourced?|"
+                                 r"releas\w*|download\w*|https?", re.I)
+_AVAILABILITY_STEMS: dict[tuple[str, str], frozenset] = {}
+
+
+def availability_only_stems(paper) -> frozenset:
+    """Stems (`text.content_stems`) that `paper`'s abstract uses only in its availability statements
+    ("Our code is available at https://github...", "Code and data are released"): matching a
+    question's word there ("code generation", "coding benchmarks") says nothing about the paper's
+    subject. Cached per paper id and content."""
+    from assistant.text import content_stems, split_sentences
+
+    key = (paper.id or paper.abstract[:64], paper.content_hash())
+    hit = _AVAILABILITY_STEMS.get(key)
+    if hit is None:
+        sentences = split_sentences(paper.abstract)
+        statements = [x for x in sentences if _AVAILABILITY.search(x)]
+        rest = " ".join([paper.title or ""] + [x for x in sentences if x not in statements])
+        hit = frozenset(content_stems(" ".join(statements)) - content_stems(rest)) if statements else frozenset()
+        with _LOCK:
+            if len(_AVAILABILITY_STEMS) > 8192:
+                _AVAILABILITY_STEMS.clear()
+            _AVAILABILITY_STEMS[key] = hit
+    return hit
+
+
 _PREFIX = re.compile(r"^(pre|post|re|multi|non|co|self|sub|inter|intra|over|under)([a-z]{4,})$")
 
 
@@ -309,16 +346,22 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
                      known_only: bool = False) -> tuple[list[float], list[bool]]:
     """For each document index in `rows`: the IDF-weighted share of `words` it contains, and whether
     any of them matched. IDF (Robertson-Sparck Jones, as BM25) comes from the collection's BM25
-    index; words absent from the collection get the largest IDF, unless `known_only`."""
+    index; words absent from the collection get the largest IDF, unless `known_only`. A word a paper
+    uses only in its code or data availability statement (`availability_only_stems`) does not count
+    for that paper, unless `words` ask about such statements ("github", "repository", "available")."""
     import numpy as np
 
-    _, bm25 = retriever.store.bm25()
+    from assistant.text import content_stems
+
+    papers, bm25 = retriever.store.bm25()
     n = len(bm25.ids)
     total = 0.0
     got = np.zeros(len(rows))
     seen_rows = np.array(rows, dtype=int)
     max_idf = math.log(1 + (n + 0.5) / 0.5)
     seen_stems: set = set()
+    # "Which abstracts link to their code on GitHub?" asks about the availability statement itself
+    about_availability = any(_ABOUT_AVAILABILITY.fullmatch(w) for w in words)
     for w in words:
         scores = bm25.scores(w)
         prefix = _PREFIX.match(w)
@@ -336,7 +379,13 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
         total += idf
         if len(seen_rows):
-            got += idf * (scores[seen_rows] > 0)
+            hit = scores[seen_rows] > 0
+            stem = content_stems(w)
+            for i, row in enumerate(seen_rows):
+                if (hit[i] and stem and not about_availability
+                        and stem <= availability_only_stems(papers[row])):
+                    hit[i] = False  # "coding" against "Our code is available at ...": incidental
+            got += idf * hit
     if total == 0:
         return [0.0] * len(rows), [False] * len(rows)
     return [float(x / total) for x in got], [bool(x > 0) for x in got]
@@ -418,7 +467,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
     secondary = (min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift) if several
                  else threshold)
-    margin = PLURAL_MARGIN if several else MARGIN
+    margin = PLURAL_MARGIN if several else FOREIGN_MARGIN if foreign else MARGIN
     probabilities = [1 / (1 + math.exp(-e.score)) for e in evidence]
     theme = THEME_THRESHOLD + shift
     if (several and strict and max(probabilities) < threshold

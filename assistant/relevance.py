@@ -437,10 +437,10 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
         if df == 0 and known_only:
             continue
         if df:
-            key = tuple(np.flatnonzero(scores > 0)[:8])  # "studies"/"study": one stem, counted once
-            if (key, df) in seen_stems:
+            key = frozenset(content_stems(w)) or w  # "studies"/"study": one stem, counted once
+            if key in seen_stems:
                 continue
-            seen_stems.add((key, df))
+            seen_stems.add(key)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
         total += idf
         if len(seen_rows):

@@ -502,3 +502,21 @@ def test_short_or_shouted_words_are_not_names_no_paper_mentions(store):  # noqa:
     docs = [p.document for p in papers]
     assert absent_terms("OK. Is there anything on beam search, then?", docs, papers, bm25) == []
     assert absent_terms("Which paper does NOT compress the KV cache?", docs, papers, bm25) == []
+
+
+def test_two_words_one_paper_uses_count_twice_and_two_forms_of_one_word_once(store):  # noqa: F811
+    """"compress" and "projection" are both only in KVPress: two key words (they were merged because
+    their postings are equal, which in a small collection says nothing); "compresses" is "compress"."""
+    import math
+
+    from assistant.relevance import lexical_coverage
+    from assistant.retrieval import Retriever
+
+    papers, _ = store.bm25()
+    row = next(i for i, p in enumerate(papers) if p.title.startswith("KVPress"))
+    one, absent = math.log(1 + (3 - 1 + 0.5) / 1.5), math.log(1 + 3.5 / 0.5)  # IDF of df=1, of df=0
+    retriever = Retriever(store)
+    cov = lexical_coverage(["compress", "projection", "unicorn"], [row], retriever)[0][0]
+    assert cov == pytest.approx(2 * one / (2 * one + absent))
+    cov = lexical_coverage(["compress", "compresses", "unicorn"], [row], retriever)[0][0]
+    assert cov == pytest.approx(one / (one + absent))

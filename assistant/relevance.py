@@ -501,11 +501,12 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     # a name hundreds of papers mention ("SGD", "GNNs") is a field's term: evidence only as a key word
     name_limit = max(NAME_MAX_DF, NAME_MAX_SHARE * len(papers))
-    absent = absent_terms(question, [r.paper.document for r in results], papers, bm25)
-    if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign:
+    gate_off = threshold is not None and threshold <= 0  # ASSISTANT_MIN_RELEVANCE=0: every paper is given
+    absent = [] if gate_off else absent_terms(question, [r.paper.document for r in results], papers, bm25)
+    if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign and not gate_off:
         absent += [w for w in unknown_words(words, bm25) if not any(
             re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(r.paper.document).casefold()) for r in results)]
-    introduced = introduced_terms(question)
+    introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     evidence: list[Evidence] = []
     for r, cov, hit in zip(results, lex, matched):

@@ -520,3 +520,14 @@ def test_two_words_one_paper_uses_count_twice_and_two_forms_of_one_word_once(sto
     assert cov == pytest.approx(2 * one / (2 * one + absent))
     cov = lexical_coverage(["compress", "compresses", "unicorn"], [row], retriever)[0][0]
     assert cov == pytest.approx(one / (one + absent))
+
+
+def test_with_the_gate_turned_off_a_term_no_paper_mentions_refuses_nothing(store):  # noqa: F811
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(store)
+    question = "Which paper introduces FlashAttention-3 for the KV cache?"
+    results = retriever.search(question, top_k=3)
+    assert judge(question, results, retriever).relevant == []
+    assert judge(question, results, retriever, threshold=0.0).relevant != []  # not refused

@@ -772,6 +772,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     except ContextError as exc:
         yield fail(str(exc), ErrorKind.CONTEXT_LENGTH)
         return
+    note = "; ".join(x for x in (judgement.note, note) if x)  # why papers were judged relevant, if unusual
     left_out = [e for e in judgement.evidence if not e.relevant]
     if left_out:  # one line for a reader; each paper's reason is in its `relevance` evidence
         note = "; ".join(x for x in (note, f"{len(left_out)} other retrieved paper(s) judged not about the "

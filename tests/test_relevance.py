@@ -222,7 +222,8 @@ def test_out_of_collection_questions_are_refused_with_a_reason(bundled_store, se
 
     obj, cited = _ask(bundled_store, settings, question)
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and obj["sources"] == []
-    assert obj["note"].startswith("no paper is about the question (best relevance")
+    assert obj["note"].startswith(("no paper is about the question (best relevance",  # the scores say so
+                                   "no paper is about the question: no paper in the collection mentions MRI"))
     assert all(r.get("note") for r in obj["relevance"])
 
 
@@ -315,3 +316,217 @@ def test_a_word_the_abstract_hyphenates_counts_as_found(bundled_store, settings)
     row = next(i for i, p in enumerate(papers) if p.title == "OPUS")
     coverage, matched = lexical_coverage(["pretraining"], [row], retriever)
     assert coverage == [1.0] and matched == [True]
+
+
+# --- issue 8, round 3: names a field uses, names no paper uses, broad themes ---------------------------
+
+def test_title_case_phrases_and_descriptive_compounds():
+    """A run of capitalised words inside a sentence is a proper name; "RL-trained" describes, it names nothing."""
+    from assistant.relevance import question_names, title_phrases
+
+    assert title_phrases("How does the Model Context Protocol connect agents to tools?") == ["Model Context Protocol"]
+    assert title_phrases("Which paper introduces Kolmogorov-Arnold Networks?") == ["Kolmogorov-Arnold Networks"]
+    assert title_phrases("Welche Arbeit beschleunigt das Training von Sprachmodellen?") == []  # German nouns
+    question = "How small is the RL-trained rephraser, compared with KV-cache methods and STAR-KV?"
+    assert question_names(question) == ["STAR-KV"]
+
+
+def _field_store(fake_store, tmp_path, n_sgd: int):
+    from assistant.store.ingest import ingest
+
+    papers = [{"id": f"s{i}", "title": f"Variant {i} of decentralized SGD",
+               "abstract": f"We analyse decentralized SGD on topology {i}. It converges at rate {i}."}
+              for i in range(n_sgd)]
+    papers.append({"id": "ring", "title": "RingAll: one-peer exponential graphs",
+                   "abstract": "RingAll removes the power-of-two worker count of one-peer exponential graphs "
+                               "for decentralized SGD while keeping one message per iteration."})
+    papers.append({"id": "gnn", "title": "Oversquashing in GNNs",
+                   "abstract": "Message passing in a GNN squeezes information through bottlenecks."})
+    f = tmp_path / "field.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in papers) + "\n")
+    ingest([f], fake_store)
+    return fake_store
+
+
+def test_a_name_many_papers_mention_counts_as_a_word_not_as_a_name(fake_store, tmp_path):
+    """"SGD" in six of eight papers (five titles): a field's term. The question's own words decide,
+    and no paper is excluded for not having "SGD" in its title."""
+    from assistant.relevance import collection_df, judge
+    from assistant.retrieval import Retriever
+
+    store = _field_store(fake_store, tmp_path, 5)
+    _, bm25 = store.bm25()
+    assert collection_df("SGD", bm25) == 6 and collection_df("GNNs", bm25) == 1  # plural: "GNN" counts
+    retriever = Retriever(store)
+    question = "Which decentralized SGD algorithm removes the power-of-two worker count of one-peer graphs?"
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    assert all(e.names == [] for e in j.evidence)
+    assert not any("which the question names" in e.note for e in j.evidence)
+    best = max(j.evidence, key=lambda e: e.score)
+    assert best.title == "RingAll: one-peer exponential graphs"
+
+
+def test_a_rare_name_in_a_title_still_points_at_its_paper(fake_store, tmp_path):
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    store = _field_store(fake_store, tmp_path, 5)
+    retriever = Retriever(store)
+    question = "What does RingAll keep per iteration?"
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    assert [e.title for e in j.evidence if e.relevant] == ["RingAll: one-peer exponential graphs"]
+
+
+def test_names_and_proper_phrases_no_paper_mentions_are_absent(store):  # noqa: F811
+    from assistant.relevance import absent_terms
+
+    papers, bm25 = store.bm25()
+    docs = [p.document for p in papers]
+    assert absent_terms("Which paper introduces FlashAttention-3?", docs, papers, bm25) == ["FlashAttention-3"]
+    mcp = "Model Context Protocol"
+    assert absent_terms(f"Is there work on the {mcp}?", docs, papers, bm25) == [mcp]
+    assert absent_terms("How much does KVPress save over AdamZ?", docs, papers, bm25) == []
+    assert absent_terms("Is the BeamLess Decoding method better at code?", docs, papers, bm25) == []  # title, any case
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, term", [("Which paper introduces FlashAttention-3?", "FlashAttention-3"),
+                                            ("Is there a paper on the Model Context Protocol for agents?",
+                                             "Model Context Protocol")])
+def test_a_question_about_a_name_no_abstract_contains_is_refused_and_says_so(bundled_store, settings, question, term):
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, question)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == f"no paper is about the question: no paper in the collection mentions {term}"
+
+
+@pytest.mark.integration
+def test_a_broad_theme_several_papers_share_in_part_is_answered(bundled_store, settings):
+    """No paper reaches the several-paper threshold (best 0.15 < 0.20), but three reach the theme
+    threshold: RankTuner, which reweights tokens by their rank, is named, and the note says why."""
+    obj, cited = _ask(bundled_store, settings, "Which papers give some tokens more weight than others during training?")
+    assert not obj["refused"] and "RankTuner" in cited and len(cited) >= 2
+    assert obj["note"].startswith("a broad theme: no paper reaches relevance 0.20, but 3 reach 0.09")
+
+
+def test_a_word_only_in_the_code_availability_statement_is_incidental():
+    from assistant.relevance import availability_only_stems
+
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="We study code generation with small models. Results hold across tasks. "
+                           "Our code and data are publicly available at https://github.com/x/y.", title="T", id="t1")
+    # "code" is in the first sentence too, so only the statement's own words are incidental
+    assert availability_only_stems(paper) == {"public", "github", "https", "avail", "data", "com"}
+    other = Paper(abstract="We compress the KV cache. Our code is available at https://github.com/x/y.",
+                  title="U", id="u1")
+    assert "code" in availability_only_stems(other) and "compress" not in availability_only_stems(other)
+
+
+@pytest.mark.integration
+def test_coding_matches_a_paper_evaluated_on_coding_not_one_that_only_releases_its_code(bundled_store, settings):
+    """STAR-KV writes "code" only in "Our code is publicly available at https://github..."; PLAINTAIN
+    evaluates on coding benchmarks. A question asking for a GitHub link still finds STAR-KV's."""
+    from assistant.relevance import lexical_coverage
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(bundled_store)
+    papers, _ = bundled_store.bm25()
+    star, plaintain = (next(i for i, p in enumerate(papers) if p.title == t) for t in ("STAR-KV", "PLAINTAIN"))
+    assert lexical_coverage(["coding"], [star, plaintain], retriever)[0] == [0.0, 1.0]
+    assert lexical_coverage(["github"], [star], retriever)[0] == [1.0]
+
+
+@pytest.mark.integration
+def test_build_upon_is_about_the_asking_and_the_acronym_decides(bundled_store, settings):
+    """"build" and "upon" are in no abstract; counted as key words they refused this (best relevance
+    0.06). GRPO is in two abstracts, PCR and PowerFlow."""
+    obj, cited = _ask(bundled_store, settings, "Which papers build upon GRPO?")
+    assert not obj["refused"] and sorted(cited) == ["PCR", "PowerFlow"]
+
+
+def test_a_word_no_abstract_uses_is_unknown_unless_written_as_two_words(store):  # noqa: F811
+    from assistant.relevance import unknown_words
+
+    _, bm25 = store.bm25()
+    assert unknown_words(["cattle", "compress", "beamsearch", "kv", "2026"], bm25) == ["cattle"]
+
+
+def test_in_a_large_collection_a_word_no_abstract_uses_refuses_the_question(store, monkeypatch):  # noqa: F811
+    """At 16k airas papers 17 of 26 out-of-collection questions use such a word ("cattle") and no
+    known-item question does; in a small collection it is common and says nothing."""
+    from assistant import relevance
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(store)
+    question = "Which paper compresses the KV cache of dairy cattle models?"
+    results = retriever.search(question, top_k=3)
+    why = "no paper is about the question: no paper in the collection mentions dairy, cattle"
+    assert relevance.judge(question, results, retriever).note != why
+    monkeypatch.setattr(relevance, "ABSENT_WORD_MIN_PAPERS", 3)
+    j = relevance.judge(question, results, retriever)
+    assert j.relevant == [] and j.note == why
+
+
+def test_what_a_question_asks_a_paper_to_introduce():
+    from assistant.relevance import introduced_terms
+
+    assert introduced_terms("Which paper proposes EAGLE, the speculative decoding method?") == ["EAGLE"]
+    assert introduced_terms("Which paper introduces the Muon optimizer?") == ["Muon"]
+    assert introduced_terms("Which paper introduced Group Relative Policy Optimization (GRPO)?") == [
+        "Group Relative Policy Optimization"]
+    assert introduced_terms("Which paper proposes a KV cache eviction policy?") == []  # an area acronym
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, cited", [("Which paper introduces the Sophia optimizer for LLM pretraining?", []),
+                                             ("Which paper introduces NorMuon?", ["NorMuon"])])
+def test_a_paper_that_does_not_mention_what_the_question_asks_it_to_introduce_is_not_about_it(
+        bundled_store, settings, question, cited):
+    """RePro and OPUS (pretraining) scored 0.26 against a threshold of 0.27 for Sophia: refused by a hair
+    before; now because no paper mentions Sophia."""
+    obj, got = _ask(bundled_store, settings, question)
+    assert got == cited
+    if not cited:
+        assert obj["note"] == ("no paper is about the question: no retrieved paper mentions Sophia, which the "
+                               "question asks a paper to introduce")
+
+
+def test_short_or_shouted_words_are_not_names_no_paper_mentions(store):  # noqa: F811
+    """"OK. Is there anything on ...?" refused a chat turn: "OK" read as a name no abstract has."""
+    from assistant.relevance import absent_terms
+
+    papers, bm25 = store.bm25()
+    docs = [p.document for p in papers]
+    assert absent_terms("OK. Is there anything on beam search, then?", docs, papers, bm25) == []
+    assert absent_terms("Which paper does NOT compress the KV cache?", docs, papers, bm25) == []
+
+
+def test_two_words_one_paper_uses_count_twice_and_two_forms_of_one_word_once(store):  # noqa: F811
+    """"compress" and "projection" are both only in KVPress: two key words (they were merged because
+    their postings are equal, which in a small collection says nothing); "compresses" is "compress"."""
+    import math
+
+    from assistant.relevance import lexical_coverage
+    from assistant.retrieval import Retriever
+
+    papers, _ = store.bm25()
+    row = next(i for i, p in enumerate(papers) if p.title.startswith("KVPress"))
+    one, absent = math.log(1 + (3 - 1 + 0.5) / 1.5), math.log(1 + 3.5 / 0.5)  # IDF of df=1, of df=0
+    retriever = Retriever(store)
+    cov = lexical_coverage(["compress", "projection", "unicorn"], [row], retriever)[0][0]
+    assert cov == pytest.approx(2 * one / (2 * one + absent))
+    cov = lexical_coverage(["compress", "compresses", "unicorn"], [row], retriever)[0][0]
+    assert cov == pytest.approx(one / (one + absent))
+
+
+def test_with_the_gate_turned_off_a_term_no_paper_mentions_refuses_nothing(store):  # noqa: F811
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(store)
+    question = "Which paper introduces FlashAttention-3 for the KV cache?"
+    results = retriever.search(question, top_k=3)
+    assert judge(question, results, retriever).relevant == []
+    assert judge(question, results, retriever, threshold=0.0).relevant != []  # not refused

@@ -120,12 +120,17 @@ def user_errors(json_fields: dict | None = None):
         raise typer.Exit(130) from None
 
 
-def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
-    """The configured store; an empty default collection gets the bundled abstracts first."""
+def open_store(settings: Settings, load_default: bool = True, load_model: bool = False) -> PaperStore:
+    """The configured store; an empty default collection gets the bundled abstracts first.
+
+    `load_model` starts loading the embedding model in a thread before Chroma is opened (for commands
+    that embed a query: the model then loads while chromadb is imported and the collection opened)."""
     from store.collection import PaperStore
     from store.ingest import ensure_default_collection
 
     store = PaperStore(settings)
+    if load_model:
+        getattr(store.embedder, "load_in_background", lambda: None)()
     if load_default and settings.collection == "papers":
         report = ensure_default_collection(store)
         if report is not None:
@@ -287,7 +292,7 @@ def search(
             raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
-        store = open_store(settings)
+        store = open_store(settings, load_model=mode != "bm25")
         results = Retriever(store).search(query, top_k=k or settings.top_k, filters=filters, mode=mode)  # type: ignore[arg-type]
         if as_json:
             echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})

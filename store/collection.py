@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from store.chroma import StoreError, bump_revision, make_client, open_collection, revision
+from store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, bump_revision, make_client,
+                          open_collection, revision, set_sync_threshold)
 from store.embeddings import Embedder, make_embedder
 from store.paper import Paper
 
@@ -201,7 +202,9 @@ class PaperStore:
         BM25 index built before is stale from now on, here and in other processes, even if the write is
         killed before `mark_changed`."""
         if not self._writing:
-            self._call("update metadata", bump_revision, self._fresh(), True)
+            fresh = self._fresh()
+            self._call("update metadata", bump_revision, fresh, True)
+            set_sync_threshold(fresh, WRITE_SYNC_THRESHOLD, only_from=READ_SYNC_THRESHOLD)
             self._writing = True
             self._snapshot = None
 
@@ -220,7 +223,11 @@ class PaperStore:
 
     def mark_changed(self) -> None:
         """The write is finished: bump the revision and clear the mark `begin_write` set."""
-        self._call("update metadata", bump_revision, self._fresh(), False)
+        fresh = self._fresh()
+        self._call("update metadata", bump_revision, fresh, False)
+        if not self.settings.chroma_url:
+            # the next process that opens the collection saves Chroma's HNSW index once
+            set_sync_threshold(fresh, READ_SYNC_THRESHOLD, only_from=WRITE_SYNC_THRESHOLD)
         self._writing = False
         self._snapshot = None
 

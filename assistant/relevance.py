@@ -388,7 +388,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
     papers, _ = retriever.store.bm25()
-    row_of = {p.id: i for i, p in enumerate(papers)}
+    row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
     words = salient_words(question)
     lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)

@@ -21,6 +21,7 @@ Metadata filters (venue, year range, author substring) apply to both retrievers 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
@@ -163,9 +164,11 @@ class PaperTable:
 
     _SEP = "\x00"  # joins a paper's folded authors; cannot occur in a name
 
-    def __init__(self, papers: list[Paper]):
+    def __init__(self, papers: Sequence[Paper]):
         self.papers = papers
-        self.by_id = {p.id: i for i, p in enumerate(papers)}
+        # a store's `PaperList` names its papers without reading them (a cold search reads its top k)
+        self.ids: list[str] = getattr(papers, "ids", None) or [p.id for p in papers]
+        self.by_id = {paper_id: i for i, paper_id in enumerate(self.ids)}
 
     # The filter columns are built on the first filtered search (~0.15 s at 16k papers, which a cold
     # search without filters does not need to pay); the same Unicode form as `Filters.matches`
@@ -194,7 +197,7 @@ class PaperTable:
         return [self._SEP.join(fold_key(a) for a in p.authors) for p in self.papers]
 
     @classmethod
-    def of(cls, store: PaperStore, papers: list[Paper]) -> PaperTable:
+    def of(cls, store: PaperStore, papers: Sequence[Paper]) -> PaperTable:
         """The table of `papers`, kept on `store` until the store's list of papers changes."""
         table = getattr(store, "_paper_table", None)
         if table is None or table.papers is not papers:
@@ -301,7 +304,7 @@ class Retriever:
                 return total
 
         scored = {i: fused_score(parts, i) for i, parts in fused.items()}
-        order = sorted(fused.items(), key=lambda kv: (-scored[kv[0]], papers[kv[0]].id))[:top_k]
+        order = sorted(fused.items(), key=lambda kv: (-scored[kv[0]], table.ids[kv[0]]))[:top_k]
         results = []
         for rank, (i, parts) in enumerate(order, start=1):
             dense = parts.get("dense")
@@ -337,6 +340,6 @@ class Retriever:
             rows = [(by_id[i], sim) for i, sim in hits if i in by_id and allowed[by_id[i]]]
             if len(rows) >= n_cand or len(hits) >= total:
                 return rows[:n_cand]
-        ids = [table.papers[i].id for i in np.flatnonzero(allowed)] if filters.author else None
+        ids = [table.ids[i] for i in np.flatnonzero(allowed)] if filters.author else None
         hits = self.store.dense_query(vector, n_cand, where=filters.chroma_where(), ids=ids)
         return [(by_id[i], sim) for i, sim in hits if i in by_id]

@@ -56,6 +56,31 @@ def test_bm25_cache_is_read_memory_mapped_and_scores_the_same(tmp_path):
     assert BM25Index.load(tmp_path / "bm25", "key-2") is None  # another revision: rebuilt, not reused
 
 
+def test_papers_cache_read_paper_by_paper_equals_the_papers_written(tmp_path, fake_store):
+    from store.collection import _load_papers, _save_papers
+
+    _save_papers(tmp_path, "key-1", PAPERS)
+    lazy = _load_papers(tmp_path, "key-1")
+    assert lazy.ids == [p.id for p in PAPERS] and len(lazy) == len(PAPERS)
+    assert lazy[2] == PAPERS[2] and lazy[-1] == PAPERS[-1] and lazy[1:3] == PAPERS[1:3]
+    assert lazy._items is None  # only the papers asked for were read
+    with pytest.raises(IndexError):
+        lazy[len(PAPERS)]
+    assert list(lazy) == PAPERS and lazy.all() == PAPERS
+    assert _load_papers(tmp_path, "key-2") is None  # another revision: read from Chroma, not reused
+
+    # a new store over the same folder (a new process) reads its papers from that cache
+    fake_store.upsert(PAPERS, fake_store.embedder.embed([p.document for p in PAPERS]))
+    fake_store.mark_changed()
+    expected = [(r.paper, r.score) for r in Retriever(fake_store).search("KV cache decoding", top_k=3)]
+    from store.collection import PaperStore
+
+    fresh = PaperStore(fake_store.settings, embedder=fake_store.embedder)
+    got = [(r.paper, r.score) for r in Retriever(fresh).search("KV cache decoding", top_k=3)]
+    assert got == expected and fresh.bm25()[0]._items is None
+    assert fresh.papers() == fake_store.papers() and [p.id for p in fresh.papers()] == ["p1", "p2", "p3", "p4"]
+
+
 needs_model = pytest.mark.skipif(not (MODEL_DIR / "onnx" / "model.onnx").exists(), reason="no ONNX model")
 
 

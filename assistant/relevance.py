@@ -182,6 +182,8 @@ class SentenceVectorCache:
     def __init__(self, path, dim: int):
         self.path = path
         self.dim = dim
+        self._db = None  # one connection per process, shared by threads under `_lock`
+        self._lock = threading.Lock()
 
     @classmethod
     def of(cls, embedder) -> SentenceVectorCache | None:
@@ -204,12 +206,20 @@ class SentenceVectorCache:
             return cls._OPEN[str(path)]
 
     def _connect(self):
+        """The open connection (made on first use; the caller holds `_lock`)."""
         import sqlite3
 
-        db = sqlite3.connect(self.path, timeout=2.0)
-        db.execute("CREATE TABLE IF NOT EXISTS sentence_vectors (abstract_sha256 TEXT PRIMARY KEY, "
-                   "sentences TEXT NOT NULL, vectors BLOB NOT NULL)")
-        return db
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+            # write-ahead log, no sync per commit: a write costs no disk flush, and a crash loses at most
+            # the last rows, never the file (SQLite's documented pairing for WAL mode)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS sentence_vectors (abstract_sha256 TEXT PRIMARY KEY, "
+                       "sentences TEXT NOT NULL, vectors BLOB NOT NULL)")
+            self._db = db
+        return self._db
 
     @staticmethod
     def _key(abstract: str) -> str:
@@ -226,12 +236,10 @@ class SentenceVectorCache:
         if not self.path.exists():
             return None
         try:
-            db = self._connect()
-            try:
-                row = db.execute("SELECT sentences, vectors FROM sentence_vectors WHERE abstract_sha256 = ?",
-                                 (self._key(abstract),)).fetchone()
-            finally:
-                db.close()
+            with self._lock:
+                row = self._connect().execute(
+                    "SELECT sentences, vectors FROM sentence_vectors WHERE abstract_sha256 = ?",
+                    (self._key(abstract),)).fetchone()
             if row is None or json.loads(row[0]) != sentences:
                 return None
             vectors = np.frombuffer(row[1], dtype=np.float32)
@@ -248,15 +256,12 @@ class SentenceVectorCache:
         import numpy as np
 
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = self._connect()
-            try:
+            with self._lock:
+                db = self._connect()
                 with db:
                     db.execute("INSERT OR REPLACE INTO sentence_vectors VALUES (?, ?, ?)",
                                (self._key(abstract), json.dumps(sentences, ensure_ascii=False),
                                 np.ascontiguousarray(vectors, dtype=np.float32).tobytes()))
-            finally:
-                db.close()
         except Exception:
             pass  # a read-only or locked cache only costs embedding these sentences next time
 

@@ -177,7 +177,7 @@ class SentenceVectorCache:
     time of the model file). Best effort: a folder that cannot be written or a locked or damaged
     file costs the embedding, never the answer."""
 
-    _OPEN: dict[str, SentenceVectorCache | None] = {}
+    _OPEN: dict[str, SentenceVectorCache] = {}
 
     def __init__(self, path, dim: int):
         self.path = path

@@ -9,6 +9,7 @@ cached index is keyed by a hash of the stored documents, so a killed ingest neve
 from __future__ import annotations
 
 import struct
+import threading
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -252,15 +253,16 @@ class PaperList(Sequence[Paper]):
         self._items = items
         self._some: dict[int, Paper] = {}
         self._source = source  # (open file, offset of the first paper, end offset of each paper)
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def _read(self, start: int, end: int) -> bytes:
-        import os
-
         f, base, _ = self._source
-        return os.pread(f.fileno(), end - start, base + start)
+        with self._lock:  # threads of a batch run share the file position
+            f.seek(base + start)
+            return f.read(end - start)
 
     def __getitem__(self, i):
         import pickle

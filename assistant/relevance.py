@@ -162,23 +162,139 @@ def is_foreign(question: str) -> bool:
 
 _SENTENCES: dict[tuple[str, str], tuple[list[str], object]] = {}
 _LOCK = threading.Lock()
+SENTENCE_CACHE = "sentences"
+"""Folder of the data folder's cache (``<data_dir>/cache/sentences/``) holding the on-disk sentence
+vectors, one SQLite file per embedding model (`SentenceVectorCache`)."""
 
 
 def sentence_vectors(paper, embedder) -> tuple[list[str], object]:
-    """The sentences of `paper`'s abstract (`text.split_sentences`) and their vectors ``(n, dim)``
-    (None without sentences), cached per paper id and content."""
+    """The sentences of `paper`'s abstract (`text.split_sentences`) and their vectors ``(n, dim)
+    float32`` (None without sentences), cached per paper id and content in memory, and on disk
+    (`SentenceVectorCache`) for an embedder that names its model (`cache_key`) and has a cache folder,
+    so that a new process does not embed again the sentences of abstracts judged before.
+
+    The vectors are those of one ``embedder.embed(sentences)`` call per abstract, cached or not (a
+    cached answer is the same answer). Raises `EmbeddingError` as ``embedder.embed`` does."""
     from assistant.text import split_sentences
 
     key = (paper.id or paper.abstract[:64], paper.content_hash())
     hit = _SENTENCES.get(key)
     if hit is None:
         sentences = split_sentences(paper.abstract)
-        hit = (sentences, embedder.embed(sentences) if sentences else None)
+        disk = SentenceVectorCache.of(embedder) if sentences else None
+        vectors = disk.get(paper.abstract, sentences) if disk is not None else None
+        if vectors is None and sentences:
+            vectors = embedder.embed(sentences)
+            if disk is not None:
+                disk.put(paper.abstract, sentences, vectors)
+        hit = (sentences, vectors)
         with _LOCK:
             if len(_SENTENCES) > 8192:
                 _SENTENCES.clear()
             _SENTENCES[key] = hit
     return hit
+
+
+class SentenceVectorCache:
+    """Sentence vectors of abstracts on disk: one SQLite file per embedding model, in the data
+    folder's cache (``<cache_dir>/sentences/<model key>.sqlite3``), written as abstracts are first
+    judged (a cold ``ask`` at 16k papers otherwise spends most of its time embedding the sentences of
+    the 8-16 retrieved abstracts).
+
+    Rows are keyed by the SHA-256 of the abstract and hold its sentences and their ``(n, dim)
+    float32`` vectors as bytes; a row is used only when its sentences are the ones
+    `text.split_sentences` gives now, so an edited abstract or a changed splitter is embedded anew,
+    and a changed model file has another file (`OnnxMiniLM.cache_key`: name, precision, size and
+    time of the model file). Best effort: a folder that cannot be written or a locked or damaged
+    file costs the embedding, never the answer."""
+
+    _OPEN: dict[str, SentenceVectorCache] = {}
+
+    def __init__(self, path, dim: int):
+        self.path = path
+        self.dim = dim
+        self._db = None  # one connection per process, shared by threads under `_lock`
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, embedder) -> SentenceVectorCache | None:
+        """The cache of `embedder`'s model, or None when it has no `cache_key` / `cache_dir` (the
+        OpenAI-compatible embedder, test fakes)."""
+        from pathlib import Path
+
+        cache_dir = getattr(embedder, "cache_dir", None)
+        model_key = getattr(embedder, "cache_key", None)
+        if not cache_dir or not model_key:
+            return None
+        try:
+            name = model_key() if callable(model_key) else str(model_key)
+        except Exception:  # the model files are missing: embed() says so
+            return None
+        path = Path(cache_dir) / SENTENCE_CACHE / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}.sqlite3"
+        with _LOCK:
+            if str(path) not in cls._OPEN:
+                cls._OPEN[str(path)] = cls(path, int(embedder.dim))
+            return cls._OPEN[str(path)]
+
+    def _connect(self):
+        """The open connection (made on first use; the caller holds `_lock`)."""
+        import sqlite3
+
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+            # write-ahead log, no sync per commit: a write costs no disk flush, and a crash loses at most
+            # the last rows, never the file (SQLite's documented pairing for WAL mode)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS sentence_vectors (abstract_sha256 TEXT PRIMARY KEY, "
+                       "sentences TEXT NOT NULL, vectors BLOB NOT NULL)")
+            self._db = db
+        return self._db
+
+    @staticmethod
+    def _key(abstract: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(abstract.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, abstract: str, sentences: list[str]):
+        """The cached ``(len(sentences), dim) float32`` vectors of `abstract`, or None."""
+        import json
+
+        import numpy as np
+
+        if not self.path.exists():
+            return None
+        try:
+            with self._lock:
+                row = self._connect().execute(
+                    "SELECT sentences, vectors FROM sentence_vectors WHERE abstract_sha256 = ?",
+                    (self._key(abstract),)).fetchone()
+            if row is None or json.loads(row[0]) != sentences:
+                return None
+            vectors = np.frombuffer(row[1], dtype=np.float32)
+            if vectors.size != len(sentences) * self.dim:
+                return None
+            return vectors.reshape(len(sentences), self.dim)
+        except Exception:
+            return None
+
+    def put(self, abstract: str, sentences: list[str], vectors) -> None:
+        """Store the vectors of `abstract`'s sentences (``(len(sentences), dim) float32``)."""
+        import json
+
+        import numpy as np
+
+        try:
+            with self._lock:
+                db = self._connect()
+                with db:
+                    db.execute("INSERT OR REPLACE INTO sentence_vectors VALUES (?, ?, ?)",
+                               (self._key(abstract), json.dumps(sentences, ensure_ascii=False),
+                                np.ascontiguousarray(vectors, dtype=np.float32).tobytes()))
+        except Exception:
+            pass  # a read-only or locked cache only costs embedding these sentences next time
 
 
 # --- names --------------------------------------------------------------------------------------------
@@ -483,7 +599,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
     papers, _ = retriever.store.bm25()
-    row_of = {p.id: i for i, p in enumerate(papers)}
+    row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
     words = salient_words(question)
     lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)

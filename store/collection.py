@@ -8,11 +8,14 @@ cached index is keyed by a hash of the stored documents, so a killed ingest neve
 
 from __future__ import annotations
 
+import struct
+import threading
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from assistant.store.chroma import StoreError, bump_revision, make_client, open_collection, revision
+from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, bump_revision, make_client,
+                          open_collection, revision, set_sync_threshold)
 from assistant.store.embeddings import Embedder, make_embedder
 from assistant.store.paper import Paper
 
@@ -36,7 +39,7 @@ class PaperStore:
         self.settings = settings
         self._embedder = embedder
         self._client = client
-        self._snapshot: tuple[tuple, list[Paper], BM25Index] | None = None
+        self._snapshot: tuple[tuple, PaperList, BM25Index] | None = None
         self._writing = False  # this object has started a write (begin_write) not yet marked finished
 
     @property
@@ -121,7 +124,7 @@ class PaperStore:
         res = self._call("get", self.collection.get, where={"source": source}, include=["metadatas"])
         return {i: (m or {}).get("position") for i, m in zip(res["ids"], res["metadatas"])}
 
-    def _load_snapshot(self) -> tuple[tuple, list[Paper], BM25Index]:
+    def _load_snapshot(self) -> tuple[tuple, PaperList, BM25Index]:
         """The papers and their BM25 index, matching what Chroma holds.
 
         Reused in memory while the collection's revision and token are unchanged and no write is
@@ -147,7 +150,7 @@ class PaperStore:
             key = f"{self.collection.id}:{rev}:{token}:{self.count()}"
             papers = _load_papers(folder, key)
             index = BM25Index.load(folder, key) if papers is not None else None
-        if papers is None or index is None or index.ids != [p.id for p in papers]:
+        if papers is None or index is None or index.ids != papers.ids:
             papers = []
             for page in self.iter_raw(["documents", "metadatas"]):
                 papers.extend(Paper.from_chroma(i, d, m)
@@ -170,15 +173,17 @@ class PaperStore:
                         pass  # a read-only data folder only costs a rebuild next time
             if papers:
                 _save_papers(folder, key, papers)
+            papers = PaperList([p.id for p in papers], papers)
         self._snapshot = (state, papers, index)
         return self._snapshot
 
     def papers(self) -> list[Paper]:
         """Every paper in the collection, sorted by id."""
-        return self._load_snapshot()[1]
+        return self._load_snapshot()[1].all()
 
-    def bm25(self) -> tuple[list[Paper], BM25Index]:
-        """The papers and the BM25 index over them (same order), rebuilt if the collection changed."""
+    def bm25(self) -> tuple[PaperList, BM25Index]:
+        """The papers and the BM25 index over them (same order), rebuilt if the collection changed. The
+        papers are a `PaperList`: read from the cache one by one as they are asked for."""
         _, papers, index = self._load_snapshot()
         return papers, index
 
@@ -201,7 +206,9 @@ class PaperStore:
         BM25 index built before is stale from now on, here and in other processes, even if the write is
         killed before `mark_changed`."""
         if not self._writing:
-            self._call("update metadata", bump_revision, self._fresh(), True)
+            fresh = self._fresh()
+            self._call("update metadata", bump_revision, fresh, True)
+            set_sync_threshold(fresh, WRITE_SYNC_THRESHOLD, only_from=READ_SYNC_THRESHOLD)
             self._writing = True
             self._snapshot = None
 
@@ -220,35 +227,112 @@ class PaperStore:
 
     def mark_changed(self) -> None:
         """The write is finished: bump the revision and clear the mark `begin_write` set."""
-        self._call("update metadata", bump_revision, self._fresh(), False)
+        fresh = self._fresh()
+        self._call("update metadata", bump_revision, fresh, False)
+        if not self.settings.chroma_url:
+            # the next process that opens the collection saves Chroma's HNSW index once
+            set_sync_threshold(fresh, READ_SYNC_THRESHOLD, only_from=WRITE_SYNC_THRESHOLD)
         self._writing = False
         self._snapshot = None
 
 
-PAPERS_CACHE = "papers.pickle"
+PAPERS_CACHE = "papers.v2.pickle"
+_HEADER = struct.Struct("<Q")
 
 
-def _load_papers(folder, key: str) -> list[Paper] | None:
-    """The papers cached in `folder` under `key` (this process's own cache file), else None."""
+class PaperList(Sequence[Paper]):
+    """The papers of a snapshot, sorted by id; ``ids[i]`` is ``self[i].id``.
+
+    Read from the papers cache (`_save_papers`) lazily: the ids at once, a paper when it is first
+    asked for, all papers when the list is iterated (or `all` is called). A cold search at 16k papers
+    reads its top-k papers instead of unpickling all 16k (~0.4 s). The cache file stays open, so a
+    newer cache written meanwhile by another process does not change this snapshot."""
+
+    def __init__(self, ids: list[str], items: list[Paper] | None = None, source: tuple | None = None):
+        self.ids = ids
+        self._items = items
+        self._some: dict[int, Paper] = {}
+        self._source = source  # (open file, offset of the first paper, end offset of each paper)
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def _read(self, start: int, end: int) -> bytes:
+        f, base, _ = self._source
+        with self._lock:  # threads of a batch run share the file position
+            f.seek(base + start)
+            return f.read(end - start)
+
+    def __getitem__(self, i):
+        import pickle
+
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if self._items is not None:
+            return self._items[i]
+        i = range(len(self.ids))[i]  # negative indices; IndexError when out of range
+        paper = self._some.get(i)
+        if paper is None:
+            ends = self._source[2]
+            paper = self._some[i] = pickle.loads(self._read(ends[i - 1] if i else 0, ends[i]))
+        return paper
+
+    def all(self) -> list[Paper]:
+        """Every paper, in order (read from the cache once)."""
+        import pickle
+
+        if self._items is None:
+            ends = self._source[2]
+            data = memoryview(self._read(0, ends[-1] if ends else 0))
+            self._items = [pickle.loads(data[a:b]) for a, b in zip([0, *ends[:-1]], ends)]
+            self._source[0].close()
+        return self._items
+
+    def __iter__(self):
+        return iter(self.all())
+
+
+def _load_papers(folder, key: str) -> PaperList | None:
+    """The papers cached in `folder` under `key`, as a lazily read `PaperList`, else None."""
     import pickle
 
     try:
-        with open(folder / PAPERS_CACHE, "rb") as f:
-            cached_key, papers = pickle.load(f)
-    except Exception:
+        f = open(folder / PAPERS_CACHE, "rb")
+    except OSError:
         return None
-    return papers if cached_key == key else None
+    try:
+        (size,) = _HEADER.unpack(f.read(_HEADER.size))
+        cached_key, ids, ends = pickle.loads(f.read(size))
+        if cached_key != key or len(ids) != len(ends):
+            f.close()
+            return None
+    except Exception:
+        f.close()
+        return None
+    return PaperList(ids, source=(f, _HEADER.size + size, ends))
 
 
 def _save_papers(folder, key: str, papers: list[Paper]) -> None:
+    """Write the papers cache: a header (key, ids, end offset of each paper) and each paper pickled on
+    its own, so that one paper can be read without the others (`PaperList`)."""
     import os
     import pickle
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        blobs = [pickle.dumps(p, protocol=pickle.HIGHEST_PROTOCOL) for p in papers]
+        ends, total = [], 0
+        for b in blobs:
+            total += len(b)
+            ends.append(total)
+        header = pickle.dumps((key, [p.id for p in papers], ends), protocol=pickle.HIGHEST_PROTOCOL)
         tmp = folder / (PAPERS_CACHE + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
-            pickle.dump((key, papers), f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.write(_HEADER.pack(len(header)))
+            f.write(header)
+            f.writelines(blobs)
         tmp.replace(folder / PAPERS_CACHE)
+        (folder / "papers.pickle").unlink(missing_ok=True)  # the cache's earlier format
     except OSError:
         pass  # a read-only data folder only costs reading the papers from Chroma next time

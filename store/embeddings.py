@@ -127,6 +127,14 @@ class OnnxMiniLM:
             return fp32
         return quantized_model(fp32, (self.cache_dir or fp32.parent) / "models")
 
+    def cache_key(self) -> str:
+        """Names the vectors this embedder computes, for caches of derived vectors: the model name,
+        the precision and the size and modification time of the shipped model file
+        (``all-MiniLM-L6-v2-fp32-90405214-1700000000``). Raises `EmbeddingError` when the files are
+        missing."""
+        st = (self._folder / "model.onnx").stat()
+        return f"{self.name}-{self.precision}-{st.st_size}-{int(st.st_mtime)}"
+
     @cached_property
     def _session(self):
         import onnxruntime as ort

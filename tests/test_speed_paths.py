@@ -56,6 +56,31 @@ def test_bm25_cache_is_read_memory_mapped_and_scores_the_same(tmp_path):
     assert BM25Index.load(tmp_path / "bm25", "key-2") is None  # another revision: rebuilt, not reused
 
 
+def test_papers_cache_read_paper_by_paper_equals_the_papers_written(tmp_path, fake_store):
+    from assistant.store.collection import _load_papers, _save_papers
+
+    _save_papers(tmp_path, "key-1", PAPERS)
+    lazy = _load_papers(tmp_path, "key-1")
+    assert lazy.ids == [p.id for p in PAPERS] and len(lazy) == len(PAPERS)
+    assert lazy[2] == PAPERS[2] and lazy[-1] == PAPERS[-1] and lazy[1:3] == PAPERS[1:3]
+    assert lazy._items is None  # only the papers asked for were read
+    with pytest.raises(IndexError):
+        lazy[len(PAPERS)]
+    assert list(lazy) == PAPERS and lazy.all() == PAPERS
+    assert _load_papers(tmp_path, "key-2") is None  # another revision: read from Chroma, not reused
+
+    # a new store over the same folder (a new process) reads its papers from that cache
+    fake_store.upsert(PAPERS, fake_store.embedder.embed([p.document for p in PAPERS]))
+    fake_store.mark_changed()
+    expected = [(r.paper, r.score) for r in Retriever(fake_store).search("KV cache decoding", top_k=3)]
+    from assistant.store.collection import PaperStore
+
+    fresh = PaperStore(fake_store.settings, embedder=fake_store.embedder)
+    got = [(r.paper, r.score) for r in Retriever(fresh).search("KV cache decoding", top_k=3)]
+    assert got == expected and fresh.bm25()[0]._items is None
+    assert fresh.papers() == fake_store.papers() and [p.id for p in fresh.papers()] == ["p1", "p2", "p3", "p4"]
+
+
 needs_model = pytest.mark.skipif(not (MODEL_DIR / "onnx" / "model.onnx").exists(), reason="no ONNX model")
 
 
@@ -127,3 +152,115 @@ def test_filtered_dense_candidates_equal_chromas_filtered_knn(fake_store, monkey
         assert [r.paper.id for r in fast] == [r.paper.id for r in chroma] and len(fast) == 10
         assert all(flt.matches(r.paper) for r in fast)
         assert [r.dense_similarity for r in fast] == pytest.approx([r.dense_similarity for r in chroma])
+
+
+def _ask(store, settings, question: str) -> dict:
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+
+    obj = answer_to_json(question, answer(question, retriever=Retriever(store), llm=make_llm(settings, "extractive"),
+                                          settings=settings))
+    obj.pop("seconds")
+    return obj
+
+
+class _CountingEmbedder:
+    """The store's real embedder, counting the texts it embeds."""
+
+    def __init__(self, inner):
+        self.inner, self.texts = inner, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def embed(self, texts):
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+@pytest.mark.integration
+@needs_model
+def test_answers_from_cached_sentence_vectors_equal_answers_without_the_cache(bundled_store, settings, monkeypatch):
+    import assistant.relevance as relevance
+
+    questions = ["How much did NorMuon save over AdamW?", "Which papers compress the KV cache, and by how much?",
+                 "What is the capital of France?"]
+    monkeypatch.setattr(relevance, "_SENTENCES", {})
+    monkeypatch.setattr(relevance.SentenceVectorCache, "of", classmethod(lambda cls, embedder: None))
+    without = [_ask(bundled_store, settings, q) for q in questions]
+    monkeypatch.undo()
+
+    counting = _CountingEmbedder(bundled_store.embedder)
+    bundled_store._embedder = counting
+    for q, expected in zip(questions, without):
+        monkeypatch.setattr(relevance, "_SENTENCES", {})  # a new process: only the disk cache is left
+        first = _ask(bundled_store, settings, q)
+        monkeypatch.setattr(relevance, "_SENTENCES", {})
+        counting.texts = 0
+        cached = _ask(bundled_store, settings, q)
+        assert first == expected and cached == expected  # same sources, order, evidence and text
+        assert counting.texts <= 3, "the cached answer embedded abstract sentences again"
+    assert without[0]["citations"][0]["title"] == "NorMuon" and "21.74" in without[0]["answer"]
+    files = list((settings.paths.cache_dir / relevance.SENTENCE_CACHE).glob("all-MiniLM-L6-v2-fp32-*.sqlite3"))
+    assert len(files) == 1
+
+
+@pytest.mark.integration
+@needs_model
+def test_an_edited_abstract_is_not_answered_from_the_old_cached_vectors(bundled_store, settings, monkeypatch):
+    import dataclasses
+
+    import assistant.relevance as relevance
+    from assistant.text import split_sentences
+
+    q = "How much did NorMuon save over AdamW?"
+    monkeypatch.setattr(relevance, "_SENTENCES", {})
+    before = _ask(bundled_store, settings, q)  # caches the sentence vectors of the retrieved abstracts
+    paper = next(p for p in bundled_store.papers() if p.id == before["citations"][0]["id"])
+    edited = dataclasses.replace(paper, abstract=paper.abstract.replace("21.74", "35.5") + " We release code.")
+    assert edited.abstract != paper.abstract
+    bundled_store.upsert([edited], bundled_store.embedder.embed([edited.document]))
+    bundled_store.mark_changed()
+
+    monkeypatch.setattr(relevance, "_SENTENCES", {})
+    sentences, vectors = relevance.sentence_vectors(edited, bundled_store.embedder)
+    assert sentences == split_sentences(edited.abstract) and sentences[-1] == "We release code."
+    assert np.array_equal(vectors, bundled_store.embedder.embed(sentences))
+    after = _ask(bundled_store, settings, q)
+    monkeypatch.setattr(relevance, "_SENTENCES", {})
+    monkeypatch.setattr(relevance.SentenceVectorCache, "of", classmethod(lambda cls, embedder: None))
+    assert after == _ask(bundled_store, settings, q)
+    assert "35.5" in after["answer"] and "21.74" not in after["answer"]
+
+
+@pytest.mark.integration
+@needs_model
+def test_a_finished_write_lets_the_next_opener_save_chromas_hnsw_index(bundled_store, settings):
+    """Between writes the HNSW sync threshold is low (the next process to open the collection saves the
+    index instead of replaying Chroma's log on every open); a write runs with Chroma's default."""
+    import json
+    import subprocess
+    import sys
+
+    from assistant.store.chroma import READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD
+    from tests.conftest import ROOT
+
+    def threshold():
+        return bundled_store._fresh().configuration["hnsw"]["sync_threshold"]
+
+    assert threshold() == READ_SYNC_THRESHOLD
+    in_process = [r.paper.id for r in Retriever(bundled_store).search("KV cache compression", top_k=5)]
+    script = ("import json; from assistant.retrieval import Retriever; from assistant.settings import load_settings;"
+              "from assistant.store.collection import PaperStore;"
+              "print(json.dumps([r.paper.id for r in Retriever(PaperStore(load_settings())).search("
+              "'KV cache compression', top_k=5)]))")
+    for _ in range(2):  # the first process replays the log and saves the index; the second reads it
+        out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == in_process
+    vector_dir = next(d for d in settings.paths.chroma_dir.iterdir() if d.is_dir())
+    assert (vector_dir / "index_metadata.pickle").exists()  # Chroma saved its HNSW index
+
+    bundled_store.begin_write()
+    assert threshold() == WRITE_SYNC_THRESHOLD
+    bundled_store.mark_changed()
+    assert threshold() == READ_SYNC_THRESHOLD

@@ -146,7 +146,7 @@ def ask(
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = make_backend(settings, llm, model)
-        store = open_store(settings)
+        store = open_store(settings, load_model=True)
         require_papers(store)
         retriever = Retriever(store)
         events = answer(question, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
@@ -225,7 +225,7 @@ def batch(
             concurrency = 1
         if resume:
             _note_other_backends(output, {q.id for q in items}, backend.name)
-        store = open_store(settings)
+        store = open_store(settings, load_model=True)
         require_papers(store)
         retriever = Retriever(store)
         try:

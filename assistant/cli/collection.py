@@ -141,7 +141,7 @@ def search(
             raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
-        store = open_store(settings)
+        store = open_store(settings, load_model=mode != "bm25")
         results = Retriever(store).search(query, top_k=k or settings.top_k, filters=filters, mode=mode)  # type: ignore[arg-type]
         if as_json:
             echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})

@@ -98,12 +98,17 @@ def make_backend(settings: Settings, name: str | None, model: str | None, quiet:
 
 # --- the store --------------------------------------------------------------------------------------
 
-def open_store(settings: Settings, load_default: bool = True) -> PaperStore:
-    """The configured store; an empty default collection gets the bundled abstracts first."""
+def open_store(settings: Settings, load_default: bool = True, load_model: bool = False) -> PaperStore:
+    """The configured store; an empty default collection gets the bundled abstracts first.
+
+    `load_model` starts loading the embedding model in a thread before Chroma is opened (for commands
+    that embed a query: the model then loads while chromadb is imported and the collection opened)."""
     from assistant.store.collection import PaperStore
     from assistant.store.ingest import ensure_default_collection
 
     store = PaperStore(settings)
+    if load_model:
+        getattr(store.embedder, "load_in_background", lambda: None)()
     if load_default and settings.collection == "papers":
         report = ensure_default_collection(store)
         if report is not None:

@@ -226,3 +226,18 @@ def stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
 
 def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
     return stems(question, exclude=pointers)
+
+
+def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float]:
+    """Per sentence of one abstract, how much of the question's wording it carries that the abstract's
+    other sentences do not: the sum, over the `focus` stems it contains, of 1 / (the number of the
+    abstract's sentences containing that stem). A stem in one sentence only counts 1, a stem in four
+    counts 0.25, so the topic words every sentence repeats ("reasoning", "LLMs") weigh little and the
+    sentence holding the asked detail ("... guarantees a unique solution") stands out: inverse document
+    frequency over the abstract's sentences (Spärck Jones, 1972). ``len(sentences)`` floats >= 0."""
+    sets = [stems(s) & focus for s in sentences]
+    df: dict[str, int] = {}
+    for found in sets:
+        for s in found:
+            df[s] = df.get(s, 0) + 1
+    return [sum(1.0 / df[s] for s in found) for found in sets]

@@ -608,10 +608,11 @@ class ExtractiveBackend:
                         question, re.I)
         background = lambda x: not why and _BACKGROUND.search(x[2]) and not _CONTRIBUTION.search(x[2])  # noqa: E731
         ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
-        # the sentences closest to the question (within `margin` of the closest), unless they are only
-        # the field's background; then the best answering ones (contribution, result) up to `limit`
+        # the sentences closest to the question (the `keep` closest that are not only the field's
+        # background); then the best answering ones (contribution, result) up to `limit`
         # closeness: similarity and the question's distinctive words beyond the paper's name (a
-        # sentence carrying two or more of them is close even when its similarity is low)
+        # sentence carrying two or more of them is close even when its similarity is low), above all
+        # the words no other sentence of the abstract carries
         sim = {x[5]: x[3] for x in mine}
         if plain_question is not None:  # the paper's name in question and sentence is no evidence
             from assistant.relevance import sentence_vectors
@@ -619,10 +620,12 @@ class ExtractiveBackend:
             _, vectors = sentence_vectors(source.paper, embedder)
             qvec = embedder.embed([plain_question])[0]
             sim = {pos: float(v) for pos, v in enumerate(vectors @ qvec)}
-        close = sorted((x for x in mine if x in first_good or x[4] >= 2),
-                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3)))
-        chosen = close[:keep]
-        chosen = [x for x in chosen if not background(x)]
+        # the question's words this sentence carries and the abstract's others do not (`distinctive_overlap`)
+        rare = dict(zip((x[5] for x in mine), ex.distinctive_overlap(ex.focus_stems(question, pointers),
+                                                                       [x[2] for x in mine])))
+        close = sorted((x for x in mine if x in first_good or x[4] >= 2 or rare[x[5]] >= 1),
+                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3) + 0.3 * min(rare[x[5]], 2)))
+        chosen = [x for x in close if not background(x)][:keep]
         top = self._answer_score(ranked[0], source.paper, quantity)
         chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
                    and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)

@@ -41,8 +41,9 @@ _PLURAL = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些", re.I)
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?:\w+\s+)?"
-    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement)\b"
+    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
+    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
+    r"throughput|latency|overhead)\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
@@ -210,10 +211,14 @@ def defined_term(question: str) -> str | None:
 
 def asked_clause(question: str) -> str:
     """The interrogative sentence of `question` (its last sentence: "A tool repairs bugs. How many
-    programs did it fix?" -> "How many programs did it fix?")."""
+    programs did it fix?" -> "How many programs did it fix?"), with what follows its question mark
+    (the subject a follow-up rewrite names: "How many did they derive? (PaperX)")."""
     from assistant.text import split_sentences
 
     parts = split_sentences(question)
+    asked = [i for i, p in enumerate(parts) if "?" in p or "？" in p]
+    if asked:
+        return " ".join(parts[asked[-1]:])
     return parts[-1] if parts else question
 
 
@@ -241,3 +246,54 @@ def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float
         for s in found:
             df[s] = df.get(s, 0) + 1
     return [sum(1.0 / df[s] for s in found) for found in sets]
+
+
+_COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|"
+                    r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
+"""A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
+_ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)
+
+
+def asked_quantities(question: str) -> list[str]:
+    """The quantities `question` asks for, one clause each, from its interrogative sentence: "How much
+    does X improve Y, and in how many settings were results consistent?" -> ["How much does X improve
+    Y", "in how many settings were results consistent?"]; a question asking one thing -> one clause."""
+    clauses: list[str] = []
+    for c in _CLAUSE_SPLIT.split(asked_clause(question)):
+        if clauses and not stems(c):  # "..., and by how much?": the quantity of the clause before
+            clauses[-1] = f"{clauses[-1]}, and {c}"
+        elif c.strip():
+            clauses.append(c)
+    return clauses
+
+
+def states_quantity(sentence: str, count_asked: bool = False) -> bool:
+    """`has_number`, or, when a count is asked ("how many ..."), a count written in words ("three
+    strategies")."""
+    return has_number(sentence) or (count_asked and bool(_COUNT.search(plain(sentence))))
+
+
+def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
+    """The sentences answering a "how much / how many / what value" question: per asked quantity
+    (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
+    that clause's words (beyond the `pointers`, the names pointing at the paper), then the best
+    matching. `rows` are the answerer's scored sentences ``(score, n, sentence, similarity, overlap,
+    position)``; a sentence of a source other than `top` (the best source's marker) must have cosine
+    similarity >= 0.15. The first quantity gets up to two sentences of one paper, each further one
+    its best sentence; at most three in all, in (n, position) order; ``[]`` when none states one."""
+    chosen: list[tuple] = []
+    for i, clause in enumerate(asked_quantities(question)):
+        words = stems(clause, exclude=pointers)
+        count = bool(_ASKS_COUNT.search(clause))
+        numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
+        numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
+        if not numeric:
+            continue
+        best = numeric[0][1]
+        found = [x for _, x in numeric[:2] if x[1] == best[1]] if i == 0 else [best]
+        chosen += [x for x in found if all(x is not c for c in chosen)]
+    chosen = chosen[:3]
+    chosen.sort(key=lambda x: (x[1], x[5]))
+    return chosen

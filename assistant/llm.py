@@ -709,12 +709,7 @@ class ExtractiveBackend:
             if foreign:  # no English words to go by: the best-matching sentences with a number
                 numeric = [x for x in good if ex.has_number(x[2])]
                 return "number", pick(numeric, one_source=False) if numeric else []
-            clause = ex.stems(ex.asked_clause(question), exclude=pointers)
-            numeric = [(len(clause & ex.stems(fold(x[2]))), x) for x in scored if ex.has_number(x[2])]
-            numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top_n)]
-            numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
-            chosen = [x for _, x in numeric[:2] if x[1] == numeric[0][1][1]] if numeric else []
-            chosen.sort(key=lambda x: x[5])
+            chosen = ex.number_answer(question, scored, pointers, top_n)
             return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = ex.entity_noun(question) or ""

@@ -46,3 +46,31 @@ def test_extractive_quotes_the_sentence_carrying_the_questions_distinctive_words
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"].casefold()
+
+
+def test_asked_quantities_splits_a_question_asking_two_quantities():
+    from assistant.extractive import asked_quantities
+
+    assert asked_quantities("How much faster is QAT with WinQ, and in how many settings was it tested?") == [
+        "How much faster is QAT with WinQ", "in how many settings was it tested?"]
+    # "..., and by how much?" has no words of its own: it asks the quantity of the clause before
+    assert len(asked_quantities("Does it cut the wait for a first answer, and by how much?")) == 1
+    # the subject a follow-up rewrite appends belongs to the asked clause
+    assert asked_quantities("It helps. How many strategies did they derive? (PLAINTAIN)") == [
+        "How many strategies did they derive? (PLAINTAIN)"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # two quantities asked: a number for each
+    ("How many settings does WinQ's evaluation cover, and how much faster does it make QAT?", ["16", "4×"]),
+    # a count the abstract writes in words
+    ("How many RL strategies come out of the preplan-and-anchor attention analysis?", ["three"]),
+    # "what <several words> throughput improvement" asks for a number
+    ("What end-to-end throughput improvement does STAR-KV reach?", ["3.1×"]),
+])
+def test_extractive_number_question_states_each_asked_quantity(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    for value in expected:
+        assert value in obj["answer"], obj["answer"]

@@ -297,3 +297,13 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
     chosen = chosen[:3]
     chosen.sort(key=lambda x: (x[1], x[5]))
     return chosen
+
+
+_PROPOSES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:first\s+|further\s+)?"
+                       r"(?:propose|introduce|present|develop|design)\b", re.I)
+
+
+def proposes(sentence: str) -> bool:
+    """True when `sentence` states what the paper proposes ("we introduce X, a framework that ..."):
+    the sentence that says what a paper is, for its line in a several-paper answer."""
+    return bool(_PROPOSES.search(sentence))

@@ -689,13 +689,22 @@ class ExtractiveBackend:
                                               - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
                                                  else 0.0)))
                 if mine:
-                    text = mine[0][2]
-                    if not (own.search(text) and _RESULT.search(text) and ex.has_number(text)):
+                    # what the paper is (its "we propose X" sentence) beside why it matches: the best
+                    # sentence, unless that is only the field's background
+                    first = mine[0]
+                    proposal = [x for x in mine if ex.proposes(x[2])]
+                    if proposal and _BACKGROUND.search(first[2]) and not own.search(first[2]):
+                        first = proposal[0]
+                    text = first[2]
+                    if proposal and proposal[0] is not first:
+                        pair = sorted([first, proposal[0]], key=lambda x: x[5])
+                        text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
+                    elif not (own.search(text) and _RESULT.search(text) and ex.has_number(text)):
                         # and what it finds: its result sentence with a number, when the first is not one
-                        found = [x for x in mine[1:] if _RESULT.search(x[2]) and ex.has_number(x[2])
+                        found = [x for x in mine if x is not first and _RESULT.search(x[2]) and ex.has_number(x[2])
                                  and own.search(x[2])]
                         if found:
-                            pair = sorted([mine[0], found[0]], key=lambda x: x[5])
+                            pair = sorted([first, found[0]], key=lambda x: x[5])
                             text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line

@@ -74,3 +74,17 @@ def test_extractive_number_question_states_each_asked_quantity(bundled_store, se
     assert not obj["refused"], obj["answer"]
     for value in expected:
         assert value in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_several_papers_each_line_names_the_paper_and_says_what_it_proposes(bundled_store, settings):
+    """A line per paper: its name, its citation, and what it is ("We introduce DiffuSearch, a framework
+    that ... Monte Carlo Tree Search"), not only the field's motivation that opens its abstract."""
+    obj = _extractive(bundled_store, settings, "Compare DiffuSearch and EDEN: how does each choose what to decode?")
+    lines = obj["answer"].splitlines()
+    by_name = {c["n"]: c["title"] for c in obj["citations"]}
+    assert len(lines) == 2 and len(by_name) == 2, obj["answer"]
+    diffu = next(line for line in lines if line.startswith("DiffuSearch ["))
+    eden = next(line for line in lines if line.startswith("EDEN ["))
+    assert "Monte Carlo Tree Search" in diffu and not diffu.split(": ", 1)[1].startswith("While")
+    assert "Entropy-informed" in eden

@@ -307,3 +307,45 @@ def proposes(sentence: str) -> bool:
     """True when `sentence` states what the paper proposes ("we introduce X, a framework that ..."):
     the sentence that says what a paper is, for its line in a several-paper answer."""
     return bool(_PROPOSES.search(sentence))
+
+
+_HOW_Q = re.compile(r"\bhow\s+(?:can|could|do|does|did|is|are|was|were|to|should|would|might)\b|\binstead\s+of\b|"
+                    r"\breplace[sd]?\b|\bmake\s+sure\b|\bensure\b|\bavoid\w*\b|\bprevent\w*\b|\bresolve[sd]?\b|"
+                    r"\bovercome\b|\bmitigate[sd]?\b", re.I)
+_WHY_Q = re.compile(r"\bwhy\b|\bwhat\s+causes?\b|\broot\s+cause\b|\bexplains?\b", re.I)
+_SOLVES = re.compile(r"^\s*(?:to\s+(?:address|eliminate|mitigate|solve|overcome|tackle|bridge|fix|remedy|resolve|"
+                     r"avoid|alleviate|handle|counter)\b|(?:in\s+this\s+(?:paper|work),\s*)?we\s+(?:first\s+|further\s+|"
+                     r"then\s+)?(?:propose|introduce|present|develop|design)\b)", re.I)
+_FINDS = re.compile(r"\bwe\s+(?:find|found|identify|show|observe|reveal|discover|uncover)\b|\broot\s+cause\b|"
+                    r"\bbecause\b|\bdue\s+to\b", re.I)
+
+
+def answer_role(question: str) -> str | None:
+    """``"how"`` when `question` asks how a problem is solved ("How can X be resolved?", "what replaces
+    them?", "make sure ... not hallucinated"), ``"why"`` when it asks for a cause ("Why does X plateau
+    early?"), else None."""
+    q = fold(question)
+    if _HOW_Q.search(q):
+        return "how"
+    if _WHY_Q.search(q):
+        return "why"
+    return None
+
+
+def answer_chain(role: str, sentences: Sequence[str], anchor: int, name: str = "") -> list[int]:
+    """The sentences after `anchor` (the sentence stating the problem the question names) that answer
+    it, as positions in `sentences` (one abstract, in order): for ``"how"`` the first of the next three
+    that turns to a solution ("To address this, we propose X, ...", "To eliminate it, ...") and, after
+    it, the sentence describing the method when it starts with the method's `name`, "It" or "Our
+    method/framework"; for ``"why"`` the first of the next three stating a finding or cause ("We find
+    that ...", "root cause"). ``[]`` when none does."""
+    later = range(anchor + 1, min(anchor + 4, len(sentences)))
+    if role == "why":
+        return [i for i in later if _FINDS.search(sentences[i])][:1]
+    solved = [i for i in later if _SOLVES.search(sentences[i])][:1]
+    if solved and solved[0] + 1 < len(sentences):
+        follow = sentences[solved[0] + 1].lstrip()
+        starts = [re.escape(w) for w in (name.split()[:1] if name else [])] + [r"It\b", r"Our\s+(?:method|framework|approach)"]
+        if re.match("|".join(starts), follow) and not re.match(r"(?:extensive\s+)?experiments?\b", follow, re.I):
+            solved.append(solved[0] + 1)
+    return solved

@@ -626,6 +626,17 @@ class ExtractiveBackend:
         close = sorted((x for x in mine if x in first_good or x[4] >= 2 or rare[x[5]] >= 1),
                        key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3) + 0.3 * min(rare[x[5]], 2)))
         chosen = [x for x in close if not background(x)][:keep]
+        role = ex.answer_role(question)
+        if role and not quantity:
+            # "how can X be resolved?" / "why does X happen?": the sentence naming X (the question's
+            # distinctive words), then the abstract's answer to it (`extractive.answer_chain`); a cause
+            # may be asked in other words than the abstract's symptom: the first of three that it answers
+            by_pos = sorted(mine, key=lambda x: x[5])
+            anchors = sorted((x for x in by_pos if rare[x[5]] > 0), key=lambda x: (-rare[x[5]], -sim.get(x[5], x[3])))
+            for anchor in anchors[:3 if role == "why" else 1]:
+                chain = ex.answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
+                if chain:
+                    return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
         top = self._answer_score(ranked[0], source.paper, quantity)
         chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
                    and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)

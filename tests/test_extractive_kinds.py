@@ -88,3 +88,30 @@ def test_extractive_several_papers_each_line_names_the_paper_and_says_what_it_pr
     eden = next(line for line in lines if line.startswith("EDEN ["))
     assert "Monte Carlo Tree Search" in diffu and not diffu.split(": ", 1)[1].startswith("While")
     assert "Entropy-informed" in eden
+
+
+def test_answer_chain_follows_a_problem_to_its_solution_and_a_cause_question_to_the_finding():
+    from assistant.extractive import answer_chain, answer_role
+
+    abstract = ["Training is unstable.", "Gradients conflict.", "To address this, we propose PCR, a Bayesian framework.",
+                "PCR arbitrates conflicts via soft projection.", "Experiments show gains."]
+    assert answer_role("How can the gradient conflict be resolved?") == "how"
+    assert answer_chain("how", abstract, 1, "PCR") == [2, 3]  # the solution, then the method's mechanism
+    assert answer_role("Why does QAT plateau early?") == "why"
+    finding = ["QAT plateaus early.", "In this paper, we analyze the Hessian.", "We find that weights sit at saddle points."]
+    assert answer_chain("why", finding, 0) == [2]
+    assert answer_chain("how", ["A problem.", "Experiments show gains."], 0) == []  # no solution stated: no chain
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("How does the GRPO stability paper deal with the conflict between plasticity and stability gradients?",
+     "soft projection"),
+    ("How are hallucinated tasks ruled out in A2RBench?", "cycle consistency"),
+    ("Why does quantization-aware training stall at low bit-widths, according to WinQ?", "saddle points"),
+])
+def test_extractive_how_and_why_questions_quote_the_abstracts_answer_to_the_problem(bundled_store, settings,
+                                                                                     question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"], obj["answer"]

@@ -27,11 +27,13 @@ from collections.abc import Sequence
 from assistant.text import content_stems, fold, name_tokens, render_latex
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
+_DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
+"""Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
-    r"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇"
+    rf"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b",
@@ -39,7 +41,8 @@ _PAPERS = re.compile(
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
-    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些", re.I)
+    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
+    rf"|{_DIFFER}", re.I)
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"

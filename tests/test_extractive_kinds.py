@@ -115,3 +115,23 @@ def test_extractive_how_and_why_questions_quote_the_abstracts_answer_to_the_prob
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.parametrize("question, several", [
+    ("How do WinQ and STAR-KV differ in what they quantize?", True),
+    ("What is the difference between RePro and OPUS?", True),
+    ("How does EDEN differ from beam search?", True),
+    ("Does the speedup differ across model sizes?", False),  # one paper's results, not two papers
+])
+def test_a_question_contrasting_two_things_asks_about_several_papers(question, several):
+    from assistant.extractive import asks_several, question_kind
+
+    assert (question_kind(question) == "papers" and asks_several(question)) is several
+
+
+@pytest.mark.integration
+def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "How do WinQ and STAR-KV differ in what they compress?")
+    lines = obj["answer"].splitlines()
+    assert len(obj["citations"]) == 2 and len(lines) == 2, obj["answer"]
+    assert any(line.startswith("WinQ [") for line in lines) and any(line.startswith("STAR-KV [") for line in lines)

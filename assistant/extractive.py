@@ -11,7 +11,9 @@
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
   "X is ...");
 - ``detail``: details abstracts do not carry (authors, affiliations, hardware and GPU hours, learning
-  rate and other hyperparameters, licence) -> quoted only when a sentence states that very detail;
+  rate and other hyperparameters, licence, a link to the code) -> quoted only when a sentence states
+  that very detail (for the code: a URL); a sentence mentioning it without stating it ("The code base
+  is available here.") is quoted after `prompts.CANNOT_ANSWER`;
 - ``other``: the best-matching sentences.
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
@@ -68,6 +70,8 @@ _DETAIL_Q = {
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
                                   r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
     "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
+    "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
+                       r"download\w*|available)\b|\bgithub\b", re.I),
 }
 _DETAIL_EVIDENCE = {
     "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),
@@ -75,6 +79,7 @@ _DETAIL_EVIDENCE = {
                            r"(?:on|using)\s+\d+\s+GPUs?|chip\w*)\b", re.I),
     "hyperparameters": re.compile(r"\b(?:learning[-\s]rate|batch[-\s]size|epochs?|seeds?)\b[^.]{0,30}\d", re.I),
     "licence": re.compile(r"\blicen[cs]e|\bMIT\b|\bApache\b|\bCC[- ]BY", re.I),
+    "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
                            r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
@@ -99,7 +104,7 @@ def question_kind(question: str) -> str:
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
     else an entity)."""
     q = fold(question)
-    if any(p.search(q) for p in _DETAIL_Q.values()):
+    if detail_asked(q):
         return "detail"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
@@ -195,7 +200,7 @@ def detail_asked(question: str) -> str | None:
     """The kind of detail abstracts rarely state that `question` asks for, or None."""
     q = fold(question)
     for name, pattern in _DETAIL_Q.items():
-        if pattern.search(q):
+        if pattern.search(q) and not (name == "code" and asks_several(q)):  # "which abstracts link to code?"
             return name
     return None
 
@@ -352,3 +357,19 @@ def answer_chain(role: str, sentences: Sequence[str], anchor: int, name: str = "
         if re.match("|".join(starts), follow) and not re.match(r"(?:extensive\s+)?experiments?\b", follow, re.I):
             solved.append(solved[0] + 1)
     return solved
+
+
+_DETAIL_MENTION = {
+    "code": re.compile(r"\b(?:code|implementation)\b[^.]*\b(?:available|released|public)\b", re.I),
+}
+
+
+def mentions_detail(detail: str, abstract: str) -> str | None:
+    """The sentence of `abstract` that mentions the `detail` without stating it ("The code base is
+    available here." for "where is the code?": no link), or None."""
+    from assistant.text import split_sentences
+
+    pattern = _DETAIL_MENTION.get(detail)
+    if pattern is None:
+        return None
+    return next((s for s in split_sentences(abstract) if pattern.search(s) and not states_detail(detail, s)), None)

@@ -774,6 +774,15 @@ class ExtractiveBackend:
         from prompts import CANNOT_ANSWER
 
         kind, picked = self._pick(request)
+        if not picked and kind == "detail" and request.sources:
+            # the abstract mentions the detail without stating it ("The code base is available here."):
+            # say so, quoting that sentence with its citation
+            from assistant.extractive import detail_asked, mentions_detail
+
+            top = request.sources[0]
+            said = mentions_detail(detail_asked(request.question) or "", top.paper.abstract)
+            if said:
+                return f"{CANNOT_ANSWER} The abstract says only: {plain(said).rstrip('.')} [{top.n}]."
         if not picked:
             return CANNOT_ANSWER
         parts = []

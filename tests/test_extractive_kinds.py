@@ -135,3 +135,26 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     lines = obj["answer"].splitlines()
     assert len(obj["citations"]) == 2 and len(lines) == 2, obj["answer"]
     assert any(line.startswith("WinQ [") for line in lines) and any(line.startswith("STAR-KV [") for line in lines)
+
+
+@pytest.mark.parametrize("question, detail", [
+    ("Where is STAR-KV's code?", "code"),
+    ("Is there a link to the RePro implementation code?", "code"),
+    ("Which abstracts link to a GitHub repository with their code?", None),  # several papers: one line each
+    ("Does it also work for code generation?", None),
+])
+def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
+    from assistant.extractive import detail_asked
+
+    assert detail_asked(question) == detail
+
+
+@pytest.mark.integration
+def test_extractive_code_link_quotes_the_url_or_says_the_abstract_gives_none(bundled_store, settings):
+    """The link when the abstract gives one; else "The abstracts do not say.", quoting the sentence that
+    mentions the code without a link, cited, so the reader sees which paper was checked."""
+    obj = _extractive(bundled_store, settings, "Where can I download the STAR-KV code?")
+    assert "https://github.com/" in obj["answer"] and "STAR-KV" in obj["answer"]
+    obj = _extractive(bundled_store, settings, "Where is the code of the federated and decentralized DPO analysis?")
+    assert obj["answer"].startswith("The abstracts do not say.") and "available here" in obj["answer"]
+    assert len(obj["citations"]) == 1 and "http" not in obj["answer"]

@@ -58,9 +58,18 @@ _ENTITY_Q = re.compile(
 
 
 def entity_noun(question: str) -> str | None:
-    """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None."""
-    m = _ENTITY_Q.search(fold(question))
-    return (m.group("noun") or "written") if m else None
+    """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None; of a
+    run of such nouns the last, the head ("which math competition benchmarks" -> "benchmarks")."""
+    q = fold(question)
+    m = _ENTITY_Q.search(q)
+    if not m:
+        return None
+    noun = m.group("noun") or "written"
+    for w in q[m.end():].split():
+        if not _NOUN.fullmatch(w.strip(",?")):
+            break
+        noun = w.strip(",?")
+    return noun
 _DETAIL_Q = {
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
@@ -373,3 +382,20 @@ def mentions_detail(detail: str, abstract: str) -> str | None:
     if pattern is None:
         return None
     return next((s for s in split_sentences(abstract) if pattern.search(s) and not states_detail(detail, s)), None)
+
+
+def entity_phrase(question: str) -> list[str]:
+    """The words of the thing an entity question asks to be named, beyond its head noun: "which math
+    competition benchmarks" -> ``["math", "competition", "benchmarks"]``, "which spiking neuron model"
+    -> ``["spiking", "neuron", "model"]``; ``[]`` for no entity question. An abstract may name the
+    things next to another of these words than the head noun ("LIF neuron groups")."""
+    q = fold(question)
+    m = _ENTITY_Q.search(q)
+    if not m or not m.group("noun"):
+        return []
+    words = re.findall(r"[\w-]+", q[m.start():m.end()])[1:]  # without "which"
+    for w in q[m.end():].split():  # "which language models were ...": the nouns after the match too
+        if not _NOUN.fullmatch(w.strip(",?")):
+            break
+        words.append(w.strip(",?"))
+    return [w for w in words if w.casefold() not in _AUXILIARY and len(w) > 2]

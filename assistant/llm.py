@@ -737,6 +737,12 @@ class ExtractiveBackend:
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
             named = [x for x in good if ex.names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
+            if not named and noun != "written":
+                # named right next to another word of the question's phrase ("LIF neuron groups" for
+                # "which spiking neuron model")
+                named = [x for x in good if any(ex.noun_key(w) in x[2].casefold()
+                                                and ex.names_near(x[2], w, exclude, window=1)
+                                                for w in ex.entity_phrase(question))]
             sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
             if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
                 # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO

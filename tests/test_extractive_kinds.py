@@ -158,3 +158,23 @@ def test_extractive_code_link_quotes_the_url_or_says_the_abstract_gives_none(bun
     obj = _extractive(bundled_store, settings, "Where is the code of the federated and decentralized DPO analysis?")
     assert obj["answer"].startswith("The abstracts do not say.") and "available here" in obj["answer"]
     assert len(obj["citations"]) == 1 and "http" not in obj["answer"]
+
+
+def test_entity_question_asks_for_its_head_noun_and_keeps_the_phrase():
+    from assistant.extractive import entity_noun, entity_phrase
+
+    assert entity_noun("On which math competition benchmarks was it tested?") == "benchmarks"
+    assert entity_phrase("Which spiking neuron model do they use?") == ["spiking", "neuron", "model"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # the abstract names it next to another word of the question's phrase ("LIF neuron groups")
+    ("What spiking neuron model computes the operator primitives in the ANN-to-SNN framework?", "LIF"),
+    # the head noun of "math competition benchmarks" is "benchmarks", which the abstract writes
+    ("Which math competition benchmarks is the expert-consulting RL method tested on?", "AIME"),
+])
+def test_extractive_entity_question_quotes_the_sentence_naming_them(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"]

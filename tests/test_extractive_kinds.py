@@ -178,3 +178,11 @@ def test_extractive_entity_question_quotes_the_sentence_naming_them(bundled_stor
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"]
+
+
+def test_plain_renders_tex_quotes_and_dashes_an_abstract_keeps_outside_math():
+    from assistant.extractive import plain
+
+    assert plain("an uncertainty-aware ``soft projection'' mechanism") == "an uncertainty-aware “soft projection” mechanism"
+    assert plain("three primitives---division and low-rank--aware mixing") == "three primitives—division and low-rank–aware mixing"
+    assert plain("use --json and 75$\\%$") == "use --json and 75%"  # an option, not a dash between words

@@ -232,7 +232,21 @@ def defined_term(question: str) -> str | None:
     m = _DEFINITION_Q.search(fold(question))
     if not m:
         return None
-    return (m.group("x") or m.group("y") or "").strip()
+    term = (m.group("x") or m.group("y") or "").strip()
+    # "What is RLIF, and which paper builds on it?": the term ends where the next question begins
+    return re.split(r"\s*,|\s+and\s+(?=(?:which|what|who|how|where|when|does|do|is|are)\b)", term, maxsplit=1)[0]
+
+
+def defines(term: str, sentence: str) -> bool:
+    """True when `sentence` defines `term` (casefolded, as `defined_term` gives it): it contains the term
+    and proposes or names it ("we propose X", "X is a ...", "named X"), or spells out the acronym
+    ("Reinforcement Learning from Internal Feedback (RLIF)")."""
+    text = fold(sentence).casefold()
+    term = term.casefold()
+    if not term or term not in text:
+        return False
+    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", sentence, re.I)
+                or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text))
 
 
 def asked_clause(question: str) -> str:

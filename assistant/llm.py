@@ -755,8 +755,7 @@ class ExtractiveBackend:
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (ex.defined_term(question) or "").casefold()
-            defining = [x for x in scored if x[1] == top_n and term and term in fold(x[2]).casefold()
-                        and re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", x[2], re.I)]
+            defining = [x for x in scored if x[1] == top_n and ex.defines(term, x[2])]
             if defining:
                 first = min(defining, key=lambda x: x[5])
                 return "definition", [(first[1], first[2], first[3], None)]

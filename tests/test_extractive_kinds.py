@@ -186,3 +186,17 @@ def test_plain_renders_tex_quotes_and_dashes_an_abstract_keeps_outside_math():
     assert plain("an uncertainty-aware ``soft projection'' mechanism") == "an uncertainty-aware “soft projection” mechanism"
     assert plain("three primitives---division and low-rank--aware mixing") == "three primitives—division and low-rank–aware mixing"
     assert plain("use --json and 75$\\%$") == "use --json and 75%"  # an option, not a dash between words
+
+
+def test_defined_term_ends_where_a_second_question_begins_and_an_acronyms_expansion_defines_it():
+    from assistant.extractive import defined_term, defines
+
+    assert defined_term("What is RLVR, and which papers use it?") == "RLVR"
+    assert defines("rlif", "Reinforcement Learning from Internal Feedback (RLIF) has emerged as a paradigm.")
+    assert not defines("rlif", "PowerFlow outperforms existing RLIF methods.")  # uses the term, does not define it
+
+
+@pytest.mark.integration
+def test_extractive_what_is_an_acronym_quotes_the_sentence_spelling_it_out(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "What is RLIF, and is there a paper using it?")
+    assert "Internal Feedback" in obj["answer"], obj["answer"]

@@ -422,3 +422,20 @@ def entity_phrase(question: str) -> list[str]:
             break
         words.append(w.strip(",?"))
     return [w for w in words if w.casefold() not in _AUXILIARY and len(w) > 2]
+
+
+_RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
+                        r"theoretical)\b", re.I)
+_EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
+
+
+def asks_results(question: str) -> bool:
+    """True when `question` asks what a paper's experiments show ("What kinds of gains does X report?",
+    "Does it report any experiments, or is it purely theoretical?")."""
+    return bool(_RESULTS_Q.search(fold(question)))
+
+
+def reports_results(sentence: str) -> bool:
+    """True when `sentence` reports the paper's experiments ("Experiments on multiple backbones show
+    ...", "Empirically, we corroborate ... on standard alignment benchmarks")."""
+    return bool(_EMPIRICAL.search(sentence))

@@ -763,6 +763,12 @@ class ExtractiveBackend:
             chosen = self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
+        if kind == "other" and pointers and ex.asks_results(question):
+            # "what gains does X report?": the named paper's sentences reporting its experiments
+            empirical = sorted((x for x in scored if x[1] == top_n and ex.reports_results(x[2])
+                                and not _BACKGROUND.search(x[2])), key=lambda x: -x[0])[:2]
+            if empirical:
+                return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
             chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good, embedder=self._embedder_for(request), pointers=pointers)]
             return kind, chosen

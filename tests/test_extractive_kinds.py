@@ -200,3 +200,11 @@ def test_defined_term_ends_where_a_second_question_begins_and_an_acronyms_expans
 def test_extractive_what_is_an_acronym_quotes_the_sentence_spelling_it_out(bundled_store, settings):
     obj = _extractive(bundled_store, settings, "What is RLIF, and is there a paper using it?")
     assert "Internal Feedback" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_what_results_does_a_named_paper_report_quotes_its_experiments(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "What improvements does RankTuner report in its experiments?")
+    assert "mathematical reasoning benchmarks" in obj["answer"], obj["answer"]
+    assert [c["title"] for c in obj["citations"]] and all("RankTuner" in c["title"] or "Token-level" in c["title"]
+                                                           for c in obj["citations"])

@@ -57,6 +57,11 @@ _ENTITY_Q = re.compile(
     r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
 
 
+_FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
+                       r"explains?)\s+how\b", re.I)
+""""What determines how fast it converges?" asks for a factor, not a number."""
+
+
 def entity_noun(question: str) -> str | None:
     """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None; of a
     run of such nouns the last, the head ("which math competition benchmarks" -> "benchmarks")."""
@@ -117,7 +122,7 @@ def question_kind(question: str) -> str:
         return "detail"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
-    if _NUMBER_Q.search(q):
+    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q):
         return "number"
     if _PAPERS.search(q):
         return "papers"

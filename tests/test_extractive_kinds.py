@@ -208,3 +208,20 @@ def test_extractive_what_results_does_a_named_paper_report_quotes_its_experiment
     assert "mathematical reasoning benchmarks" in obj["answer"], obj["answer"]
     assert [c["title"] for c in obj["citations"]] and all("RankTuner" in c["title"] or "Token-level" in c["title"]
                                                            for c in obj["citations"])
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("In the federated setting, what determines how fast training converges?", "other"),  # a factor
+    ("What factor governs how much memory is saved?", "other"),
+    ("How fast does it converge?", "number"),
+])
+def test_what_determines_how_fast_asks_for_a_factor_not_a_number(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.integration
+def test_extractive_what_determines_the_convergence_speed_quotes_the_factor(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "For decentralized DPO, what governs how quickly the optimization converges?")
+    assert "spectral connectivity" in obj["answer"], obj["answer"]

@@ -46,7 +46,8 @@ _PLURAL = re.compile(
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
     rf"|{_DIFFER}", re.I)
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
+    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
+    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
     r"throughput|latency|overhead)\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
@@ -359,8 +360,8 @@ _HOW_Q = re.compile(r"\bhow\s+(?:can|could|do|does|did|is|are|was|were|to|should
                     r"\bovercome\b|\bmitigate[sd]?\b", re.I)
 _WHY_Q = re.compile(r"\bwhy\b|\bwhat\s+causes?\b|\broot\s+cause\b|\bexplains?\b", re.I)
 _SOLVES = re.compile(r"^\s*(?:to\s+(?:address|eliminate|mitigate|solve|overcome|tackle|bridge|fix|remedy|resolve|"
-                     r"avoid|alleviate|handle|counter)\b|(?:in\s+this\s+(?:paper|work),\s*)?we\s+(?:first\s+|further\s+|"
-                     r"then\s+)?(?:propose|introduce|present|develop|design)\b)", re.I)
+                     r"avoid|alleviate|handle|counter)\b|(?:in\s+this\s+(?:paper|work),\s*)?we\s+"
+                     r"(?:first\s+|further\s+|then\s+)?(?:propose|introduce|present|develop|design)\b)", re.I)
 _FINDS = re.compile(r"\bwe\s+(?:find|found|identify|show|observe|reveal|discover|uncover)\b|\broot\s+cause\b|"
                     r"\bbecause\b|\bdue\s+to\b", re.I)
 
@@ -390,7 +391,7 @@ def answer_chain(role: str, sentences: Sequence[str], anchor: int, name: str = "
     solved = [i for i in later if _SOLVES.search(sentences[i])][:1]
     if solved and solved[0] + 1 < len(sentences):
         follow = sentences[solved[0] + 1].lstrip()
-        starts = [re.escape(w) for w in (name.split()[:1] if name else [])] + [r"It\b", r"Our\s+(?:method|framework|approach)"]
+        starts = [re.escape(w) for w in name.split()[:1]] + [r"It\b", r"Our\s+(?:method|framework|approach)"]
         if re.match("|".join(starts), follow) and not re.match(r"(?:extensive\s+)?experiments?\b", follow, re.I):
             solved.append(solved[0] + 1)
     return solved

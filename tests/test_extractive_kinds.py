@@ -93,12 +93,14 @@ def test_extractive_several_papers_each_line_names_the_paper_and_says_what_it_pr
 def test_answer_chain_follows_a_problem_to_its_solution_and_a_cause_question_to_the_finding():
     from assistant.extractive import answer_chain, answer_role
 
-    abstract = ["Training is unstable.", "Gradients conflict.", "To address this, we propose PCR, a Bayesian framework.",
+    abstract = ["Training is unstable.", "Gradients conflict.",
+                "To address this, we propose PCR, a Bayesian framework.",
                 "PCR arbitrates conflicts via soft projection.", "Experiments show gains."]
     assert answer_role("How can the gradient conflict be resolved?") == "how"
     assert answer_chain("how", abstract, 1, "PCR") == [2, 3]  # the solution, then the method's mechanism
     assert answer_role("Why does QAT plateau early?") == "why"
-    finding = ["QAT plateaus early.", "In this paper, we analyze the Hessian.", "We find that weights sit at saddle points."]
+    finding = ["QAT plateaus early.", "In this paper, we analyze the Hessian.",
+               "We find that weights sit at saddle points."]
     assert answer_chain("why", finding, 0) == [2]
     assert answer_chain("how", ["A problem.", "Experiments show gains."], 0) == []  # no solution stated: no chain
 
@@ -183,8 +185,8 @@ def test_extractive_entity_question_quotes_the_sentence_naming_them(bundled_stor
 def test_plain_renders_tex_quotes_and_dashes_an_abstract_keeps_outside_math():
     from assistant.extractive import plain
 
-    assert plain("an uncertainty-aware ``soft projection'' mechanism") == "an uncertainty-aware “soft projection” mechanism"
-    assert plain("three primitives---division and low-rank--aware mixing") == "three primitives—division and low-rank–aware mixing"
+    assert plain("an ``soft projection'' mechanism") == "an “soft projection” mechanism"
+    assert plain("primitives---division and low-rank--aware") == "primitives—division and low-rank–aware"
     assert plain("use --json and 75$\\%$") == "use --json and 75%"  # an option, not a dash between words
 
 
@@ -223,5 +225,6 @@ def test_what_determines_how_fast_asks_for_a_factor_not_a_number(question, kind)
 
 @pytest.mark.integration
 def test_extractive_what_determines_the_convergence_speed_quotes_the_factor(bundled_store, settings):
-    obj = _extractive(bundled_store, settings, "For decentralized DPO, what governs how quickly the optimization converges?")
+    obj = _extractive(bundled_store, settings,
+                      "For decentralized DPO, what governs how quickly the optimization converges?")
     assert "spectral connectivity" in obj["answer"], obj["answer"]

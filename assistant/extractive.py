@@ -11,7 +11,9 @@
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
   "X is ...");
 - ``detail``: details abstracts do not carry (authors, affiliations, hardware and GPU hours, learning
-  rate and other hyperparameters, licence) -> quoted only when a sentence states that very detail;
+  rate and other hyperparameters, licence, a link to the code) -> quoted only when a sentence states
+  that very detail (for the code: a URL); a sentence mentioning it without stating it ("The code base
+  is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`;
 - ``other``: the best-matching sentences.
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
@@ -34,11 +36,13 @@ if TYPE_CHECKING:
     from assistant.store.embeddings import Embedder
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
+_DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
+"""Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
-    r"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇"
+    rf"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b",
@@ -46,10 +50,13 @@ _PAPERS = re.compile(
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
-    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些", re.I)
+    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
+    rf"|{_DIFFER}", re.I)
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b|\bwhat\s+(?:\w+\s+)?"
-    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement)\b"
+    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
+    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
+    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
+    r"throughput|latency|overhead)\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
@@ -58,10 +65,24 @@ _ENTITY_Q = re.compile(
     r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
 
 
+_FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
+                       r"explains?)\s+how\b", re.I)
+""""What determines how fast it converges?" asks for a factor, not a number."""
+
+
 def entity_noun(question: str) -> str | None:
-    """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None."""
-    m = _ENTITY_Q.search(fold(question))
-    return (m.group("noun") or "written") if m else None
+    """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None; of a
+    run of such nouns the last, the head ("which math competition benchmarks" -> "benchmarks")."""
+    q = fold(question)
+    m = _ENTITY_Q.search(q)
+    if not m:
+        return None
+    noun = m.group("noun") or "written"
+    for w in q[m.end():].split():
+        if not _NOUN.fullmatch(w.strip(",?")):
+            break
+        noun = w.strip(",?")
+    return noun
 _DETAIL_Q = {
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
@@ -71,6 +92,8 @@ _DETAIL_Q = {
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
                                   r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
     "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
+    "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
+                       r"download\w*|available)\b|\bgithub\b", re.I),
 }
 _DETAIL_EVIDENCE = {
     "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),
@@ -78,6 +101,7 @@ _DETAIL_EVIDENCE = {
                            r"(?:on|using)\s+\d+\s+GPUs?|chip\w*)\b", re.I),
     "hyperparameters": re.compile(r"\b(?:learning[-\s]rate|batch[-\s]size|epochs?|seeds?)\b[^.]{0,30}\d", re.I),
     "licence": re.compile(r"\blicen[cs]e|\bMIT\b|\bApache\b|\bCC[- ]BY", re.I),
+    "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
                            r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
@@ -102,11 +126,11 @@ def question_kind(question: str) -> str:
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
     else an entity)."""
     q = fold(question)
-    if any(p.search(q) for p in _DETAIL_Q.values()):
+    if detail_asked(q):
         return "detail"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
-    if _NUMBER_Q.search(q):
+    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q):
         return "number"
     if _PAPERS.search(q):
         return "papers"
@@ -130,9 +154,18 @@ def asks_several(question: str) -> bool:
     return bool(_PLURAL.search(question))
 
 
+_TEX_QUOTES = re.compile(r"``(.+?)''")
+_TEX_DASHES = ((re.compile(r"(?<=\w)---(?=\w)"), "—"), (re.compile(r"(?<=\w)--(?=\w)"), "–"))
+
+
 def plain(sentence: str) -> str:
-    """What a person reads: LaTeX rendered, markdown emphasis removed."""
+    """What a person reads: LaTeX rendered, markdown emphasis removed, and TeX's text ligatures that
+    abstracts keep without any ``$`` or backslash (``soft projection'' -> “soft projection”,
+    ``---`` -> em dash, ``--`` between words -> en dash)."""
     text = render_latex(sentence)
+    text = _TEX_QUOTES.sub(lambda m: f"“{m.group(1)}”", text)
+    for pattern, dash in _TEX_DASHES:
+        text = pattern.sub(dash, text)
     return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
 
 
@@ -198,7 +231,7 @@ def detail_asked(question: str) -> str | None:
     """The kind of detail abstracts rarely state that `question` asks for, or None."""
     q = fold(question)
     for name, pattern in _DETAIL_Q.items():
-        if pattern.search(q):
+        if pattern.search(q) and not (name == "code" and asks_several(q)):  # "which abstracts link to code?"
             return name
     return None
 
@@ -212,15 +245,33 @@ def defined_term(question: str) -> str | None:
     m = _DEFINITION_Q.search(fold(question))
     if not m:
         return None
-    return (m.group("x") or m.group("y") or "").strip()
+    term = (m.group("x") or m.group("y") or "").strip()
+    # "What is RLIF, and which paper builds on it?": the term ends where the next question begins
+    return re.split(r"\s*,|\s+and\s+(?=(?:which|what|who|how|where|when|does|do|is|are)\b)", term, maxsplit=1)[0]
+
+
+def defines(term: str, sentence: str) -> bool:
+    """True when `sentence` defines `term` (casefolded, as `defined_term` gives it): it contains the term
+    and proposes or names it ("we propose X", "X is a ...", "named X"), or spells out the acronym
+    ("Reinforcement Learning from Internal Feedback (RLIF)")."""
+    text = fold(sentence).casefold()
+    term = term.casefold()
+    if not term or term not in text:
+        return False
+    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", sentence, re.I)
+                or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text))
 
 
 def asked_clause(question: str) -> str:
     """The interrogative sentence of `question` (its last sentence: "A tool repairs bugs. How many
-    programs did it fix?" -> "How many programs did it fix?")."""
+    programs did it fix?" -> "How many programs did it fix?"), with what follows its question mark
+    (the subject a follow-up rewrite names: "How many did they derive? (PaperX)")."""
     from assistant.text import split_sentences
 
     parts = split_sentences(question)
+    asked = [i for i, p in enumerate(parts) if "?" in p or "？" in p]
+    if asked:
+        return " ".join(parts[asked[-1]:])
     return parts[-1] if parts else question
 
 
@@ -233,6 +284,174 @@ def stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
 
 def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
     return stems(question, exclude=pointers)
+
+
+def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float]:
+    """Per sentence of one abstract, how much of the question's wording it carries that the abstract's
+    other sentences do not: the sum, over the `focus` stems it contains, of 1 / (the number of the
+    abstract's sentences containing that stem). A stem in one sentence only counts 1, a stem in four
+    counts 0.25, so the topic words every sentence repeats ("reasoning", "LLMs") weigh little and the
+    sentence holding the asked detail ("... guarantees a unique solution") stands out: inverse document
+    frequency over the abstract's sentences (Spärck Jones, 1972). ``len(sentences)`` floats >= 0."""
+    sets = [stems(s) & focus for s in sentences]
+    df: dict[str, int] = {}
+    for found in sets:
+        for s in found:
+            df[s] = df.get(s, 0) + 1
+    return [sum(1.0 / df[s] for s in found) for found in sets]
+
+
+_COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|"
+                    r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
+"""A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
+_ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)
+
+
+def asked_quantities(question: str) -> list[str]:
+    """The quantities `question` asks for, one clause each, from its interrogative sentence: "How much
+    does X improve Y, and in how many settings were results consistent?" -> ["How much does X improve
+    Y", "in how many settings were results consistent?"]; a question asking one thing -> one clause."""
+    clauses: list[str] = []
+    for c in _CLAUSE_SPLIT.split(asked_clause(question)):
+        if clauses and not stems(c):  # "..., and by how much?": the quantity of the clause before
+            clauses[-1] = f"{clauses[-1]}, and {c}"
+        elif c.strip():
+            clauses.append(c)
+    return clauses
+
+
+def states_quantity(sentence: str, count_asked: bool = False) -> bool:
+    """`has_number`, or, when a count is asked ("how many ..."), a count written in words ("three
+    strategies")."""
+    return has_number(sentence) or (count_asked and bool(_COUNT.search(plain(sentence))))
+
+
+def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
+    """The sentences answering a "how much / how many / what value" question: per asked quantity
+    (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
+    that clause's words (beyond the `pointers`, the names pointing at the paper), then the best
+    matching. `rows` are the answerer's scored sentences ``(score, n, sentence, similarity, overlap,
+    position)``; a sentence of a source other than `top` (the best source's marker) must have cosine
+    similarity >= 0.15. The first quantity gets up to two sentences of one paper, each further one
+    its best sentence; at most three in all, in (n, position) order; ``[]`` when none states one."""
+    chosen: list[tuple] = []
+    for i, clause in enumerate(asked_quantities(question)):
+        words = stems(clause, exclude=pointers)
+        count = bool(_ASKS_COUNT.search(clause))
+        numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
+        numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
+        if not numeric:
+            continue
+        best = numeric[0][1]
+        found = [x for _, x in numeric[:2] if x[1] == best[1]] if i == 0 else [best]
+        chosen += [x for x in found if all(x is not c for c in chosen)]
+    chosen = chosen[:3]
+    chosen.sort(key=lambda x: (x[1], x[5]))
+    return chosen
+
+
+_PROPOSES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:first\s+|further\s+)?"
+                       r"(?:propose|introduce|present|develop|design)\b", re.I)
+
+
+def proposes(sentence: str) -> bool:
+    """True when `sentence` states what the paper proposes ("we introduce X, a framework that ..."):
+    the sentence that says what a paper is, for its line in a several-paper answer."""
+    return bool(_PROPOSES.search(sentence))
+
+
+_HOW_Q = re.compile(r"\bhow\s+(?:can|could|do|does|did|is|are|was|were|to|should|would|might)\b|\binstead\s+of\b|"
+                    r"\breplace[sd]?\b|\bmake\s+sure\b|\bensure\b|\bavoid\w*\b|\bprevent\w*\b|\bresolve[sd]?\b|"
+                    r"\bovercome\b|\bmitigate[sd]?\b", re.I)
+_WHY_Q = re.compile(r"\bwhy\b|\bwhat\s+causes?\b|\broot\s+cause\b|\bexplains?\b", re.I)
+_SOLVES = re.compile(r"^\s*(?:to\s+(?:address|eliminate|mitigate|solve|overcome|tackle|bridge|fix|remedy|resolve|"
+                     r"avoid|alleviate|handle|counter)\b|(?:in\s+this\s+(?:paper|work),\s*)?we\s+"
+                     r"(?:first\s+|further\s+|then\s+)?(?:propose|introduce|present|develop|design)\b)", re.I)
+_FINDS = re.compile(r"\bwe\s+(?:find|found|identify|show|observe|reveal|discover|uncover)\b|\broot\s+cause\b|"
+                    r"\bbecause\b|\bdue\s+to\b", re.I)
+
+
+def answer_role(question: str) -> str | None:
+    """``"how"`` when `question` asks how a problem is solved ("How can X be resolved?", "what replaces
+    them?", "make sure ... not hallucinated"), ``"why"`` when it asks for a cause ("Why does X plateau
+    early?"), else None."""
+    q = fold(question)
+    if _HOW_Q.search(q):
+        return "how"
+    if _WHY_Q.search(q):
+        return "why"
+    return None
+
+
+def answer_chain(role: str, sentences: Sequence[str], anchor: int, name: str = "") -> list[int]:
+    """The sentences after `anchor` (the sentence stating the problem the question names) that answer
+    it, as positions in `sentences` (one abstract, in order): for ``"how"`` the first of the next three
+    that turns to a solution ("To address this, we propose X, ...", "To eliminate it, ...") and, after
+    it, the sentence describing the method when it starts with the method's `name`, "It" or "Our
+    method/framework"; for ``"why"`` the first of the next three stating a finding or cause ("We find
+    that ...", "root cause"). ``[]`` when none does."""
+    later = range(anchor + 1, min(anchor + 4, len(sentences)))
+    if role == "why":
+        return [i for i in later if _FINDS.search(sentences[i])][:1]
+    solved = [i for i in later if _SOLVES.search(sentences[i])][:1]
+    if solved and solved[0] + 1 < len(sentences):
+        follow = sentences[solved[0] + 1].lstrip()
+        starts = [re.escape(w) for w in name.split()[:1]] + [r"It\b", r"Our\s+(?:method|framework|approach)"]
+        if re.match("|".join(starts), follow) and not re.match(r"(?:extensive\s+)?experiments?\b", follow, re.I):
+            solved.append(solved[0] + 1)
+    return solved
+
+
+_DETAIL_MENTION = {
+    "code": re.compile(r"\b(?:code|implementation)\b[^.]*\b(?:available|released|public)\b", re.I),
+}
+
+
+def mentions_detail(detail: str, abstract: str) -> str | None:
+    """The sentence of `abstract` that mentions the `detail` without stating it ("The code base is
+    available here." for "where is the code?": no link), or None."""
+    from assistant.text import split_sentences
+
+    pattern = _DETAIL_MENTION.get(detail)
+    if pattern is None:
+        return None
+    return next((s for s in split_sentences(abstract) if pattern.search(s) and not states_detail(detail, s)), None)
+
+
+def entity_phrase(question: str) -> list[str]:
+    """The words of the thing an entity question asks to be named, beyond its head noun: "which math
+    competition benchmarks" -> ``["math", "competition", "benchmarks"]``, "which spiking neuron model"
+    -> ``["spiking", "neuron", "model"]``; ``[]`` for no entity question. An abstract may name the
+    things next to another of these words than the head noun ("LIF neuron groups")."""
+    q = fold(question)
+    m = _ENTITY_Q.search(q)
+    if not m or not m.group("noun"):
+        return []
+    words = re.findall(r"[\w-]+", q[m.start():m.end()])[1:]  # without "which"
+    for w in q[m.end():].split():  # "which language models were ...": the nouns after the match too
+        if not _NOUN.fullmatch(w.strip(",?")):
+            break
+        words.append(w.strip(",?"))
+    return [w for w in words if w.casefold() not in _AUXILIARY and len(w) > 2]
+
+
+_RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
+                        r"theoretical)\b", re.I)
+_EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
+
+
+def asks_results(question: str) -> bool:
+    """True when `question` asks what a paper's experiments show ("What kinds of gains does X report?",
+    "Does it report any experiments, or is it purely theoretical?")."""
+    return bool(_RESULTS_Q.search(fold(question)))
+
+
+def reports_results(sentence: str) -> bool:
+    """True when `sentence` reports the paper's experiments ("Experiments on multiple backbones show
+    ...", "Empirically, we corroborate ... on standard alignment benchmarks")."""
+    return bool(_EMPIRICAL.search(sentence))
 
 
 # --- the synthesizer ----------------------------------------------------------------------------------
@@ -366,10 +585,11 @@ class ExtractiveSynthesizer:
                         question, re.I)
         background = lambda x: not why and _BACKGROUND.search(x[2]) and not _CONTRIBUTION.search(x[2])  # noqa: E731
         ranked = sorted(mine, key=lambda x: -self._answer_score(x, source.paper, quantity))
-        # the sentences closest to the question (within `margin` of the closest), unless they are only
-        # the field's background; then the best answering ones (contribution, result) up to `limit`
+        # the sentences closest to the question (the `keep` closest that are not only the field's
+        # background); then the best answering ones (contribution, result) up to `limit`
         # closeness: similarity and the question's distinctive words beyond the paper's name (a
-        # sentence carrying two or more of them is close even when its similarity is low)
+        # sentence carrying two or more of them is close even when its similarity is low), above all
+        # the words no other sentence of the abstract carries
         sim = {x[5]: x[3] for x in mine}
         if plain_question is not None:  # the paper's name in question and sentence is no evidence
             from assistant.relevance import sentence_vectors
@@ -377,10 +597,23 @@ class ExtractiveSynthesizer:
             _, vectors = sentence_vectors(source.paper, embedder)
             qvec = embedder.embed([plain_question])[0]
             sim = {pos: float(v) for pos, v in enumerate(vectors @ qvec)}
-        close = sorted((x for x in mine if x in first_good or x[4] >= 2),
-                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3)))
-        chosen = close[:keep]
-        chosen = [x for x in chosen if not background(x)]
+        # the question's words this sentence carries and the abstract's others do not (`distinctive_overlap`)
+        rare = dict(zip((x[5] for x in mine), distinctive_overlap(focus_stems(question, pointers),
+                                                                  [x[2] for x in mine])))
+        close = sorted((x for x in mine if x in first_good or x[4] >= 2 or rare[x[5]] >= 1),
+                       key=lambda x: -(sim.get(x[5], x[3]) + 0.09 * min(x[4], 3) + 0.3 * min(rare[x[5]], 2)))
+        chosen = [x for x in close if not background(x)][:keep]
+        role = answer_role(question)
+        if role and not quantity:
+            # "how can X be resolved?" / "why does X happen?": the sentence naming X (the question's
+            # distinctive words), then the abstract's answer to it (`answer_chain`); a cause
+            # may be asked in other words than the abstract's symptom: the first of three that it answers
+            by_pos = sorted(mine, key=lambda x: x[5])
+            anchors = sorted((x for x in by_pos if rare[x[5]] > 0), key=lambda x: (-rare[x[5]], -sim.get(x[5], x[3])))
+            for anchor in anchors[:3 if role == "why" else 1]:
+                chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
+                if chain:
+                    return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
         top = self._answer_score(ranked[0], source.paper, quantity)
         chosen += [x for x in ranked if all(x is not c for c in chosen) and not background(x)
                    and (not chosen or self._answer_score(x, source.paper, quantity) >= top - 0.15)
@@ -437,13 +670,22 @@ class ExtractiveSynthesizer:
                                               - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
                                                  else 0.0)))
                 if mine:
-                    text = mine[0][2]
-                    if not (own.search(text) and _RESULT.search(text) and has_number(text)):
+                    # what the paper is (its "we propose X" sentence) beside why it matches: the best
+                    # sentence, unless that is only the field's background
+                    first = mine[0]
+                    proposal = [x for x in mine if proposes(x[2])]
+                    if proposal and _BACKGROUND.search(first[2]) and not own.search(first[2]):
+                        first = proposal[0]
+                    text = first[2]
+                    if proposal and proposal[0] is not first:
+                        pair = sorted([first, proposal[0]], key=lambda x: x[5])
+                        text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
+                    elif not (own.search(text) and _RESULT.search(text) and has_number(text)):
                         # and what it finds: its result sentence with a number, when the first is not one
-                        found = [x for x in mine[1:] if _RESULT.search(x[2]) and has_number(x[2])
+                        found = [x for x in mine if x is not first and _RESULT.search(x[2]) and has_number(x[2])
                                  and own.search(x[2])]
                         if found:
-                            pair = sorted([mine[0], found[0]], key=lambda x: x[5])
+                            pair = sorted([first, found[0]], key=lambda x: x[5])
                             text = f"{pair[0][2].rstrip()} {pair[1][2].strip()}"
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
@@ -457,12 +699,7 @@ class ExtractiveSynthesizer:
             if foreign:  # no English words to go by: the best-matching sentences with a number
                 numeric = [x for x in good if has_number(x[2])]
                 return "number", pick(numeric, one_source=False) if numeric else []
-            clause = stems(asked_clause(question), exclude=pointers)
-            numeric = [(len(clause & stems(fold(x[2]))), x) for x in scored if has_number(x[2])]
-            numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top_n)]
-            numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
-            chosen = [x for _, x in numeric[:2] if x[1] == numeric[0][1][1]] if numeric else []
-            chosen.sort(key=lambda x: x[5])
+            chosen = number_answer(question, scored, pointers, top_n)
             return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = entity_noun(question) or ""
@@ -470,6 +707,12 @@ class ExtractiveSynthesizer:
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
             named = [x for x in good if names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
+            if not named and noun != "written":
+                # named right next to another word of the question's phrase ("LIF neuron groups" for
+                # "which spiking neuron model")
+                named = [x for x in good if any(noun_key(w) in x[2].casefold()
+                                                and names_near(x[2], w, exclude, window=1)
+                                                for w in entity_phrase(question))]
             sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
             if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
                 # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
@@ -482,8 +725,7 @@ class ExtractiveSynthesizer:
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()
-            defining = [x for x in scored if x[1] == top_n and term and term in fold(x[2]).casefold()
-                        and re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called)\b", x[2], re.I)]
+            defining = [x for x in scored if x[1] == top_n and defines(term, x[2])]
             if defining:
                 first = min(defining, key=lambda x: x[5])
                 return "definition", [(first[1], first[2], first[3], None)]
@@ -491,6 +733,12 @@ class ExtractiveSynthesizer:
             chosen = self._summary(scored, sources[0], question, good, embedder=embedder, pointers=pointers)
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
+        if kind == "other" and pointers and asks_results(question):
+            # "what gains does X report?": the named paper's sentences reporting its experiments
+            empirical = sorted((x for x in scored if x[1] == top_n and reports_results(x[2])
+                                and not _BACKGROUND.search(x[2])), key=lambda x: -x[0])[:2]
+            if empirical:
+                return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
             chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, good, embedder=embedder, pointers=pointers)]
             return kind, chosen
@@ -510,6 +758,13 @@ class ExtractiveSynthesizer:
         from assistant.prompts import CANNOT_ANSWER
 
         kind, picked = self._pick(question, sources, embedder)
+        if not picked and kind == "detail" and sources:
+            # the abstract mentions the detail without stating it ("The code base is available here."):
+            # say so, quoting that sentence with its citation
+            top = sources[0]
+            said = mentions_detail(detail_asked(question) or "", top.paper.abstract)
+            if said:
+                return f"{CANNOT_ANSWER} The abstract says only: {plain(said).rstrip('.')} [{top.n}]."
         if not picked:
             return CANNOT_ANSWER
         parts = []

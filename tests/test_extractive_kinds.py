@@ -1,0 +1,230 @@
+"""The extractive answer's content by question kind (issue 8): the sentence a user would check is in
+the answer. Questions are written for these tests (not taken from the evaluation sets); the answers
+come from the bundled ICML 2026 abstracts through the real pipeline (MiniLM, Chroma), so these are
+integration tests, except the pure helpers at the top."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_distinctive_overlap_weighs_a_word_only_one_sentence_carries_above_the_topic_words():
+    from assistant.extractive import distinctive_overlap, stems
+
+    sentences = ["Large language models reason about abstract rules.",
+                 "We evaluate abstract reasoning of language models.",
+                 "We prove that cycle consistency guarantees a unique solution."]
+    focus = stems("How is a unique solution to the abstract reasoning tasks guaranteed?")
+    scores = distinctive_overlap(focus, sentences)
+    assert scores[2] == max(scores) and scores[2] == 3.0  # "unique", "solution", "guarantee": this sentence only
+    assert scores[0] == 1.0  # "abstract" and "reason" are shared with the second sentence: half each
+
+
+def _extractive(bundled_store, settings, q):
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    return answer_to_json(q, answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                                    settings=settings))
+
+
+def _cited_titles(obj) -> list[str]:
+    return [c["title"] for c in obj["citations"]]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # the asked detail sits in a sentence with low similarity to the whole question, but it is the
+    # only sentence of the abstract carrying the question's distinctive words
+    ("How is it guaranteed that a generated abstract reasoning task has exactly one solution?",
+     "cycle consistency"),
+    ("Does alignment-aware decoding need any training beyond the standard DPO setup?", "implicit reward"),
+])
+def test_extractive_quotes_the_sentence_carrying_the_questions_distinctive_words(bundled_store, settings,
+                                                                                  question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"].casefold()
+
+
+def test_asked_quantities_splits_a_question_asking_two_quantities():
+    from assistant.extractive import asked_quantities
+
+    assert asked_quantities("How much faster is QAT with WinQ, and in how many settings was it tested?") == [
+        "How much faster is QAT with WinQ", "in how many settings was it tested?"]
+    # "..., and by how much?" has no words of its own: it asks the quantity of the clause before
+    assert len(asked_quantities("Does it cut the wait for a first answer, and by how much?")) == 1
+    # the subject a follow-up rewrite appends belongs to the asked clause
+    assert asked_quantities("It helps. How many strategies did they derive? (PLAINTAIN)") == [
+        "How many strategies did they derive? (PLAINTAIN)"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # two quantities asked: a number for each
+    ("How many settings does WinQ's evaluation cover, and how much faster does it make QAT?", ["16", "4×"]),
+    # a count the abstract writes in words
+    ("How many RL strategies come out of the preplan-and-anchor attention analysis?", ["three"]),
+    # "what <several words> throughput improvement" asks for a number
+    ("What end-to-end throughput improvement does STAR-KV reach?", ["3.1×"]),
+])
+def test_extractive_number_question_states_each_asked_quantity(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    for value in expected:
+        assert value in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_several_papers_each_line_names_the_paper_and_says_what_it_proposes(bundled_store, settings):
+    """A line per paper: its name, its citation, and what it is ("We introduce DiffuSearch, a framework
+    that ... Monte Carlo Tree Search"), not only the field's motivation that opens its abstract."""
+    obj = _extractive(bundled_store, settings, "Compare DiffuSearch and EDEN: how does each choose what to decode?")
+    lines = obj["answer"].splitlines()
+    by_name = {c["n"]: c["title"] for c in obj["citations"]}
+    assert len(lines) == 2 and len(by_name) == 2, obj["answer"]
+    diffu = next(line for line in lines if line.startswith("DiffuSearch ["))
+    eden = next(line for line in lines if line.startswith("EDEN ["))
+    assert "Monte Carlo Tree Search" in diffu and not diffu.split(": ", 1)[1].startswith("While")
+    assert "Entropy-informed" in eden
+
+
+def test_answer_chain_follows_a_problem_to_its_solution_and_a_cause_question_to_the_finding():
+    from assistant.extractive import answer_chain, answer_role
+
+    abstract = ["Training is unstable.", "Gradients conflict.",
+                "To address this, we propose PCR, a Bayesian framework.",
+                "PCR arbitrates conflicts via soft projection.", "Experiments show gains."]
+    assert answer_role("How can the gradient conflict be resolved?") == "how"
+    assert answer_chain("how", abstract, 1, "PCR") == [2, 3]  # the solution, then the method's mechanism
+    assert answer_role("Why does QAT plateau early?") == "why"
+    finding = ["QAT plateaus early.", "In this paper, we analyze the Hessian.",
+               "We find that weights sit at saddle points."]
+    assert answer_chain("why", finding, 0) == [2]
+    assert answer_chain("how", ["A problem.", "Experiments show gains."], 0) == []  # no solution stated: no chain
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("How does the GRPO stability paper deal with the conflict between plasticity and stability gradients?",
+     "soft projection"),
+    ("How are hallucinated tasks ruled out in A2RBench?", "cycle consistency"),
+    ("Why does quantization-aware training stall at low bit-widths, according to WinQ?", "saddle points"),
+])
+def test_extractive_how_and_why_questions_quote_the_abstracts_answer_to_the_problem(bundled_store, settings,
+                                                                                     question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.parametrize("question, several", [
+    ("How do WinQ and STAR-KV differ in what they quantize?", True),
+    ("What is the difference between RePro and OPUS?", True),
+    ("How does EDEN differ from beam search?", True),
+    ("Does the speedup differ across model sizes?", False),  # one paper's results, not two papers
+])
+def test_a_question_contrasting_two_things_asks_about_several_papers(question, several):
+    from assistant.extractive import asks_several, question_kind
+
+    assert (question_kind(question) == "papers" and asks_several(question)) is several
+
+
+@pytest.mark.integration
+def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "How do WinQ and STAR-KV differ in what they compress?")
+    lines = obj["answer"].splitlines()
+    assert len(obj["citations"]) == 2 and len(lines) == 2, obj["answer"]
+    assert any(line.startswith("WinQ [") for line in lines) and any(line.startswith("STAR-KV [") for line in lines)
+
+
+@pytest.mark.parametrize("question, detail", [
+    ("Where is STAR-KV's code?", "code"),
+    ("Is there a link to the RePro implementation code?", "code"),
+    ("Which abstracts link to a GitHub repository with their code?", None),  # several papers: one line each
+    ("Does it also work for code generation?", None),
+])
+def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
+    from assistant.extractive import detail_asked
+
+    assert detail_asked(question) == detail
+
+
+@pytest.mark.integration
+def test_extractive_code_link_quotes_the_url_or_says_the_abstract_gives_none(bundled_store, settings):
+    """The link when the abstract gives one; else "The abstracts do not say.", quoting the sentence that
+    mentions the code without a link, cited, so the reader sees which paper was checked."""
+    obj = _extractive(bundled_store, settings, "Where can I download the STAR-KV code?")
+    assert "https://github.com/" in obj["answer"] and "STAR-KV" in obj["answer"]
+    obj = _extractive(bundled_store, settings, "Where is the code of the federated and decentralized DPO analysis?")
+    assert obj["answer"].startswith("The abstracts do not say.") and "available here" in obj["answer"]
+    assert len(obj["citations"]) == 1 and "http" not in obj["answer"]
+
+
+def test_entity_question_asks_for_its_head_noun_and_keeps_the_phrase():
+    from assistant.extractive import entity_noun, entity_phrase
+
+    assert entity_noun("On which math competition benchmarks was it tested?") == "benchmarks"
+    assert entity_phrase("Which spiking neuron model do they use?") == ["spiking", "neuron", "model"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # the abstract names it next to another word of the question's phrase ("LIF neuron groups")
+    ("What spiking neuron model computes the operator primitives in the ANN-to-SNN framework?", "LIF"),
+    # the head noun of "math competition benchmarks" is "benchmarks", which the abstract writes
+    ("Which math competition benchmarks is the expert-consulting RL method tested on?", "AIME"),
+])
+def test_extractive_entity_question_quotes_the_sentence_naming_them(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"]
+
+
+def test_plain_renders_tex_quotes_and_dashes_an_abstract_keeps_outside_math():
+    from assistant.extractive import plain
+
+    assert plain("an ``soft projection'' mechanism") == "an “soft projection” mechanism"
+    assert plain("primitives---division and low-rank--aware") == "primitives—division and low-rank–aware"
+    assert plain("use --json and 75$\\%$") == "use --json and 75%"  # an option, not a dash between words
+
+
+def test_defined_term_ends_where_a_second_question_begins_and_an_acronyms_expansion_defines_it():
+    from assistant.extractive import defined_term, defines
+
+    assert defined_term("What is RLVR, and which papers use it?") == "RLVR"
+    assert defines("rlif", "Reinforcement Learning from Internal Feedback (RLIF) has emerged as a paradigm.")
+    assert not defines("rlif", "PowerFlow outperforms existing RLIF methods.")  # uses the term, does not define it
+
+
+@pytest.mark.integration
+def test_extractive_what_is_an_acronym_quotes_the_sentence_spelling_it_out(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "What is RLIF, and is there a paper using it?")
+    assert "Internal Feedback" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_extractive_what_results_does_a_named_paper_report_quotes_its_experiments(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "What improvements does RankTuner report in its experiments?")
+    assert "mathematical reasoning benchmarks" in obj["answer"], obj["answer"]
+    assert [c["title"] for c in obj["citations"]] and all("RankTuner" in c["title"] or "Token-level" in c["title"]
+                                                           for c in obj["citations"])
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("In the federated setting, what determines how fast training converges?", "other"),  # a factor
+    ("What factor governs how much memory is saved?", "other"),
+    ("How fast does it converge?", "number"),
+])
+def test_what_determines_how_fast_asks_for_a_factor_not_a_number(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.integration
+def test_extractive_what_determines_the_convergence_speed_quotes_the_factor(bundled_store, settings):
+    obj = _extractive(bundled_store, settings,
+                      "For decentralized DPO, what governs how quickly the optimization converges?")
+    assert "spectral connectivity" in obj["answer"], obj["answer"]

@@ -415,26 +415,6 @@ _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”
 _INTERROGATIVE = re.compile(
     r"^\s*(?:what|which|who|whom|whose|how|why|when|where|is|are|was|were|does|do|did|can|could|has|have|had|will|"
     r"would|should|shall|may|might|compare|list|describe|explain|summari[sz]e|tell|name|give|show)\b", re.I)
-# Words that describe any paper's results rather than a topic: a question made only of these has no subject.
-_GENERIC_WORDS = """gain gains result results improvement improvements improve improves speedup speedups speed faster
-slower fast slow better worse best worst number numbers performance accuracy experiment experiments evaluation
-evaluate evaluated benchmark benchmarks task tasks dataset datasets data model models method paper approach author
-authors detail details way problem problems idea setting settings baseline baselines report reports reported large
-larger largest small smaller smallest big bigger high higher highest low lower lowest good kind kinds type types
-parameter parameters exactly total overall different difference differ differs help helps test tested train trained
-run runs ran exist existing available limitation limitations weakness weaknesses strength strengths advantage
-advantages contribution contributions claim claims finding findings conclusion conclusions reason reasons cost
-costs size sizes scale number amount score scores metric metrics outperform outperforms beat beats achieve
-achieves reach reaches work works apply applies applied hold holds ok okay then""".split()
-
-
-@cache
-def _generic_stems() -> frozenset[str]:
-    from assistant.text import content_stems
-
-    return frozenset(content_stems(" ".join(_GENERIC_WORDS)))
-
-
 _PROPER_NOUN = re.compile(r"(?<=[\w,;:)]\s)(?<![.!?]\s)[A-Z][a-z]{2,}(?:-[A-Za-z]+)*\b")
 _NOT_PROPER = {"english", "chinese", "german", "french", "spanish", "ok", "okay", "yes", "no"}
 
@@ -465,9 +445,9 @@ def _entities(text: str) -> list[str]:
 
 
 def _specific_stems(text: str) -> set[str]:
-    from assistant.text import content_stems
+    from assistant.text import content_stems, result_stems
 
-    return content_stems(text) - _generic_stems()
+    return content_stems(text) - result_stems()
 
 
 def _points_back(text: str, m: re.Match) -> bool:

@@ -279,3 +279,24 @@ def printable(text: str) -> str:
     BEL, backspace, C1 codes) removed; newlines and tabs kept. ``--json`` output needs no such step
     (JSON escapes control characters)."""
     return _CONTROL.sub("", text)
+
+
+# Words that describe any paper's results rather than a topic: a question made only of these has no
+# subject (`assistant.answering.needs_history`), and they say nothing about what a question asks for
+# (`assistant.extractive.asks_unmentioned`).
+RESULT_WORDS = """gain gains result results improvement improvements improve improves speedup speedups speed faster
+slower fast slow better worse best worst number numbers performance accuracy experiment experiments evaluation
+evaluate evaluated benchmark benchmarks task tasks dataset datasets data model models method paper approach author
+authors detail details way problem problems idea setting settings baseline baselines report reports reported large
+larger largest small smaller smallest big bigger high higher highest low lower lowest good kind kinds type types
+parameter parameters exactly total overall different difference differ differs help helps test tested train trained
+run runs ran exist existing available limitation limitations weakness weaknesses strength strengths advantage
+advantages contribution contributions claim claims finding findings conclusion conclusions reason reasons cost
+costs size sizes scale number amount score scores metric metrics outperform outperforms beat beats achieve
+achieves reach reaches work works apply applies applied hold holds ok okay then""".split()
+
+
+@cache
+def result_stems() -> frozenset[str]:
+    """The `content_stems` of `RESULT_WORDS`."""
+    return frozenset(content_stems(" ".join(RESULT_WORDS)))

@@ -286,23 +286,6 @@ def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
     return stems(question, exclude=pointers)
 
 
-def asks_unmentioned(question: str, pointers: Sequence[str], paper_text: str) -> bool:
-    """True when `question`, about the paper its `pointers` (names) point at, asks for something the
-    paper's `paper_text` (title and abstract) never mentions: none of the question's specific words
-    (content stems without the paper's names and without `assistant.text.RESULT_WORDS`, which any
-    paper's results share) occurs in it. (Fewer than half, tried first, also refused paraphrases such as
-    "left to right" for "sequential".) "What tokenizer does DiffuSearch use?", "Was OPUS funded by a
-    government grant?": no abstract sentence can state what it does not mention, so the answer is
-    "The abstracts do not say." rather than the paper's closest sentence."""
-    from assistant.text import result_stems
-
-    asked = focus_stems(question, pointers) - result_stems()
-    if not asked:
-        return False
-    # the source text too, unrendered: a question types "alpha" where the abstract's `$\alpha$` renders as α
-    return not asked & (stems(paper_text) | content_stems(paper_text.replace("\\", " ")))
-
-
 def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float]:
     """Per sentence of one abstract, how much of the question's wording it carries that the abstract's
     other sentences do not: the sum, over the `focus` stems it contains, of 1 / (the number of the
@@ -657,17 +640,6 @@ class ExtractiveSynthesizer:
         if kind == "which":
             kind = "entity" if pointers else "papers"
         foreign = is_foreign(question)
-        named = [s for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)]
-        # "how does X build ...?", "does accuracy suffer?": a mechanism or a yes/no question is often asked
-        # in other verbs than the abstract's ("build" for "construct"), so only what/which/who/when/how-much
-        # questions are held to the abstract's words
-        mechanism = re.match(r"\s*(?:and\s+|but\s+|so\s+)?(?:how\s+)?(?:does|do|did|can|could|is|are|was|were|would|"
-                             r"will|has|have|had)\b", question, re.I)
-        # not for "which competitions/models ...": the abstract may name them without the question's noun
-        if (len(named) == 1 and kind not in ("papers", "definition") and not (kind == "entity" and entity_noun(question))
-                and not foreign and not mechanism
-                and asks_unmentioned(question, pointers, f"{named[0].paper.title}. {named[0].paper.abstract}")):
-            return "unmentioned", []
         scored = self._scored(question, embedder, sources, pointers, focus)
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
         top_n = sources[0].n

@@ -282,8 +282,7 @@ def printable(text: str) -> str:
 
 
 # Words that describe any paper's results rather than a topic: a question made only of these has no
-# subject (`assistant.answering.needs_history`), and they say nothing about what a question asks for
-# (`assistant.extractive.asks_unmentioned`).
+# subject (`assistant.answering.needs_history`).
 RESULT_WORDS = """gain gains result results improvement improvements improve improves speedup speedups speed faster
 slower fast slow better worse best worst number numbers performance accuracy experiment experiments evaluation
 evaluate evaluated benchmark benchmarks task tasks dataset datasets data model models method paper approach author

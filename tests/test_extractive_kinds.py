@@ -229,38 +229,3 @@ def test_extractive_what_determines_the_convergence_speed_quotes_the_factor(bund
                       "For decentralized DPO, what governs how quickly the optimization converges?")
     assert "spectral connectivity" in obj["answer"], obj["answer"]
 
-
-def test_a_question_asking_for_something_the_named_abstract_never_mentions_is_recognised():
-    from assistant.extractive import asks_unmentioned
-
-    abstract = (r"PowerFlow. By targeting $\alpha$-power distributions, PowerFlow sharpens the distribution "
-                r"($\alpha > 1$) or flattens it ($\alpha < 1$). Training takes 3 GPU days.")
-    assert asks_unmentioned("What tokenizer does PowerFlow use?", ["PowerFlow"], abstract)
-    assert asks_unmentioned("Which funding agency supported PowerFlow?", ["PowerFlow"], abstract)
-    # a word of the abstract (also written as the LaTeX source types it: alpha for $\alpha$) is mentioned
-    assert not asks_unmentioned("In PowerFlow, what does alpha < 1 do?", ["PowerFlow"], abstract)
-    assert not asks_unmentioned("How does PowerFlow sharpen the distribution?", ["PowerFlow"], abstract)
-    # words any paper's results share ("how large are the gains?") say nothing about what is asked
-    assert not asks_unmentioned("How large are PowerFlow's gains?", ["PowerFlow"], abstract)
-
-
-@pytest.mark.integration
-@pytest.mark.parametrize("question", [
-    "What tokenizer does DiffuSearch use?",
-    "Which funding agency supported OPUS?",
-    "Which cloud provider ran the RankTuner experiments?",
-    "What operating system did the AAD experiments run on?",
-])
-def test_a_detail_the_named_abstract_never_mentions_is_not_answered_with_its_closest_sentence(
-        bundled_store, settings, question):
-    obj = _extractive(bundled_store, settings, question)
-    assert obj["answer"] == "The abstracts do not say."
-    assert obj["sources"]  # the paper was found (not "No paper ... is about this question")
-
-
-@pytest.mark.integration
-def test_a_yes_no_question_in_other_words_than_the_abstract_is_still_answered(bundled_store, settings):
-    """"Does accuracy suffer?" is not held to the abstract's words: it says "without sacrificing accuracy"
-    in other verbs, so the answer quotes the paper instead of "The abstracts do not say."."""
-    obj = _extractive(bundled_store, settings, "Does PLAINTAIN's accuracy suffer?")
-    assert obj["answer"] != "The abstracts do not say." and _cited_titles(obj) == ["PLAINTAIN"]

@@ -104,7 +104,8 @@ _DETAIL_EVIDENCE = {
     "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
-                           r"|^\s*what\s+does\s+(?P<y>\S+)\s+(?:do|propose|introduce|improve)\b", re.I)
+                           r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
+                           r"(?:do|propose|introduce|improve|stand\s+for|mean)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
@@ -305,6 +306,18 @@ _COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|t
                     r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
 """A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
+_COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:are|is|was|were|do|does|did|can|could|"
+                      r"has|have|had|will|would|per|of|in|for|on|at|to|with|does|\w+ed)\b|\s*[?,.]|$)", re.I)
+
+
+def counted_noun(clause: str) -> str | None:
+    """What a "how many ..." clause counts: the last word of the noun phrase after "how many" ("How
+    many RL strategies did they derive?" -> "strategies"; "how many timesteps per token" ->
+    "timesteps"), or None."""
+    m = _COUNTED.search(fold(clause))
+    return m.group("run").split()[-1] if m else None
+
+
 _CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)
 
 
@@ -341,6 +354,9 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         count = bool(_ASKS_COUNT.search(clause))
         numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
+        noun = counted_noun(clause) if count else None
+        if noun and stems(noun):  # "how many bits ...": a sentence that counts something else does not answer
+            numeric = [(k, x) for k, x in numeric if stems(noun) <= stems(x[2])]
         numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
         if not numeric:
             continue

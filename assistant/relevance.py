@@ -120,10 +120,13 @@ relying keep keeps keeping instead better change changes changing receive receiv
 help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
 somebody exist exists include includes including actually really basically specifically exactly particular
 particularly somehow against upon via within without across among toward towards build builds building built
+ok okay thanks thank unrelated question questions switching switch another else anything something next curious
+wondering wonder interested tell know caught eye
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
-mentions", "which papers deal with", "build on or compare against"): left out of the question's key
-words like stop words (a word no abstract uses counts fully against every paper)."""
+mentions", "which papers deal with", "build on or compare against", and a chat's "OK.", "Unrelated
+question:", "Switching topics:", "is there anything on ..."): left out of the question's key words like
+stop words (a word no abstract uses counts fully against every paper)."""
 
 
 @dataclass

@@ -530,3 +530,14 @@ def test_with_the_gate_turned_off_a_term_no_paper_mentions_refuses_nothing(store
     results = retriever.search(question, top_k=3)
     assert judge(question, results, retriever).relevant == []
     assert judge(question, results, retriever, threshold=0.0).relevant != []  # not refused
+
+
+def test_a_chats_discourse_words_are_not_key_words_of_the_question():
+    """"OK.", "Unrelated question:", "is there anything on ..." are about the asking: with them among the key
+    words, a paper matching every word of the subject covered only part of the question and was refused."""
+    from assistant.relevance import salient_words
+
+    plain = salient_words("Which paper studies DPO when preference data cannot be pooled?")
+    assert salient_words("Unrelated question: which paper studies DPO when preference data cannot be pooled?") == plain
+    assert salient_words("OK. Is there anything on choosing pretraining examples?") == \
+        salient_words("Is there a paper on choosing pretraining examples?")

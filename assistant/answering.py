@@ -710,7 +710,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         prompts.load_prompts()
         standalone = standalone_question(question, conversation, llm)
     except prompts.PromptError as exc:
-        yield fail(str(exc), ErrorKind.CONFIG)
+        yield fail(str(exc), exc.kind)
         return
     except LLMError as exc:
         yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)

@@ -25,6 +25,9 @@ import string
 from dataclasses import dataclass
 from functools import cache
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
+
 CANNOT_ANSWER = "The abstracts do not say."
 """What the model replies (and what the product shows) when the given abstracts do not answer."""
 
@@ -39,8 +42,11 @@ PLACEHOLDERS: dict[str, frozenset[str]] = {
 }
 
 
-class PromptError(Exception):
-    """A prompt template is missing, has unknown or missing placeholders, or lacks a value."""
+class PromptError(AssistantError):
+    """A prompt template is missing, has unknown or missing placeholders, or lacks a value (kind
+    ``config``)."""
+
+    kind = ErrorKind.CONFIG
 
 
 @dataclass(frozen=True)

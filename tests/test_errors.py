@@ -23,9 +23,10 @@ def _error_classes():
     from assistant.settings import SettingsError
     from assistant.store.chroma import StoreError
     from assistant.store.embeddings import EmbeddingError
+    from assistant.prompts import PromptError
     from assistant.store.readers import InputError
 
-    return [(UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
+    return [(PromptError, "config"), (UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
             (QuestionFileError, "input"), (LLMError, "error"), (SettingsError, "settings"), (BatchError, "input"),
             (ChatStoreError, "store"), (AnswerError, "error"), (StoreError, "store"), (EmbeddingError, "embedding"),
             (InputError, "input")]

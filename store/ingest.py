@@ -142,7 +142,9 @@ def ingest(paths: Iterable[Path], store: PaperStore,
            progress: Callable[[int, int], None] | None = None, venue: str = "", year: int | None = None) -> IngestReport:
     """Ingest abstract files (or folders of them) into `store`.
 
-    `progress(done, total)` is called as papers are embedded; `venue` / `year` fill records that
+    New and changed papers are embedded in chunks of `CHUNK`; chunk k+1 is embedded while chunk k is
+    upserted by a writer thread (in order, one write in flight). `progress(done, total)` is called, on
+    the calling thread, as chunks are stored; `venue` / `year` fill records that
     have none. Never raises for bad records or
     unreadable files (they are in the report); raises `StoreError` / `EmbeddingError` when the
     store or the embedding model is unusable. A `KeyboardInterrupt` while embedding is re-raised with

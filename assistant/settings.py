@@ -75,8 +75,9 @@ class Settings(BaseSettings):
                             "file with onnxruntime's quantize_dynamic, per channel, cached in the data folder; "
                             "needs the int8 extra; embeds ~3x faster at SciFact nDCG@10 -0.001, docs/benchmarks.md). "
                             "A collection is searched with the precision it was built with.")
-    embedding_threads: int = Field(0, ge=0, description="onnxruntime intra-op threads for the ONNX model "
-                                                       "(0: one per core).")
+    embedding_threads: int = Field(0, ge=0, description="onnxruntime intra-op threads for the ONNX model on a "
+                                                       "query, and worker threads (one intra-op thread each) "
+                                                       "for the batches of an ingest (0: one per core).")
     embedding_batch_size: int = Field(8, ge=1, description="Abstracts embedded per batch (texts are sorted by length first; 8 was fastest on 2 cores: less padding).")
 
     # --- retrieval

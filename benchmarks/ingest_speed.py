@@ -1,7 +1,7 @@
-"""Ingest throughput (abstracts/s) at 19, 5k and 16k abstracts, re-ingest of an unchanged collection,
+"""Ingest throughput (abstracts/s) at 19, 1k, 5k and 16k abstracts, re-ingest of an unchanged collection,
 and the plain llama-index baseline, in the same run.
 
-``python -m benchmarks.ingest_speed [--sizes 19,5k,16k]``
+``python -m benchmarks.ingest_speed [--sizes 19,5k,16k] [--precisions fp32,int8] [--before 819de1a]``
 
 Each measurement runs in a fresh process (import cost included, peak memory from the child's rusage)
 into a fresh store under the benchmark cache (``$ASSISTANT_BENCH_CACHE``; the 19 and 16k stores are
@@ -10,6 +10,11 @@ airas-papers-db folder as it is (18,246 records, 16k after duplicates); 5k = the
 the product's reader yields from that folder. The product: `assistant ingest` (reading, ids,
 duplicate checks, ONNX MiniLM, Chroma upserts). The baseline: the same papers (title + abstract) as
 llama-index `Document`s into `VectorStoreIndex.from_documents` over Chroma, same ONNX model.
+`--precisions` measures the product with each embedding precision (``ASSISTANT_EMBEDDING_PRECISION``;
+the int8 copy of the model is made by the run, as on a first ingest). `--before COMMIT` measures the
+product's code at COMMIT (exported with ``git archive`` into the benchmark cache, run by the same
+interpreter) right before this checkout's, row for row, so both see the same load. 1k = the first
+1,000 papers of the 5k subset.
 """
 
 from __future__ import annotations
@@ -27,12 +32,13 @@ from benchmarks._report import markdown_table, write_section
 from benchmarks._scifact import CACHE, MODEL_DIR, ROOT, SHARED
 
 AIRAS = SHARED / "data" / "airas-papers-db" / "data"
-SIZES = {"19": None, "5k": 5000, "16k": None}
+SIZES = {"19": None, "1k": 1000, "5k": 5000, "16k": None}
 OUT = CACHE / "ingest"
 
 
-def store_dir(system: str, size: str) -> Path:
-    return OUT / f"{system}-{size}"
+def store_dir(system: str, size: str, precision: str = "", code: str = "") -> Path:
+    """The data folder a measurement writes (the default precision's is the one other benchmarks read)."""
+    return OUT / f"{system}-{size}" if not (precision or code) else OUT / f"{system}-{size}-{precision}{code}"
 
 
 def source_for(size: str) -> tuple[list[Path], dict]:
@@ -43,7 +49,7 @@ def source_for(size: str) -> tuple[list[Path], dict]:
         return [bundled_collection()], {"venue": BUNDLED_VENUE, "year": BUNDLED_YEAR}
     if size == "16k":
         return [AIRAS], {}
-    path = OUT / "airas-first-5000.jsonl"
+    path = OUT / f"airas-first-{SIZES[size]}.jsonl"
     if not path.exists():
         from assistant.store.ingest import IngestReport, read_papers
 
@@ -59,10 +65,12 @@ def source_for(size: str) -> tuple[list[Path], dict]:
 
 # --- one measurement, in a child process -------------------------------------------------------------
 
-def child(system: str, size: str, fresh: bool) -> dict:
+def child(system: str, size: str, fresh: bool, precision: str = "", code: str = "") -> dict:
     started = time.perf_counter()
+    if code:  # the code of another commit (exported by `before_root`) wins over this checkout's
+        sys.path.insert(0, str(before_root(code)))
     paths, opts = source_for(size)
-    folder = store_dir(system, size)
+    folder = store_dir(system, size, precision, code)
     if fresh:
         shutil.rmtree(folder, ignore_errors=True)
     if system == "product":
@@ -70,7 +78,8 @@ def child(system: str, size: str, fresh: bool) -> dict:
         from assistant.store.collection import PaperStore
         from assistant.store.ingest import ingest
 
-        settings = load_settings(data_dir=folder, embedding_model_dir=MODEL_DIR)
+        settings = load_settings(data_dir=folder, embedding_model_dir=MODEL_DIR,
+                                 **({"embedding_precision": precision} if precision else {}))
         report = ingest(paths, PaperStore(settings), **opts)
         work = report.seconds
         n, embedded = report.added + report.updated + report.unchanged, report.embedded
@@ -93,92 +102,127 @@ def child(system: str, size: str, fresh: bool) -> dict:
             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, **extra}
 
 
-def measure(system: str, size: str, fresh: bool = True) -> dict:
-    """Run `child` in a new interpreter and return what it printed."""
-    cmd = [sys.executable, "-m", "benchmarks.ingest_speed", "--child", system, size] + ([] if fresh else ["--reuse"])
+def measure(system: str, size: str, fresh: bool = True, precision: str = "", code: str = "") -> dict:
+    """Run `child` in a new interpreter and return what it printed, with the load average around it."""
+    cmd = ([sys.executable, "-m", "benchmarks.ingest_speed", "--child", system, size]
+           + ([] if fresh else ["--reuse"]) + (["--precision", precision] if precision else [])
+           + (["--code", code] if code else []))
+    load_before = load()
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True,
                           env={**os.environ, "ASSISTANT_EMBEDDING_MODEL_DIR": str(MODEL_DIR)})
     if proc.returncode:
         raise RuntimeError(f"{' '.join(cmd)} failed with code {proc.returncode}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "load": f"{load_before} → {load()}"}
+
+
+def load() -> str:
+    """The 1-minute load average (runnable processes; the machine has `os.cpu_count()` cores)."""
+    return open("/proc/loadavg").read().split()[0]
+
+
+def before_root(commit: str) -> Path:
+    """The code of `commit`, exported once into the benchmark cache (``git archive``)."""
+    folder = OUT.parent / f"code-{commit}"
+    if not (folder / "store").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
 
 
 RESULTS = OUT / "results.json"
 NAMES = {"product": "assistant ingest", "baseline": "llama-index VectorStoreIndex over Chroma"}
 
 
-def default_plan(sizes: list[str]) -> list[tuple[str, str, bool]]:
-    """Product then baseline per size; the re-ingest of the largest collection right after its ingest."""
+def default_plan(sizes: list[str], precisions: list[str], before: str) -> list[tuple[str, str, bool, str, str]]:
+    """Per size: the product (the code before, then this checkout, per precision), then the baseline;
+    the re-ingest of the largest collection right after its ingest. Items: (system, size, fresh, precision, code)."""
     plan = []
     for size in sizes:
-        plan.append(("product", size, True))
+        for precision in precisions:
+            if before:
+                plan.append(("product", size, True, precision, before))
+            plan.append(("product", size, True, precision, ""))
         if size == sizes[-1]:
-            plan.append(("product", size, False))
-        plan.append(("baseline", size, True))
+            plan.append(("product", size, False, precisions[-1], ""))
+        plan.append(("baseline", size, True, "", ""))
     return plan
+
+
+def _key(system: str, size: str, fresh: bool, precision: str, code: str) -> str:
+    return ":".join([system, size] + ([] if fresh else ["re"]) + ([precision] if precision else [])
+                    + ([f"@{code}"] if code else []))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="19,5k,16k")
-    ap.add_argument("--only", default="", help="Measure only these items (system:size[:re], comma-separated); "
-                                               "the other rows come from the last run's saved results.")
+    ap.add_argument("--precisions", default="", help="embedding precisions of the product rows, e.g. fp32,int8 "
+                                                     "(default: the configured one)")
+    ap.add_argument("--before", default="", help="a commit whose product code is measured before this checkout's")
+    ap.add_argument("--only", default="", help="Measure only these items (their keys in results.json, "
+                                               "comma-separated); the other rows come from the last run's results.")
     ap.add_argument("--child", nargs=2)
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--precision", default="")
+    ap.add_argument("--code", default="")
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(child(*args.child, fresh=not args.reuse)))
+        print(json.dumps(child(*args.child, fresh=not args.reuse, precision=args.precision, code=args.code)))
         return
     sizes = args.sizes.split(",")
-    plan = default_plan(sizes)
-    only = {tuple(x.split(":")) for x in args.only.split(",") if x}
+    plan = default_plan(sizes, args.precisions.split(",") if args.precisions else [""], args.before)
+    only = {x for x in args.only.split(",") if x}
     saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    for system, size, fresh in plan:
-        key = f"{system}:{size}" + ("" if fresh else ":re")
-        if only and tuple(key.split(":")) not in only:
+    for item in plan:
+        key = _key(*item)
+        if only and key not in only:
             continue
-        r = measure(system, size, fresh)
+        r = measure(item[0], item[1], item[2], item[3], item[4])
         saved[key] = r
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(saved, indent=1))
         rate = r["abstracts"] / r["seconds"]
-        print(f"{_name(system, fresh):<44} {size:>4}: {r['abstracts']:>6} abstracts in {r['seconds']:7.1f} s = "
-              f"{rate:6.1f}/s, embedded {r['embedded']}, peak {r['peak_mib']:.0f} MiB", flush=True)
-        _write(plan, saved, args.sizes)
-    _write(plan, saved, args.sizes)
+        print(f"{_name(*item):<60} {item[1]:>4}: {r['abstracts']:>6} abstracts in {r['seconds']:7.1f} s = "
+              f"{rate:6.1f}/s, embedded {r['embedded']}, peak {r['peak_mib']:.0f} MiB, load {r['load']}", flush=True)
+        _write(plan, saved, args)
+    _write(plan, saved, args)
 
 
-def _name(system: str, fresh: bool) -> str:
-    return NAMES[system] + ("" if fresh else ", re-ingest unchanged")
+def _name(system: str, size: str, fresh: bool, precision: str, code: str) -> str:
+    return (NAMES[system] + (f" {precision}" if precision else "") + (f", code before ({code})" if code else "")
+            + ("" if fresh else ", re-ingest unchanged"))
 
 
-def _write(plan, saved: dict, sizes: str) -> None:
+def _write(plan, saved: dict, args) -> None:
     rows, missing = [], []
-    for system, size, fresh in plan:
-        key = f"{system}:{size}" + ("" if fresh else ":re")
-        r = saved.get(key)
+    for item in plan:
+        r = saved.get(_key(*item))
         if r is None:
-            missing.append(f"{_name(system, fresh)} at {size}")
+            missing.append(f"{_name(*item)} at {item[1]}")
             continue
-        rows.append([_name(system, fresh), size, r["abstracts"], r["embedded"], f"{r['seconds']:.1f}",
+        rows.append([_name(*item), item[1], r["abstracts"], r["embedded"], f"{r['seconds']:.1f}",
                      f"{r['abstracts'] / r['seconds']:.1f}",
-                     f"{r['abstracts'] / max(r['work_seconds'], 1e-9):.1f}", f"{r['peak_mib']:.0f}"])
+                     f"{r['abstracts'] / max(r['work_seconds'], 1e-9):.1f}", f"{r['peak_mib']:.0f}",
+                     r.get("load", "")])
     body = markdown_table(["pipeline", "collection", "abstracts", "embedded", "process s", "abstracts/s",
-                           "abstracts/s after start-up",
-                           "peak MiB"], rows)
+                           "abstracts/s after start-up", "peak MiB", "1-min load"], rows)
     body += ("\n\n'process s' and 'abstracts/s': wall time of a fresh process (imports, reading, ids, "
              "embedding with all-MiniLM-L6-v2 on onnxruntime (CPU), Chroma writes) into a new embedded Chroma "
              "store; 'after start-up' counts only the ingest call (`assistant.store.ingest.ingest`, or "
-             "`VectorStoreIndex.from_documents`). 19 = bundled ICML 2026 abstracts; 5k = the first 5,000 "
-             "papers of airas-papers-db; 16k = the whole airas-papers-db folder (18,246 records; duplicates "
+             "`VectorStoreIndex.from_documents`). 19 = bundled ICML 2026 abstracts; 1k / 5k = the first 1,000 / "
+             "5,000 papers of airas-papers-db; 16k = the whole airas-papers-db folder (18,246 records; duplicates "
              "reported and skipped). 'embedded' is how many abstracts went through the model: a re-ingest of "
-             "an unchanged collection embeds none. Peak MiB is the process's maximum resident memory. The "
-             "machine is shared with other work, so rates are noisy; chromadb's own ONNX embedding function is "
-             "measured beside the product's embedder, in one run, under 'Embedding throughput: onnxruntime "
-             "options' (`benchmarks/embed_options.py`).")
+             "an unchanged collection embeds none. int8 rows include making the int8 copy of the model (a new "
+             "data folder each). Peak MiB is the process's maximum resident memory. '1-min load' is the load "
+             "average before → after the row, on 2 cores shared with other work: compare rows measured side by "
+             "side, not runs.")
     if missing:
         body += "\n\nNot measured (yet): " + "; ".join(missing) + "."
-    write_section("ingest_speed", "Ingest throughput", body, f"python -m benchmarks.ingest_speed --sizes {sizes}")
+    cmd = f"python -m benchmarks.ingest_speed --sizes {args.sizes}"
+    cmd += f" --precisions {args.precisions}" if args.precisions else ""
+    cmd += f" --before {args.before}" if args.before else ""
+    write_section("ingest_speed", "Ingest throughput", body, cmd)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ ONNX_FILES = ("config.json", "model.onnx", "special_tokens_map.json", "tokenizer
               "tokenizer.json", "vocab.txt")
 MAX_WORD_PIECES = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 PRECISIONS = ("fp32", "int8")
+PARALLEL_MIN_BATCHES = 8  # an embed() call with fewer batches runs them in turn on the query session
 
 
 class EmbeddingError(AssistantError):
@@ -66,6 +67,13 @@ class OnnxMiniLM:
     fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
     activations quantised on the fly), written to `cache_dir` (the data folder's cache) and reused;
     it is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
+
+    Many texts at once (an ingest's chunk: `PARALLEL_MIN_BATCHES` batches or more) are embedded by one
+    worker thread per core (`threads`, 0: `os.cpu_count()`), each running whole batches on a second
+    session with one intra-op thread: onnxruntime releases the GIL while it runs, so one worker
+    tokenises while the other infers, and no operator waits for a thread that the machine's other work
+    has descheduled (1.3x the rate of one two-thread session at load 8 on 2 cores,
+    docs/benchmarks.md). Queries and small calls keep the first session, so search is unchanged.
     Raises `EmbeddingError` when the files are missing and cannot be downloaded, or the int8 copy
     cannot be made.
     """
@@ -137,13 +145,21 @@ class OnnxMiniLM:
 
     @cached_property
     def _session(self):
+        return self._open_session(self.threads)
+
+    @cached_property
+    def _bulk_session(self):
+        """The session `embed` runs many batches on, from several worker threads: one intra-op thread each."""
+        return self._open_session(1)
+
+    def _open_session(self, threads: int):
         import onnxruntime as ort
 
         path = self.model_file()  # raises EmbeddingError naming the setting when the files are missing
         so = ort.SessionOptions()
         so.log_severity_level = 3
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        so.intra_op_num_threads = self.threads
+        so.intra_op_num_threads = threads
         # Idle intra-op threads sleep instead of spinning: on a busy machine spinning threads compete with
         # the work (query embedding 8 ms instead of 20-30 ms at load 12 on 2 cores; benchmarks/embed_options.py)
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -180,31 +196,67 @@ class OnnxMiniLM:
             atexit.register(thread.join)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), dim) float32``, L2-normalised rows, in the order of `texts`.
+
+        Texts are sorted by length and cut into batches of `batch_size`; with `PARALLEL_MIN_BATCHES`
+        batches or more they run on `workers` threads (see the class docstring). Raises
+        `EmbeddingError` when the model cannot be loaded.
+        """
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        if "_session" not in self.__dict__:
-            self.load()
-        session, tok = self._session, self._tokenizer
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        workers = self.workers
         truncated = 0
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            encoded = tok.encode_batch([texts[i] or " " for i in idx])
-            truncated += sum(1 for e in encoded if e.overflowing)
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                        "token_type_ids": np.zeros_like(ids)})[0]
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            norms[norms == 0] = 1e-12
-            out[idx] = pooled / norms
+        if workers > 1 and len(batches) >= PARALLEL_MIN_BATCHES:
+            from concurrent.futures import ThreadPoolExecutor
+
+            session, tok = self._bulk_session, self._tokenizer
+            with ThreadPoolExecutor(workers, thread_name_prefix="embed") as pool:
+                futures = [pool.submit(self._embed_batch, session, tok, [texts[i] for i in idx]) for idx in batches]
+                try:
+                    for idx, future in zip(batches, futures):
+                        out[idx], cut = future.result()
+                        truncated += cut
+                except BaseException:  # Ctrl+C or an error: run no further batch (the running ones finish)
+                    for future in futures:
+                        future.cancel()
+                    raise
+        else:
+            if "_session" not in self.__dict__:
+                self.load()
+            session, tok = self._session, self._tokenizer
+            for idx in batches:
+                out[idx], cut = self._embed_batch(session, tok, [texts[i] for i in idx])
+                truncated += cut
         self.stats = EmbedStats(truncated=truncated)
         return out
+
+    @property
+    def workers(self) -> int:
+        """Threads that embed the batches of a large `embed` call: `threads`, or one per core when 0."""
+        import os
+
+        return self.threads or os.cpu_count() or 1
+
+    def _embed_batch(self, session, tok, texts: list[str]) -> tuple[np.ndarray, int]:
+        """One batch: ``(len(texts), dim)`` normalised mean-pooled vectors and how many texts were cut."""
+        import numpy as np
+
+        encoded = tok.encode_batch([t or " " for t in texts])
+        truncated = sum(1 for e in encoded if e.overflowing)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                    "token_type_ids": np.zeros_like(ids)})[0]
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        norms[norms == 0] = 1e-12
+        return pooled / norms, truncated
 
     def count_word_pieces(self, text: str) -> int:
         """Number of word pieces of `text` before truncation (special tokens included)."""

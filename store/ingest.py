@@ -17,10 +17,14 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.store.collection import PaperStore
 from assistant.store.paper import Paper, normalise_for_key, sha256_hex
 from assistant.store.readers import InputError, iter_input_files, read_file
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 CHUNK = 256
 BUNDLED_VENUE, BUNDLED_YEAR = "ICML", 2026  # papers embedded and upserted per step
@@ -138,7 +142,9 @@ def ingest(paths: Iterable[Path], store: PaperStore,
            progress: Callable[[int, int], None] | None = None, venue: str = "", year: int | None = None) -> IngestReport:
     """Ingest abstract files (or folders of them) into `store`.
 
-    `progress(done, total)` is called as papers are embedded; `venue` / `year` fill records that
+    New and changed papers are embedded in chunks of `CHUNK`; chunk k+1 is embedded while chunk k is
+    upserted by a writer thread (in order, one write in flight). `progress(done, total)` is called, on
+    the calling thread, as chunks are stored; `venue` / `year` fill records that
     have none. Never raises for bad records or
     unreadable files (they are in the report); raises `StoreError` / `EmbeddingError` when the
     store or the embedding model is unusable. A `KeyboardInterrupt` while embedding is re-raised with
@@ -178,18 +184,40 @@ def ingest(paths: Iterable[Path], store: PaperStore,
     total = len(to_write)
     if progress:
         progress(0, total)
+    # Pipelined: while chunk k is written to Chroma (a writer thread), chunk k+1 is embedded. Writes stay in
+    # chunk order, at most one is in flight, and `report.embedded` counts a chunk only once it is stored.
+    from concurrent.futures import ThreadPoolExecutor
+
+    writer = ThreadPoolExecutor(1, thread_name_prefix="chroma-write")
+    pending: list[tuple[Future, int]] = []  # (the write, papers it stores); at most one
+
+    def finish_write() -> None:
+        future, n = pending[0]
+        future.result()  # re-raises the write's StoreError
+        pending.clear()
+        report.embedded += n
+        if progress:
+            progress(report.embedded, total)
+
     try:
         for start in range(0, total, CHUNK):
             chunk = to_write[start : start + CHUNK]
             vectors = store.embedder.embed([p.document for p in chunk])
             report.truncated += getattr(getattr(store.embedder, "stats", None), "truncated", 0)
-            store.upsert(chunk, vectors)  # marks the collection as being written first (begin_write)
-            report.embedded += len(chunk)
-            if progress:
-                progress(min(start + CHUNK, total), total)
+            if pending:
+                finish_write()
+            # store.upsert marks the collection as being written first (begin_write)
+            pending.append((writer.submit(store.upsert, chunk, vectors), len(chunk)))
+        if pending:
+            finish_write()
         if replaced:
             store.delete(replaced)
     except KeyboardInterrupt as exc:
+        if pending:  # already embedded and being written: let it finish, so it is kept and counted
+            try:
+                finish_write()
+            except Exception:
+                pass
         stored = kinds[: report.embedded]
         report.added, report.updated = stored.count("added"), stored.count("updated")
         report.not_written = total - report.embedded
@@ -197,6 +225,9 @@ def ingest(paths: Iterable[Path], store: PaperStore,
         exc.report = report  # type: ignore[attr-defined]
         raise
     finally:  # also after an error or Ctrl+C: what was upserted is stored, and derived indexes must see it
+        writer.shutdown(wait=True)  # no write may land after the final mark
+        if pending and pending[0][0].done() and pending[0][0].exception() is None:
+            report.embedded += pending[0][1]  # written, not yet counted (an embedding error came first)
         if report.embedded or replaced:
             store.mark_changed()
     report.seconds = time.perf_counter() - started

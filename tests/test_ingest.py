@@ -293,3 +293,64 @@ def test_filters_match_values_typed_in_another_unicode_form(fake_store, tmp_path
     for mode in ("hybrid", "dense", "bm25"):  # dense filters through Chroma's venue_key
         found = Retriever(fake_store).search("détection bridges NorMuon", top_k=5, filters=filters, mode=mode)
         assert sorted(r.paper.title for r in found) == titles, mode
+
+
+# --- pipelined ingest: the same papers and vectors as one chunk after another ---------------------------
+
+@pytest.mark.integration
+def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_store, monkeypatch):
+    """Chunks embedded on two worker threads while the previous chunk is written store the same ids and
+    vectors as the product's embedder run on one thread, chunk by chunk, in order (real model, real Chroma)."""
+    import numpy as np
+
+    import store.ingest as ing
+    from assistant.store.embeddings import PARALLEL_MIN_BATCHES, OnnxMiniLM
+    from assistant.store.ingest import IngestReport, read_papers
+    from tests.conftest import MODEL_DIR
+
+    monkeypatch.setattr(ing, "CHUNK", 24)
+    real_store.embedder.batch_size, real_store.embedder.threads = 2, 2  # 12 batches a chunk: the parallel path
+    assert ing.CHUNK / 2 >= PARALLEL_MIN_BATCHES
+    source = AIRAS_DIR / "iclr" / "2020.json"
+    papers = read_papers([source], IngestReport())[:60]  # chunks of 24, 24 and 12 (the last one sequential)
+    f = write_jsonl(real_store.settings.paths.data_dir.parent / "sixty.jsonl",
+                    [{"id": p.source_id, "title": p.title, "abstract": p.abstract, "venue": p.venue, "year": p.year}
+                     for p in papers])
+    progress = []
+    report = ingest([f], real_store, progress=lambda done, total: progress.append((done, total)))
+    assert report.ok and report.added == report.embedded == 60
+    assert progress == [(0, 60), (24, 60), (48, 60), (60, 60)]  # each chunk reported once it is stored
+
+    stored = real_store.collection.get(include=["embeddings"])
+    by_id = dict(zip(stored["ids"], np.asarray(stored["embeddings"])))
+    sequential = OnnxMiniLM(MODEL_DIR, batch_size=2, threads=1)  # one worker: batches in turn, one session
+    written = read_papers([f], IngestReport())
+    assert sorted(by_id) == sorted(p.id for p in written)
+    for start in range(0, 60, 24):
+        chunk = written[start : start + 24]
+        expected = sequential.embed([p.document for p in chunk])
+        got = np.stack([by_id[p.id] for p in chunk])
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
+
+    again = ingest([f], real_store)  # re-ingest: nothing embedded, nothing changed
+    assert (again.unchanged, again.embedded, real_store.count()) == (60, 0, 60)
+
+
+def test_a_failed_chroma_write_is_not_counted_and_stops_the_ingest(fake_store, tmp_path, monkeypatch):
+    import store.ingest as ing
+
+    monkeypatch.setattr(ing, "CHUNK", 2)
+    f = write_jsonl(tmp_path / "p.jsonl", [{"title": f"Paper {i}", "abstract": f"About {i}."} for i in range(6)])
+    upsert, calls = fake_store.upsert, []
+
+    def fail_second(papers, vectors):
+        calls.append(len(papers))
+        if len(calls) == 2:
+            raise StoreError("Chroma upsert failed (disk full)")
+        upsert(papers, vectors)
+
+    monkeypatch.setattr(fake_store, "upsert", fail_second)
+    with pytest.raises(StoreError, match="disk full"):
+        ingest([f], fake_store)
+    assert fake_store.count() == 2 and calls == [2, 2]  # the third chunk was never written
+    assert ingest([f], fake_store).added == 4  # the same ingest again adds the rest

@@ -303,7 +303,7 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
     vectors as the product's embedder run on one thread, chunk by chunk, in order (real model, real Chroma)."""
     import numpy as np
 
-    import store.ingest as ing
+    from assistant.store import ingest as ing
     from assistant.store.embeddings import PARALLEL_MIN_BATCHES, OnnxMiniLM
     from assistant.store.ingest import IngestReport, read_papers
     from tests.conftest import MODEL_DIR
@@ -337,7 +337,7 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
 
 
 def test_a_failed_chroma_write_is_not_counted_and_stops_the_ingest(fake_store, tmp_path, monkeypatch):
-    import store.ingest as ing
+    from assistant.store import ingest as ing
 
     monkeypatch.setattr(ing, "CHUNK", 2)
     f = write_jsonl(tmp_path / "p.jsonl", [{"title": f"Paper {i}", "abstract": f"About {i}."} for i in range(6)])

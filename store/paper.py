@@ -195,10 +195,6 @@ def is_name_like(token: str) -> bool:
     return False
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“])", text) if s]
-
-
 def derive_display_name(abstract: str, max_chars: int = 60) -> str:
     """A short name for an untitled abstract: the method or benchmark it introduces, else a clipped
     first clause.
@@ -212,7 +208,9 @@ def derive_display_name(abstract: str, max_chars: int = 60) -> str:
     text = " ".join(clean_text(abstract).split())
     if not text:
         return "(empty abstract)"
-    for sentence in _sentences(text):
+    from assistant.text import split_sentences  # here: assistant.text imports this module
+
+    for sentence in split_sentences(text):
         cue = _CUE.search(sentence)
         if not cue:
             continue

@@ -310,12 +310,23 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+
                       r"has|have|had|will|would|per|of|in|for|on|at|to|with|does|\w+ed)\b|\s*[?,.]|$)", re.I)
 
 
+_NUMBER_UNITS = {"point", "points", "percent", "percentage", "times", "fold", "pp", "x"}
+
+
 def counted_noun(clause: str) -> str | None:
     """What a "how many ..." clause counts: the last word of the noun phrase after "how many" ("How
     many RL strategies did they derive?" -> "strategies"; "how many timesteps per token" ->
-    "timesteps"), or None."""
+    "timesteps"; "how many BLEU points" -> "BLEU": a unit is not what is counted), or None."""
     m = _COUNTED.search(fold(clause))
-    return m.group("run").split()[-1] if m else None
+    if not m:
+        return None
+    words = m.group("run").split()
+    if words[0].casefold() in _NUMBER_UNITS:  # "how many times faster": a ratio, not a count of things
+        return None
+    # "how many BLEU points": a number carries its unit ("0.6 BLEU"), so the counted thing is BLEU
+    while words and words[-1].casefold() in _NUMBER_UNITS:
+        words.pop()
+    return words[-1] if words else None
 
 
 _CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)

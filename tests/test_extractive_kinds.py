@@ -229,3 +229,22 @@ def test_extractive_what_determines_the_convergence_speed_quotes_the_factor(bund
                       "For decentralized DPO, what governs how quickly the optimization converges?")
     assert "spectral connectivity" in obj["answer"], obj["answer"]
 
+
+
+def test_what_a_how_many_question_counts():
+    """"How many X ..." is answered only by a sentence that counts X; a unit is not what is counted."""
+    from assistant.extractive import counted_noun
+
+    assert counted_noun("How many bits are keys and values stored with?") == "bits"
+    assert counted_noun("How many timesteps per token does the converted spiking LLM need?") == "timesteps"
+    assert counted_noun("How many RL strategies did they derive from it?") == "strategies"
+    assert counted_noun("How many BLEU points does it gain over LayerNorm?") == "BLEU"
+    assert counted_noun("How many times faster is decoding?") is None
+    assert counted_noun("What is the speedup?") is None
+
+
+@pytest.mark.integration
+def test_a_how_many_question_is_not_answered_by_a_sentence_counting_something_else(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "How many bits are keys and values stored with in STAR-KV?")
+    assert obj["answer"] == "The abstracts do not say."  # it states 75% and 20×, no bit-width
+    assert "STAR-KV" in [s["title"] for s in obj["sources"]]

@@ -739,6 +739,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             # the filters, not the collection, left nothing: say so in the answer itself
             why = f"no paper matches the filters ({filters.describe()})"
             text = f"No paper in the collection matches the filters ({filters.describe()})."
+        elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
+            text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
         yield Sources((), standalone, why, relevance)
         parts.append(text)
         yield TextDelta(text)

@@ -188,6 +188,14 @@ class OnnxMiniLM:
         if "_session" not in self.__dict__:
             import atexit
 
+            # The imports happen here, in the calling thread: a module imported by two threads at once
+            # (numpy, by onnxruntime in the thread and by chromadb in the caller) can be seen half
+            # initialised ("cannot import name '__cpu_features__' from partially initialized module").
+            # They cost ~0.15 s, which chromadb's import would pay anyway; the thread builds the session.
+            import numpy  # noqa: F401
+            import onnxruntime  # noqa: F401
+            import tokenizers  # noqa: F401
+
             thread = threading.Thread(target=run, name="load-onnx-model", daemon=True)
             thread.start()
             # A process that ends before it needed the model (a filter that matches nothing) must not

@@ -237,3 +237,15 @@ def test_ask_under_a_filter_that_matches_nothing_says_so_in_the_answer():
     obj = json.loads(result.stdout)
     assert obj["refused"] and obj["citations"] == []
     assert obj["answer"] == "No paper in the collection matches the filters (venue=NeurIPS)."
+
+
+@pytest.mark.integration
+def test_a_refusal_under_filters_says_only_the_filtered_papers_were_searched():
+    """A question no paper is about, under filters that keep papers: the refusal names the filters, so a
+    reader knows that papers outside them were not searched."""
+    result = run("ask", "Which papers study protein folding with cryo-EM maps?", "--year", "2020-2030",
+                 "--llm", "extractive", "--json")
+    obj = json.loads(result.stdout)
+    assert obj["refused"] and obj["citations"] == []
+    assert obj["answer"] == ("No paper in the collection is about this question (only papers matching the "
+                             "filters were searched: year=2020-2030).")

@@ -86,3 +86,12 @@ def test_eval_on_an_empty_collection_says_so_like_ask(tmp_path, monkeypatch):
         result = CliRunner().invoke(app, command)
         assert result.exit_code == 1, result.output
         assert result.stderr.startswith("error: the collection 'empty_one' is empty: add abstracts with "), command
+
+
+def test_an_empty_llm_option_is_an_error_not_the_default(tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    res = CliRunner().invoke(app, ["--data-dir", str(tmp_path), "ask", "What is WinQ?", "--llm", ""])
+    assert res.exit_code == 1 and "unknown LLM backend ''" in res.output

@@ -87,6 +87,8 @@ def make_backend(settings: Settings, name: str | None, model: str | None, quiet:
     Its `notice` (e.g. that no LLM is configured) goes to stderr unless `quiet`."""
     from assistant.llm import LLMError, make_llm
 
+    if name is not None:
+        check_backend(name)  # `--llm ''` is a mistake, not "use the default"
     try:
         backend = make_llm(settings, name, model)
     except LLMError as exc:

@@ -99,10 +99,35 @@ def _question(obj: dict, qid: str, where: str, line: int, **extra) -> Question:
                     venue, year, **extra)
 
 
-def load_questions(path: Path) -> list[Question]:
+def _line_questions(raw: str, where: str, n: int, seen: set[str]) -> list[Question]:
+    """The questions of one line of a question file (one, or one per turn of a conversation)."""
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise QuestionFileError(f"{where}: not valid JSON ({exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise QuestionFileError(f"{where}: expected a JSON object per line")
+    qid = str(obj.get("id", "")).strip() or f"line{n}"
+    if qid in seen:
+        raise QuestionFileError(f"{where}: duplicate question id '{qid}'")
+    if "turns" in obj:
+        turns = obj["turns"]
+        if not isinstance(turns, list) or not turns or not all(isinstance(t, dict) for t in turns):
+            raise QuestionFileError(f"{where}: field 'turns' must be a non-empty list of objects with 'q'")
+        out = [_question(t, f"{qid}.{i}", f"{where} (turn {i})", n, conversation=qid, turn=i)
+               for i, t in enumerate(turns, start=1)]
+    else:
+        out = [_question(obj, qid, where, n)]
+    seen.add(qid)
+    return out
+
+
+def load_questions(path: Path, skipped: list[str] | None = None) -> list[Question]:
     """Read a question file (JSONL): questions, and conversations (``"turns"``) expanded into one
     `Question` per turn, in order. Raises `QuestionFileError` naming ``file:line`` and the field for a
-    missing file, broken JSON, an unknown type, a missing question or a duplicate id."""
+    missing file, broken JSON, an unknown type, a missing question or a duplicate id; with a `skipped`
+    list, a bad line's message is appended to it and the line skipped instead (the file-level errors
+    and a file with no good line still raise)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -115,27 +140,14 @@ def load_questions(path: Path) -> list[Question]:
     for n, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        where = f"{path}:{n}"
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise QuestionFileError(f"{where}: not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise QuestionFileError(f"{where}: expected a JSON object per line")
-        qid = str(obj.get("id", "")).strip() or f"line{n}"
-        if qid in seen:
-            raise QuestionFileError(f"{where}: duplicate question id '{qid}'")
-        seen.add(qid)
-        if "turns" in obj:
-            turns = obj["turns"]
-            if not isinstance(turns, list) or not turns or not all(isinstance(t, dict) for t in turns):
-                raise QuestionFileError(f"{where}: field 'turns' must be a non-empty list of objects with 'q'")
-            for i, t in enumerate(turns, start=1):
-                out.append(_question(t, f"{qid}.{i}", f"{where} (turn {i})", n, conversation=qid, turn=i))
-            continue
-        out.append(_question(obj, qid, where, n))
-    if not out:
-        raise QuestionFileError(f"{path}: no questions in the file")
+            out += _line_questions(raw, f"{path}:{n}", n, seen)
+        except QuestionFileError as exc:
+            if skipped is None:
+                raise
+            skipped.append(str(exc))
+    if not out:  # nothing to evaluate: the first bad line is the error
+        raise QuestionFileError(skipped[0] if skipped else f"{path}: no questions in the file")
     return out
 
 

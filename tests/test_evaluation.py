@@ -428,3 +428,23 @@ def test_eval_asks_conversation_turns_in_order_and_reports_a_chat_block(bundled_
     assert turns["c01.2"]["gold_cited"] == 1.0 and turns["c01.2"]["recall_at_5"] == 1.0
     assert turns["c01.3"]["standalone_question"] == turns["c01.3"]["q"]  # a new topic is not glued on
     assert data["summary"]["chat"]["n"] == 3 and data["summary"]["chat"]["gold_cited"] == 1.0
+
+
+def test_load_questions_with_a_skipped_list_skips_bad_lines_and_keeps_the_rest(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text('{"id":"a","type":"single","q":"x"}\n{broken\n{"id":"a","type":"single","q":"y"}\n'
+                    '{"id":"b","type":"single","q":"z"}\n')
+    skipped: list[str] = []
+    assert [q.id for q in load_questions(path, skipped)] == ["a", "b"]
+    assert [s.split(": ", 1)[0] for s in skipped] == [f"{path}:2", f"{path}:3"]
+
+
+@pytest.mark.integration
+def test_eval_reports_a_bad_line_evaluates_the_rest_and_exits_1(bundled_store, qa_file):
+    from assistant.cli import app
+
+    qa_file.write_text(qa_file.read_text() + "{broken\n")
+    res = CliRunner().invoke(app, ["eval", str(qa_file), "--retrieval-only", "--json"])
+    assert res.exit_code == 1
+    assert f"error: {qa_file}:4: not valid JSON" in res.stderr
+    assert [q["id"] for q in json.loads(res.stdout)["questions"]] == ["s1", "s2", "o1"]  # the rest was evaluated

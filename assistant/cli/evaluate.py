@@ -61,8 +61,8 @@ def eval_(
     citation; not_in_abstract: "the abstracts do not state it"). The turns of a conversation are asked
     in order in one conversation (ids c01.1, c01.2, ...). Prints a table per question and a summary by
     type; --json prints {"summary": {"overall": {...}, "<type>": {...}, "chat": {...}}, "questions":
-    [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, 2
-    on a bad flag.
+    [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, or
+    after evaluating the rest when a line of the file was bad and skipped; 2 on a bad flag.
     """
     from assistant.evaluation import check_thresholds, load_questions, report
     from assistant.retrieval import Retriever
@@ -70,7 +70,10 @@ def eval_(
     with user_errors():
         if llm is not None:
             llm = check_backend(llm)
-        questions = load_questions(questions_file)  # QuestionFileError: one line naming file:line
+        skipped: list[str] = []  # a bad line is reported (file:line) and skipped; the rest is evaluated
+        questions = load_questions(questions_file, skipped)  # QuestionFileError: one line naming file:line
+        for message in skipped:
+            typer.echo(printable(f"error: {message}; the line is skipped"), err=True)
         filters = make_filters(venue, year, author)
         overrides = {"llm": llm, "model": model}
         if k is not None:
@@ -110,6 +113,10 @@ def eval_(
             typer.echo(f"FAILED: {line}", err=True)
         if missed:
             raise typer.Exit(3)
+        if skipped:
+            typer.echo(f"error: {len(skipped)} line(s) of {questions_file} skipped (above); fix them and run "
+                       f"eval again", err=True)
+            raise typer.Exit(1)
 
 
 def _run_with_progress(questions, retriever, backend, settings, filters, k, quiet: bool):

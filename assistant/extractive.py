@@ -651,7 +651,7 @@ class ExtractiveSynthesizer:
         return chosen
 
     def _pick(self, question: str, sources: Sequence[Source], embedder: Embedder | None):
-        from assistant.relevance import is_foreign, matched_names
+        from assistant.relevance import asks_availability, is_availability_statement, is_foreign, matched_names
 
         sources = list(sources)
         embedder = self._embedder_for(embedder)
@@ -668,6 +668,9 @@ class ExtractiveSynthesizer:
             kind = "entity" if pointers else "papers"
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)
+        if detail_asked(question) != "code" and not asks_availability(question):
+            # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
+            scored = [x for x in scored if not is_availability_statement(x[2])]
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
         top_n = sources[0].n
 

@@ -502,6 +502,16 @@ _ABOUT_AVAILABILITY = re.compile(r"github|gitlab|repositor(?:y|ies)|urls?|links?
 _AVAILABILITY_STEMS: dict[tuple[str, str], frozenset] = {}
 
 
+def is_availability_statement(sentence: str) -> bool:
+    """True for a code or data availability statement ("Our code is available at https://...")."""
+    return bool(_AVAILABILITY.search(sentence))
+
+
+def asks_availability(question: str) -> bool:
+    """True when `question` asks where code, data or models are (a link, a repository, a release)."""
+    return bool(_ABOUT_AVAILABILITY.search(question))
+
+
 def availability_only_stems(paper) -> frozenset:
     """Stems (`text.content_stems`) that `paper`'s abstract uses only in its availability statements
     ("Our code is available at https://github...", "Code and data are released"): matching a

@@ -248,3 +248,13 @@ def test_a_how_many_question_is_not_answered_by_a_sentence_counting_something_el
     obj = _extractive(bundled_store, settings, "How many bits are keys and values stored with in STAR-KV?")
     assert obj["answer"] == "The abstracts do not say."  # it states 75% and 20×, no bit-width
     assert "STAR-KV" in [s["title"] for s in obj["sources"]]
+
+
+@pytest.mark.integration
+def test_a_question_about_code_generation_is_not_answered_with_the_code_link(bundled_store, settings):
+    """"code generation" shares a word with "Our code is publicly available at ...", not an answer; a
+    question asking where the code is still gets the link."""
+    obj = _extractive(bundled_store, settings, "Does STAR-KV also work for code generation?")
+    assert "github.com" not in obj["answer"]
+    obj = _extractive(bundled_store, settings, "Where is the STAR-KV code?")
+    assert "github.com" in obj["answer"]

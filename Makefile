@@ -15,7 +15,7 @@ LLM ?= extractive
 # The embedding model is read from a local folder (model hubs are unreachable here).
 export ASSISTANT_EMBEDDING_MODEL_DIR ?= $(SHARED)/models/all-MiniLM-L6-v2
 
-.PHONY: setup setup-core setup-local run test clean
+.PHONY: setup setup-core setup-local check-shared run test clean
 
 # One stamp per set of extras: `run` needs only the core dependencies (the extractive and openai
 # backends); the `local` extra compiles llama.cpp, so only `test` and `LLM=local` pay for it.
@@ -39,10 +39,14 @@ setup-core: $(VENV)/.installed-core
 setup-local: $(VENV)/.installed-local
 setup: $(VENV)/.installed
 
-run: $(if $(filter local,$(LLM)),setup-local,setup-core)
+# The shared folder (models/, data/, eval/) sits beside the repository; say where it is when it does not.
+check-shared:
+	@test -f "$(ASSISTANT_EMBEDDING_MODEL_DIR)/onnx/model.onnx" || { echo "error: no embedding model in $(ASSISTANT_EMBEDDING_MODEL_DIR); give the shared folder (models/, data/, eval/): make $(MAKECMDGOALS) SHARED=/path/to/shared" >&2; exit 1; }
+
+run: check-shared $(if $(filter local,$(LLM)),setup-local,setup-core)
 	$(BIN)/assistant ask --llm $(LLM) "$(QUESTION)"
 
-test: setup
+test: check-shared setup
 	$(BIN)/pytest -q
 
 clean:

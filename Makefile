@@ -14,6 +14,8 @@ LLM ?= extractive
 
 # The embedding model is read from a local folder (model hubs are unreachable here).
 export ASSISTANT_EMBEDDING_MODEL_DIR ?= $(SHARED)/models/all-MiniLM-L6-v2
+# The tests and benchmarks read the data and eval sets from the same folder.
+export ASSISTANT_SHARED_DIR ?= $(SHARED)
 
 .PHONY: setup setup-core setup-local check-shared run test clean
 

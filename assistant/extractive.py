@@ -365,9 +365,9 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         count = bool(_ASKS_COUNT.search(clause))
         numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
-        noun = counted_noun(clause) if count else None
-        if noun and stems(noun):  # "how many bits ...": a sentence that counts something else does not answer
-            numeric = [(k, x) for k, x in numeric if stems(noun) <= stems(x[2])]
+        counted = stems(counted_noun(clause) or "") if count else set()
+        if counted:  # "how many bits ...": a sentence that counts something else does not answer
+            numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
         numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
         if not numeric:
             continue
@@ -668,7 +668,8 @@ class ExtractiveSynthesizer:
             kind = "entity" if pointers else "papers"
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)
-        if detail_asked(question) != "code" and not asks_availability(question):
+        detail = detail_asked(question)
+        if detail != "code" and not asks_availability(question):
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
             scored = [x for x in scored if not is_availability_statement(x[2])]
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
@@ -684,7 +685,6 @@ class ExtractiveSynthesizer:
             chosen.sort(key=lambda x: (x[1], x[5]))  # in the abstract's order
             return [(x[1], x[2], x[3], None) for x in chosen]
 
-        detail = detail_asked(question)
         if detail:
             return "detail", pick([x for x in good if states_detail(detail, x[2])], 1, one_source=False)
         if kind == "papers" and (asks_several(question) or len(sources) > 1 and asks_several(question)):

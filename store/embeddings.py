@@ -266,12 +266,6 @@ class OnnxMiniLM:
         norms[norms == 0] = 1e-12
         return pooled / norms, truncated
 
-    def count_word_pieces(self, text: str) -> int:
-        """Number of word pieces of `text` before truncation (special tokens included)."""
-        tok = self._tokenizer
-        enc = tok.encode(text)
-        return len(enc.ids) + sum(len(o.ids) for o in enc.overflowing)
-
 
 class OpenAIEmbedder:
     """Any OpenAI-compatible ``/embeddings`` endpoint, through the `openai` SDK."""

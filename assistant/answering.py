@@ -398,7 +398,8 @@ _FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|
                        r"|^\s*(?:and|but)\s+(?!(?:is|are)\s+there\b|what\s+about\b)(?:does|do|did|is|are|was|were|can|could|will|would|how|what|why|which)\b",
                        re.I)
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
-_EXPLETIVE_IT = re.compile(r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
+_EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
+                           r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
                            r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"
                            r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
                            r"common|clear|better|likely|important)\b", re.I)
@@ -410,6 +411,11 @@ _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
                           r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b")
+_STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
+authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
+hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
+implementation implemented library"""
+_COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
 _INTERROGATIVE = re.compile(
@@ -495,7 +501,7 @@ def needs_history(question: str) -> bool:
     that?"); a pronoun with no antecedent in the question ("how much faster is it?", "which model did
     they use?"); a fragment without a verb ("and on GSM8K?", "what about for code?"); or no subject at
     all: no name, no quoted term and no topic word, only words any paper's results share ("How large are
-    the gains?"). A question that names its subject or asks a full question about a topic is
+    the gains?") or a study's details ("How long does training take?", `_asks_study_detail`). A question that names its subject or asks a full question about a topic is
     self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?"). References are
     recognised in English and a few Chinese forms (它, 这篇, 第二个); a follow-up in another language is
     taken as self-contained, so it is never glued to an old topic, but it is not resolved either.
@@ -517,7 +523,21 @@ def needs_history(question: str) -> bool:
         return True
     if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
         return True
+    if not entities and _asks_study_detail(q):
+        return True
     return False
+
+
+def _asks_study_detail(question: str) -> bool:
+    """A question about a detail of one study (its training time, hardware, authors, licence, code,
+    hyper-parameters) that names no study and no topic beyond the detail: "How long does training
+    take?", "Is the code released?". In a conversation it asks about the paper under discussion; a
+    question about the collection ("Which papers release code?") is not one."""
+    from assistant.text import content_stems
+
+    specific = _specific_stems(question)
+    return (bool(specific) and specific <= content_stems(_STUDY_DETAIL_WORDS)
+            and not _COLLECTION_WIDE.search(question))
 
 
 def _cited_names(turn) -> list[str]:
@@ -551,12 +571,18 @@ def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
 
 
 def _ordered_referents(conversation: Conversation) -> list[str]:
-    """What "the first/second one" counts through: the names of the latest question that named two or
-    more things, in the order the user named them; else the papers the last answer cited, in order."""
+    """What "the first/second one" counts through: the latest list of two or more things, newest turn
+    first: the names its question gave, in the order the user named them, else the papers its answer
+    cited, in that order (a later turn about one of them does not replace the list: after "Which two
+    papers build on DPO?" and "Does the second one need training?", "the first one" is still the
+    first paper listed); with no list, the papers the last answer cited."""
     for turn in reversed(conversation.turns):
         named = _turn_entities(turn)
         if len(named) >= 2:
             return named
+        cited = _cited_names(turn)
+        if len(cited) >= 2:
+            return cited
     for turn in reversed(conversation.turns):
         cited = _cited_names(turn)
         if cited:

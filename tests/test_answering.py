@@ -382,6 +382,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Which abstracts link to a GitHub repository with their code?",
     "But is there a paper on protein folding?",  # a new topic search, though it opens with "but"
     "And what about WinQ?",
+    "How long does it take to train a diffusion language model on a single GPU?",  # "it takes to": expletive
+    "Which papers release their code?",  # a study detail asked of the collection
+    "How is training made stable?",  # a topic beyond the detail words
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -407,6 +410,9 @@ def test_a_self_contained_question_does_not_need_history(question):
     "它快多少？",
     "And does accuracy suffer?",  # opens with "and": continues the question before
     "But is the speedup the same at larger scale?",
+    "How long does training take?",  # a study's detail, no study named
+    "Is the code released?",
+    "What hardware was used?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -435,6 +441,13 @@ def _turn(question, cited=(), standalone=""):
     ([_turn("How do EAPO and PCR differ?", ["PCR", "EAPO"]), _turn("Who proposed the second one?", ["PCR"],
       "Who proposed PCR?")], "Does the first one also help outside math?", "Does EAPO also help outside math?"),
     ([_turn("Compare WinQ with NorMuon.", ["NorMuon", "WinQ"])], "Is the former faster?", "Is WinQ faster?"),
+    # a later turn about one of the listed papers does not replace the list "the first one" counts through
+    ([_turn("Which two papers build on DPO?", ["DPO-dist", "AAD"]), _turn("Does the second one need training?",
+      ["AAD"], "Does AAD need training?")], "And the first one: does it converge?",
+     "And DPO-dist: does it converge?"),
+    # a study detail with no study named is about the paper under discussion
+    ([_turn("Which paper speeds up quantization-aware training?", ["WinQ"])], "How long does training take?",
+     "How long does training take? (WinQ)"),
     # without names in the question, the papers in the order the answer cited them
     ([_turn("Which papers are about optimizers?", ["NorMuon", "WinQ"])], "Who proposed the second one?",
      "Who proposed WinQ?"),

@@ -168,14 +168,20 @@ def resolve_gold(gold: Iterable[str], papers: Sequence[Paper]) -> tuple[list[str
             needle = g.casefold()
             hits = [p.id for p in papers if needle in p.abstract.casefold()
                     or (not p.title_is_derived and needle in p.title.casefold())]
-        if len(hits) == 1:
-            if hits[0] not in ids:
-                ids.append(hits[0])
-        elif not hits:
-            problems.append(f"gold '{g}' matches no paper in the collection")
-        else:
-            problems.append(f"gold '{g}' matches {len(hits)} papers")
+        _add_match(set(hits), f"gold '{g}'", ids, problems)
     return ids, problems
+
+
+def _add_match(hits: set[str], what: str, ids: list[str], problems: list[str]) -> None:
+    """Add the one paper id in `hits` to `ids`, or a problem naming `what` when it matches none or several."""
+    if len(hits) == 1:
+        (hit,) = hits
+        if hit not in ids:
+            ids.append(hit)
+    elif not hits:
+        problems.append(f"{what} matches no paper in the collection")
+    else:
+        problems.append(f"{what} matches {len(hits)} papers")
 
 
 def resolve_known_items(question: Question, papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
@@ -196,13 +202,7 @@ def resolve_known_items(question: Question, papers: Sequence[Paper]) -> tuple[li
         if not hits and title:
             titled = [p for p in papers if p.title == title]
             hits = [p.id for p in titled if same_place(p)] or [p.id for p in titled]
-        if len(hits) == 1 or (hits and len(set(hits)) == 1):
-            if hits[0] not in ids:
-                ids.append(hits[0])
-        elif not hits:
-            problems.append(f"gold id '{gid}' ({question.venue} {question.year}) matches no paper in the collection")
-        else:
-            problems.append(f"gold id '{gid}' matches {len(hits)} papers")
+        _add_match(set(hits), f"gold id '{gid}' ({question.venue} {question.year})", ids, problems)
     return ids, problems
 
 

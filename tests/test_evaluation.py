@@ -448,3 +448,22 @@ def test_eval_reports_a_bad_line_evaluates_the_rest_and_exits_1(bundled_store, q
     assert res.exit_code == 1
     assert f"error: {qa_file}:4: not valid JSON" in res.stderr
     assert [q["id"] for q in json.loads(res.stdout)["questions"]] == ["s1", "s2", "o1"]  # the rest was evaluated
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("columns", [80, 200])
+def test_eval_report_is_readable_at_any_terminal_width(bundled_store, qa_file, monkeypatch, columns):
+    """No figure is squeezed to "…": at 80 columns the summary has one row per measure."""
+    from assistant.cli import app
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    res = CliRunner().invoke(app, ["eval", str(qa_file), "--retrieval-only"])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    assert "…" not in res.stdout
+    summary = res.stdout[res.stdout.index("Summary"):].splitlines()
+    # the single question's recall@5, printed in full: a row per measure at 80 columns, per type when wide
+    row = next(line for line in summary if line.startswith("│ " + ("R@5" if columns == 80 else "single")))
+    cells = [c.strip() for c in row.strip("│").split("│")]
+    assert cells[2] == "1.00", row  # R@5 row: overall, single, ...; single row: n, R@5, ...

@@ -138,6 +138,11 @@ def _run_with_progress(questions, retriever, backend, settings, filters, k, quie
         return run_eval(questions, progress=progress, **kwargs)
 
 
+NARROW_METRICS = ("recall_at_5", "fact_recall", "citation_precision", "gold_cited")
+"""The per-question figures shown at a terminal narrower than 150 columns."""
+_SHORT_TYPES = {"out_of_corpus": "out of corp", "not_in_abstract": "not in abs"}
+
+
 def _fmt(v) -> str:
     return "–" if v is None else f"{v:.2f}"
 
@@ -152,23 +157,39 @@ def _print_report(data: dict, results) -> None:
     heads = {"recall_at_5": "R@5", "mrr": "MRR", "fact_recall": "facts", "citation_precision": "cite prec",
              "refusal_rate": "refusal", "gold_cited": "gold cited", "multi_recall": "multi rec",
              "false_refusal_rate": "false ref", "not_in_abstract_rate": "not in abs", "out_of_corpus_rate": "out of corp"}
+    # at a terminal narrower than every column needs, the per-question table keeps the figures a reader
+    # checks first (the rest are in --json) and the summary is transposed: one row per measure
+    wide = console.width >= 150
+    shown = METRICS if wide else [m for m in METRICS if m in NARROW_METRICS]
     table = Table(title="Questions", title_justify="left")
-    for col in ("id", "type", *(heads[m] for m in METRICS), "cited", "s"):
+    for col in ("id", "type", *(heads[m] for m in shown), "cited", "s"):
         table.add_column(col, justify="right" if col not in ("id", "type", "cited") else "left",
                          no_wrap=col in ("id", "type"))
     for r in results:
-        row = [printable(r.question.id), printable(r.question.type), *(_fmt(r.metrics.get(m)) for m in METRICS),
+        row = [printable(r.question.id), printable(r.question.type), *(_fmt(r.metrics.get(m)) for m in shown),
                str(len(r.cited)), f"{r.seconds:.1f}"]
         if r.error:
             row[-2] = "error"
         table.add_row(*row)
     console.print(table)
-    summary = Table(title=f"Summary ({data.get('backend') or 'retrieval only'})", title_justify="left")
-    for col in ("type", "n", *(heads[m] for m in METRICS), "errors"):
-        summary.add_column(col, justify="left" if col == "type" else "right")
-    for name, block in data["summary"].items():
-        summary.add_row(name, str(block["n"]), *(_fmt(block[m]) for m in METRICS), str(block["errors"]),
-                        style="bold" if name == "overall" else None)
+    title = f"Summary ({data.get('backend') or 'retrieval only'})"
+    summary = Table(title=title, title_justify="left")
+    blocks = data["summary"]
+    if wide:
+        for col in ("type", "n", *(heads[m] for m in METRICS), "errors"):
+            summary.add_column(col, justify="left" if col == "type" else "right")
+        for name, block in blocks.items():
+            summary.add_row(name, str(block["n"]), *(_fmt(block[m]) for m in METRICS), str(block["errors"]),
+                            style="bold" if name == "overall" else None)
+    else:
+        summary.add_column("measure", no_wrap=True)
+        for name in blocks:
+            summary.add_column(_SHORT_TYPES.get(name, name), justify="right",
+                               style="bold" if name == "overall" else None)
+        summary.add_row("n", *(str(b["n"]) for b in blocks.values()))
+        for m in METRICS:
+            summary.add_row(heads[m], *(_fmt(b[m]) for b in blocks.values()))
+        summary.add_row("errors", *(str(b["errors"]) for b in blocks.values()))
     console.print(summary)
     for r in results:
         if r.error:

@@ -167,7 +167,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         else:
             q, qid, filters = line, str(no), None
         if qid in seen:
-            problems.append(f"{where}: id '{qid}' already used by an earlier question; skipped")
+            problems.append(f"{where}: id '{qid}' already used by an earlier question")
             continue
         seen.add(qid)
         questions.append(BatchQuestion(qid, " ".join(q.split()), filters, no))
@@ -182,7 +182,7 @@ def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list
         problems.append(f"{where}: 'turns' must be a non-empty list of objects with 'q'")
         return []
     if cid in seen or any(f"{cid}.{i}" in seen for i in range(1, len(turns) + 1)):
-        problems.append(f"{where}: id '{cid}' already used by an earlier question; skipped")
+        problems.append(f"{where}: id '{cid}' already used by an earlier question")
         return []
     try:
         filters = _filters(obj, where)
@@ -193,7 +193,7 @@ def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list
     for i, turn in enumerate(turns, start=1):
         q = turn.get("q", turn.get("question")) if isinstance(turn, dict) else None
         if not isinstance(q, str) or not q.strip():
-            problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); conversation skipped")
+            problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); the conversation is skipped")
             return []
         out.append(BatchQuestion(f"{cid}.{i}", " ".join(q.split()), filters, no, conversation=cid, turn=i))
     return out

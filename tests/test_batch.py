@@ -223,6 +223,20 @@ def test_batch_with_the_extractive_backend(bundled_store, tmp_path):
     assert gpu["refused"] and gpu["citations"] == []
 
 
+def test_batch_reports_a_bad_line_as_an_error_with_file_and_line_and_answers_the_rest(bundled_store, tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"id": "a", "q": "What is NorMuon?"}\nnot json\n')
+    out = tmp_path / "a.jsonl"
+    result = CliRunner().invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: q.jsonl:2: not valid JSON"), result.stderr
+    assert [row["question_id"] for row in read_jsonl(out)] == ["a"]
+
+
 # --- the output file never destroys the user's data -------------------------------------------------
 
 QUESTIONS = '{"id":"q1","q":"What is STAR-KV?"}\n{"id":"q2","q":"What is EDEN?"}\n'

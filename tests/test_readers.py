@@ -182,3 +182,19 @@ def test_ingest_keeps_records_with_a_bad_year_and_warns_with_file_and_line(tmp_p
                      "Paper 5": None}
     text = CliRunner().invoke(app, ["ingest", str(f)])
     assert f"warning: {f}:2: field 'year' is 'in press', not a year such as 2024; left empty" in text.stderr
+
+
+def test_ingest_reports_a_bad_record_as_an_error_line_and_keeps_the_rest(tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    f = tmp_path / "dump.jsonl"
+    f.write_text(json.dumps({"title": "Kept", "abstract": "A kept abstract."}) + "\n"
+                 + json.dumps({"title": "No abstract"}) + "\n")
+    result = CliRunner().invoke(app, ["ingest", str(f)])
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {f}:2: record has no abstract"), result.stderr
+    listed = CliRunner().invoke(app, ["papers", "--json"])
+    assert [p["title"] for p in json.loads(listed.stdout)] == ["Kept"]

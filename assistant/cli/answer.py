@@ -199,7 +199,8 @@ def batch(
             raise UserError(f"-o {output} is the questions file itself; give the answers another file")
         items, problems = read_questions(questions)  # BatchError: one line, exit code 1
         for p in problems:
-            typer.echo(f"skipped {printable(p)}", err=True)
+            skipped = "" if "skipped" in p else "; the line is skipped"
+            typer.echo(printable(f"error: {p}{skipped}, the other questions are answered"), err=True)
         if not items:
             raise UserError(f"{questions}: no questions found")
         if output.is_dir():

@@ -102,7 +102,10 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         f"in {report.seconds:.1f} s")
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
-            typer.echo(f"  skipped {printable(str(s))}", err=title == "errors")
+            if title == "errors":
+                typer.echo(f"error: {printable(str(s))}; the record is skipped, the others are kept", err=True)
+            else:
+                typer.echo(f"  skipped {printable(str(s))}")
         if len(items) > shown:
             typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
                        err=title == "errors")

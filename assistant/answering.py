@@ -385,6 +385,10 @@ _ORDINAL = re.compile(
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
+_DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
+                                r"has|have|had|also|only|much|many|far|the|a|an)\b)[a-z][a-z\-]{2,}\b", re.I)
+"""A demonstrative before any noun ("that selection", "these gains"): it points back unless an earlier
+sentence of the question names what it refers to."""
 _BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|that|these|those)\s*(?:[?!.]|$)|^(?:is|was|does|did)\s+(?:this|that)\b"
                                  r"|\b(?:this|that)\s+(?:is|was|does|did|means|compares?)\b", re.I)
 # "that" right after a noun or a quoted term is a relative pronoun ("the 'Data Wall' that one of ...");
@@ -470,6 +474,13 @@ def _has_antecedent(before: str) -> bool:
     return bool(_entities(before)) or len(_specific_stems(before)) >= 2
 
 
+def _earlier_sentences(text: str) -> str:
+    """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
+    the first sentence); "" when `text` is one clause."""
+    cut = max(text.rfind(c) for c in ".!?;:")
+    return text[:cut] if cut >= 0 else ""
+
+
 def _unresolved_pronoun(question: str) -> bool:
     """A pronoun whose antecedent is not in the question itself: "it" with no name or topic before it,
     "they" with no papers/authors before it, "he"/"she"."""
@@ -516,6 +527,9 @@ def needs_history(question: str) -> bool:
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
             return True
+    if any(_points_back(q, m) and not _has_antecedent(_earlier_sentences(q[:m.start()]))
+           for m in _DEMONSTRATIVE_ANY.finditer(q)):
+        return True
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
@@ -575,7 +589,9 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
     first: the names its question gave, in the order the user named them, else the papers its answer
     cited, in that order (a later turn about one of them does not replace the list: after "Which two
     papers build on DPO?" and "Does the second one need training?", "the first one" is still the
-    first paper listed); with no list, the papers the last answer cited."""
+    first paper listed); with no list, the papers the conversation's answers cited, in the order they were first
+    cited (one paper per turn: after "Which paper stabilises GRPO?" and "Which paper reweights
+    tokens?", "the first one" is the first paper found)."""
     for turn in reversed(conversation.turns):
         named = _turn_entities(turn)
         if len(named) >= 2:
@@ -583,11 +599,12 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
         cited = _cited_names(turn)
         if len(cited) >= 2:
             return cited
-    for turn in reversed(conversation.turns):
-        cited = _cited_names(turn)
-        if cited:
-            return cited
-    return []
+    seen: list[str] = []
+    for turn in conversation.turns:
+        for name in _cited_names(turn):
+            if name not in seen:
+                seen.append(name)
+    return seen
 
 
 def _join(names: Sequence[str]) -> str:
@@ -603,7 +620,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     answer cited; the first "it"/"its" (else "their") becomes what the last question was about: a name
     or quoted term the user gave that is the cited paper's name (or a quoted term), else the cited
     paper, else the names given. When nothing can be substituted (a fragment such as "and on GSM8K?",
-    or "how large are the gains?"), the subject is added in brackets: ``"… (STAR-KV)"``; with no
+    or "how large are the gains?"), the subject is added in brackets: ``"… (STAR-KV)"``, all the papers
+    the last answer cited for "they"/"them" ("Which of them also reports GPQA?"); with no
     subject at all, the previous question: ``"… (follow-up to: …)"``.
     """
     if conversation is None or not conversation.turns or not needs_history(question):
@@ -613,6 +631,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     referents = _ordered_referents(conversation)
     topic = [n for n in named if n.startswith("'") or any(n.casefold() in c.casefold() for c in cited)] \
         or cited[:1] or named
+    if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
+        topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
     changed = False
 
     def ordinal(m: re.Match) -> str:

@@ -385,6 +385,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "How long does it take to train a diffusion language model on a single GPU?",  # "it takes to": expletive
     "Which papers release their code?",  # a study detail asked of the collection
     "How is training made stable?",  # a topic beyond the detail words
+    "I need a decoder that searches less where the model is sure. Is there such a method?",
+    "Is it true that quantization slows down training?",  # "that" introduces a clause
+    "Which paper proposes a benchmark that LLMs generate themselves?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -413,6 +416,8 @@ def test_a_self_contained_question_does_not_need_history(question):
     "How long does training take?",  # a study's detail, no study named
     "Is the code released?",
     "What hardware was used?",
+    "How much extra compute does that selection cost?",
+    "Do these gains hold at larger scale?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -445,6 +450,15 @@ def _turn(question, cited=(), standalone=""):
     ([_turn("Which two papers build on DPO?", ["DPO-dist", "AAD"]), _turn("Does the second one need training?",
       ["AAD"], "Does AAD need training?")], "And the first one: does it converge?",
      "And DPO-dist: does it converge?"),
+    # one paper per turn: "the first one" is the first paper the conversation found
+    ([_turn("Which paper stabilises GRPO?", ["PCR"]), _turn("Which paper reweights tokens by rank?", ["RankTuner"])],
+     "What does the first one use instead of projection?", "What does PCR use instead of projection?"),
+    # "them": every paper the last answer cited
+    ([_turn("Which papers report results on AIME?", ["DiffuSearch", "EAPO"])], "Which of them also reports GPQA?",
+     "Which of them also reports GPQA? (DiffuSearch and EAPO)"),
+    # a demonstrative before any noun points back
+    ([_turn("Is there a paper that picks pretraining data with the optimizer?", ["OPUS"])],
+     "How much extra compute does that selection cost?", "How much extra compute does that selection cost? (OPUS)"),
     # a study detail with no study named is about the paper under discussion
     ([_turn("Which paper speeds up quantization-aware training?", ["WinQ"])], "How long does training take?",
      "How long does training take? (WinQ)"),

@@ -401,6 +401,9 @@ _FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|
                        # a question opening with "and"/"but" continues the one before ("And does accuracy suffer?")
                        r"|^\s*(?:and|but)\s+(?!(?:is|are)\s+there\b|what\s+about\b)(?:does|do|did|is|are|was|were|can|could|will|would|how|what|why|which)\b",
                        re.I)
+_VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are|was|were|do|does|did|can|could|has|have|"
+                       r"had|will|would|should)\b)(?:[\w\-]+\s+)?[\w\-]+\s*\?*\s*$", re.I)
+"""A short question without a verb ("Which specific models?", "What hardware?"): a fragment of the one before."""
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
@@ -520,7 +523,7 @@ def needs_history(question: str) -> bool:
     q = " ".join(question.split())
     if not q:
         return False
-    if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q):
+    if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q) or (_VERBLESS.match(q) and not _entities(q)):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)):
         return True

@@ -388,6 +388,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "I need a decoder that searches less where the model is sure. Is there such a method?",
     "Is it true that quantization slows down training?",  # "that" introduces a clause
     "Which paper proposes a benchmark that LLMs generate themselves?",
+    "Which optimizers use orthogonalization?",
+    "What about NorMuon?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -417,6 +419,7 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Is the code released?",
     "What hardware was used?",
     "How much extra compute does that selection cost?",
+    "Which specific models?",  # no verb: a fragment
     "Do these gains hold at larger scale?",
 ])
 def test_an_anaphoric_question_needs_history(question):

@@ -98,7 +98,7 @@ def split_sentences(text: str) -> list[str]:
 
 @cache
 def _stemmer():
-    from assistant.store.bm25 import _stemmer as english_stemmer  # one PyStemmer loader: BM25's, so both stem alike
+    from assistant.store.bm25 import english_stemmer  # one PyStemmer loader: BM25's, so both stem alike
 
     stemmer = english_stemmer()
     return stemmer.stemWord if stemmer is not None else (lambda w: w[:6])

@@ -46,9 +46,9 @@ def query_vectors(store, qids: list[str], texts: list[str]) -> np.ndarray:
 def bm25_matrix(docs: list[str], queries: list[str], k1: float, b: float, method: str = "lucene") -> np.ndarray:
     import bm25s
 
-    from assistant.store.bm25 import _query_tokens, _stemmer, tokenize
+    from assistant.store.bm25 import _query_tokens, english_stemmer, tokenize
 
-    stemmer = _stemmer()
+    stemmer = english_stemmer()
     r = bm25s.BM25(k1=k1, b=b, method=method)
     r.index(tokenize(docs, stemmer), show_progress=False)
     vocab = r.vocab_dict

@@ -35,7 +35,8 @@ def _nfkc(texts: list[str]) -> list[str]:
     return [unicodedata.normalize("NFKC", t) for t in texts]
 
 
-def _stemmer():
+def english_stemmer():
+    """PyStemmer's English (Porter 2) stemmer, the one BM25 and `assistant.text` share; None without PyStemmer."""
     try:
         import Stemmer
 
@@ -72,7 +73,7 @@ class BM25Index:
     def build(cls, ids: list[str], documents: list[str]) -> BM25Index:
         import bm25s
 
-        stemmer = _stemmer()
+        stemmer = english_stemmer()
         retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
         if documents:
             retriever.index(tokenize(documents, stemmer), show_progress=False)
@@ -113,7 +114,7 @@ class BM25Index:
             retriever = bm25s.BM25.load(str(folder), mmap=True)
         except Exception:
             return None
-        return cls(meta["ids"], retriever, _stemmer())
+        return cls(meta["ids"], retriever, english_stemmer())
 
 
 def cache_folder(cache_dir: Path, collection_id: str) -> Path:

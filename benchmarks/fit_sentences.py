@@ -189,16 +189,21 @@ def main(argv: list[str] | None = None) -> int:
     print(row("all (file-grouped CV)", list(range(len(data)))))
 
     print("\nthe quoting rule of `ExtractiveSynthesizer._summary` (the best sentence and those within a margin"
-          " of log-odds of it, at most 3), held-out scores:")
-    for margin in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
-        got, count = [], []
-        for i, u in enumerate(data):
-            sc = learned[i]
-            top = np.argsort(-sc, kind="stable")
-            k = max(1, min(3, int((sc >= sc[top[0]] - margin).sum())))
-            got.append(recall_at(u, sc, k))
-            count.append(k)
-        print(f"  margin {margin:>4.1f}: fact recall {np.mean(got):.3f}, sentences quoted {np.mean(count):.2f}")
+          " of log-odds of it and above a floor, at most 3), held-out scores:")
+    for floor in (None, -2.5, -2.0):
+        for margin in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+            got, count = [], []
+            for i, u in enumerate(data):
+                sc = learned[i]
+                top = np.argsort(-sc, kind="stable")
+                near = sc >= sc[top[0]] - margin
+                if floor is not None:
+                    near &= sc >= floor
+                k = max(1, min(3, int(near.sum())))
+                got.append(recall_at(u, sc, k))
+                count.append(k)
+            print(f"  margin {margin:>4.1f}, floor {floor}: fact recall {np.mean(got):.3f}, "
+                  f"sentences quoted {np.mean(count):.2f}")
 
     group = np.concatenate([np.full(len(u["y"]), i) for i, u in enumerate(data)]) if args.softmax else None
     w = fit_raw(np.vstack([u["x"] for u in data]), np.concatenate([u["y"] for u in data]), args.l2, group)

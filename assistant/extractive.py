@@ -14,7 +14,9 @@
   rate and other hyperparameters, licence, a link to the code) -> quoted only when a sentence states
   that very detail (for the code: a URL); a sentence mentioning it without stating it ("The code base
   is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`;
-- ``other``: the best-matching sentences.
+- ``other``: the best-matching sentences of the best paper, ranked by a learned scorer
+  (`sentence_scores`: logistic regression on similarity, rarity-weighted word and phrase overlap,
+  contribution/result/background and position, fit by ``benchmarks/fit_sentences.py``).
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
 `assistant.prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
@@ -60,7 +62,8 @@ _NUMBER_Q = re.compile(
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
-    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:\w+[\s-]+){{0,3}}?(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
+    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:\w+[\s-]+){{0,3}}?"
+    r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
     r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
 
@@ -104,7 +107,8 @@ _DETAIL_EVIDENCE = {
     "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
-                           r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
+                           r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
+                           r"(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
                            r"(?:do|propose|introduce|improve|stand\s+for|mean)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
@@ -286,7 +290,8 @@ def defines(term: str, sentence: str) -> bool:
     term = term.casefold()
     if not term or term not in text:
         return False
-    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called|known\s+as)\b", sentence, re.I)
+    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called|known\s+as)\b",
+                          sentence, re.I)
                 or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text))
 
 
@@ -653,9 +658,11 @@ class ExtractiveSynthesizer:
       title) and citing it, with its best-matching sentence;
     - "how much / how many ...": the best-matching sentences that state a number;
     - "which models / datasets / ...": the best-matching sentences naming such things;
-    - "what is X": the sentence that defines X;
+    - "what is X": the sentence that defines X; "what does the acronym X mean" (any language): the
+      sentence spelling X out;
     - authors, hardware, learning rate, licence: quoted only when a sentence states them;
-    - else: the best-matching sentences of the best source (others within `margin`).
+    - else: the best source's sentences the learned scorer ranks best (`sentence_scores`; those within
+      `summary_margin` log-odds of the best, at most three).
 
     `assistant.prompts.CANNOT_ANSWER` when the kind needs something no given abstract states, or no sentence
     matches (a content word of the question, other than the names pointing at the paper, and cosine
@@ -723,7 +730,9 @@ class ExtractiveSynthesizer:
         (similarity, the question's distinctive words beyond the paper's name), plus the paper's
         contribution ("we propose ...", its name) and main result (a number with "outperforms",
         "improves", ...), minus motivation/background ("... remains a central challenge",
-        "Recently, studies ...") that carries none of what is asked."""
+        "Recently, studies ...") that carries none of what is asked. The hand-weighted scorer that chose
+        `_summary`'s sentences before `sentence_scores`; kept as the baseline ``benchmarks/fit_sentences.py``
+        measures the learned scorer against."""
 
         score, _, sent, _, overlap, _ = x
         score += 0.04 * min(overlap, 3)
@@ -911,7 +920,8 @@ class ExtractiveSynthesizer:
             # close: the sentences the learned scorer ranks best
             mine = [x for x in scored if x[1] == top_n]
             if mine and max(x[3] for x in mine) >= 0.3:
-                chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, pointers=pointers)]
+                chosen = [(x[1], x[2], x[3], None)
+                          for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, chosen
 
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:

@@ -1,6 +1,6 @@
 """Fit the extractive answerer's sentence scorer: which sentence of a gold abstract answers the question.
 
-``python -m benchmarks.fit_sentences [FILE.jsonl ...] [--l2 L2] [--show N]``
+``python -m benchmarks.fit_sentences [FILE.jsonl ...] [--l2 L2] [--softmax] [--drop F1,F2] [--show N]``
 
 Labelled set: every question with facts (and every chat turn with facts) of the development files
 (default: ``../shared/eval/icml2026_dev.jsonl``, ``icml2026_chats_dev.jsonl`` and
@@ -12,19 +12,23 @@ similarity with MiniLM, IDF-weighted and distinctive overlap of content stems, b
 paper's name, a spelled-out acronym, contribution/result/background flags, number × number asked,
 position).
 
-The model is a logistic regression (L2-regularised log-loss, gradient descent, numpy) on standardised
-features. Cross-validation is grouped by file: fit on all files but one, score the held-out file.
+The model is a logistic regression (L2-regularised log-loss, gradient descent, numpy; scikit-learn is
+not installed) on standardised features; ``--softmax`` fits a conditional logit over each unit's
+sentences instead (a ranking objective: no better, 0.663 top-1), ``--drop`` leaves features out.
+Cross-validation is grouped by file: fit on all files but one, score the held-out file.
 Printed per held-out file and in all, over the (question, gold paper) units: the fact recall of the
 top-1 and top-2 sentences (share of the unit's facts that the chosen sentences state) of the learned
 scorer and of the hand-weighted one (`ExtractiveSynthesizer._answer_score` on `_scored` rows), and
-last the weights fit on all files, in the raw feature scale, as pasted into
-`assistant.extractive.SENTENCE_WEIGHTS`.
+the fact recall and sentence count of `ExtractiveSynthesizer._summary`'s quoting rule (those within a
+margin of the best, at most three) per margin, and last the weights fit on all files, in the raw
+feature scale, as pasted into `assistant.extractive.SENTENCE_WEIGHTS` and `SENTENCE_BIAS`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -47,7 +51,8 @@ def questions_of(path: Path) -> list[dict]:
         if not line.strip():
             continue
         obj = json.loads(line)
-        items = [(f"{obj['id']}.{i}", t) for i, t in enumerate(obj["turns"], 1)] if "turns" in obj else [(obj["id"], obj)]
+        turns = obj.get("turns")
+        items = [(f"{obj['id']}.{i}", t) for i, t in enumerate(turns, 1)] if turns else [(obj["id"], obj)]
         for qid, q in items:
             if q.get("facts") and q.get("gold") and q.get("type") in ("single", "multi"):
                 out.append({"id": qid, "q": q["q"], "gold": q["gold"], "facts": q["facts"]})
@@ -82,8 +87,6 @@ def units(files: list[Path], papers, embedder, synth) -> list[dict]:
                             and nm in matched_names(nm, paper.title)]
                 focus = focus_stems(question, pointers)
                 rows = synth._scored(question, embedder, [source], pointers, focus)
-                import re
-
                 quantity = bool(_NUMBER_Q.search(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
                 hand = [synth._answer_score(x, paper, quantity) for x in rows]
                 sims = [x[3] for x in rows]
@@ -183,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
                  for ss in ([u["hand"] for u in us], [learned[i] for i in idx]) for k in (1, 2, 3)]
         return f"{name:<28} {len(us):>5} " + " ".join(f"{c:>8.3f}" for c in cells)
 
-    print(f"\n{'held-out file':<28} {'units':>5} {'hand@1':>8} {'hand@2':>8} {'hand@3':>8} {'learn@1':>8} {'learn@2':>8} {'learn@3':>8}")
+    heads = " ".join(f"{h:>8}" for h in ("hand@1", "hand@2", "hand@3", "learn@1", "learn@2", "learn@3"))
+    print(f"\n{'held-out file':<28} {'units':>5} {heads}")
     for held in files:
         print(row(held, [i for i, u in enumerate(data) if u["file"] == held]))
     print(row("all (file-grouped CV)", list(range(len(data)))))

@@ -112,6 +112,17 @@ def content_stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
             if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1}
 
 
+def content_bigrams(text: str, exclude: Sequence[str] = ()) -> set[tuple[str, str]]:
+    """Pairs of adjacent content words of `text` as stems (`content_stems`' words, in order, stop words
+    skipped; hyphenated words split): "plan-and-infill decoding" -> ``{("plan", "infil"), ("infil",
+    "decod")}``. A question's phrase found in a sentence is stronger evidence than its words apart."""
+    stem = _stemmer()
+    skip = {e.casefold() for e in exclude}
+    words = [stem(w.casefold()) for w in _WORD.findall(text.replace("-", " "))
+             if w.casefold() not in _STOP and w.casefold() not in skip and len(w) > 1]
+    return set(zip(words, words[1:]))
+
+
 # --- citation markers and the sentences that carry them -----------------------------------------------
 
 CITATION_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")

@@ -57,15 +57,22 @@ if TYPE_CHECKING:
 # Logistic regression of "this retrieved paper is a gold paper of the question" on the evidence,
 # fit on the odd-numbered questions of icml2026_dev.jsonl (benchmarks/answers_dev.py --dump, then
 # benchmarks/fit_relevance.py); the even-numbered ones were kept for checking.
-W_DENSE = 2.72
-W_SENTENCE = 5.35
-W_LEXICAL = 4.82
-W_NAME = 1.92
-BIAS = -6.29
-THRESHOLD = 0.27
+W_DENSE = 2.04
+W_SENTENCE = 3.19
+W_LEXICAL = 0.0
+W_NAME = 3.02
+W_FOCUS = 4.32
+W_SENTENCE_LEXICAL = 1.83
+BIAS = -5.69
+FEATURES = ("dense", "sentence", "lexical", "named", "focus", "sentence_lexical", "matched", "dense_gap")
+"""The evidence `log_odds` weighs, in `WEIGHTS`' order (`features`)."""
+WEIGHTS = (W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, W_FOCUS, W_SENTENCE_LEXICAL, 0.0, 0.0)
+MATCHED_CAP = 4.0
+"""``matched`` (IDF of the key words a document holds, in units of the largest IDF) is capped here."""
+THRESHOLD = 0.16
 """Relevance (estimated probability) a paper needs to be quoted by the extractive backend; the best
 paper of an answerable dev question almost always reaches it, of an out-of-collection one rarely."""
-LLM_THRESHOLD = 0.12
+LLM_THRESHOLD = 0.07
 """Relevance a paper needs to be given to an LLM backend (only clearly irrelevant papers go)."""
 MARGIN = 1.0
 """A paper whose log-odds are more than this below the best paper's is a weaker match than the paper
@@ -76,13 +83,13 @@ paper sat at most 0.71 below it (icml2026 dev/fresh/fresh2 and the airas sets; t
 no paper, so 1.0)."""
 FOREIGN_MARGIN = 2.0
 """`MARGIN` for a question in another language, whose similarities are low and close together."""
-PLURAL_THRESHOLD = 0.2
+PLURAL_THRESHOLD = 0.06
 """Relevance the best paper needs for a several-paper question ("which papers ..."), broader than a
 one-paper question; the other papers then need `SECONDARY_THRESHOLD` (`LLM_THRESHOLD` for LLMs)."""
 SECONDARY_THRESHOLD = 0.15
 """Relevance the other papers of a several-paper question need (extractive backend)."""
-PLURAL_MARGIN = 4.0
-THEME_THRESHOLD = 0.09
+PLURAL_MARGIN = 3.0
+THEME_THRESHOLD = 0.06
 THEME_PAPERS = 3
 """A several-paper question whose best paper stays below `PLURAL_THRESHOLD` is still a theme of the
 collection when at least `THEME_PAPERS` papers reach `THEME_THRESHOLD` (plus the size shift): broad
@@ -113,7 +120,9 @@ _LATIN_WORD = re.compile(r"[^\W\d_][\w\-]*", re.UNICODE)
 _FOREIGN = set("""der die das und ist sind wie viele welche welcher welches nicht mit auf für von den dem des ein
 eine einer eines zu im beim über durch wird werden le la les des une un est sont quel quelle quels quelles sur
 pour avec dans du qui que par el los las una unos es son cuál cuáles qué cómo cuánto del para con por sobre en
-frente al""".split())
+frente al de quais qual quantos quantas artigos artigo trabalhos tratam usam um uma uns umas os das dos da na nas nos
+em com ou entre são não também como quali quale quanti quante cosa significa il gli della delle degli dei dello
+nella nelle che di articoli articolo lavori uno sono anche""".split())
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
@@ -121,11 +130,13 @@ help helps idea ideas try trying related relate relates topic topics area areas 
 somebody exist exists include includes including actually really basically specifically exactly particular
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
-wondering wonder interested tell know caught eye
+wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
+form forms onto explicitly
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
-mentions", "which papers deal with", "build on or compare against", and a chat's "OK.", "Unrelated
-question:", "Switching topics:", "is there anything on ..."): left out of the question's key words like
+mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
+and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:", "is there
+anything on ..."): left out of the question's key words like
 stop words (a word no abstract uses counts fully against every paper)."""
 
 
@@ -140,6 +151,10 @@ class Evidence:
     lexical: float
     bm25_matched: bool
     names: list[str] = field(default_factory=list)
+    focus: float = 0.0
+    sentence_lexical: float = 0.0
+    matched: float = 0.0
+    dense_gap: float = 0.0
     score: float = 0.0
     relevant: bool = False
     note: str = ""
@@ -148,13 +163,15 @@ class Evidence:
         r = lambda x: None if x is None else round(x, 4)  # noqa: E731
         return {"id": self.id, "title": self.title, "dense_similarity": r(self.dense),
                 "sentence_similarity": r(self.sentence), "lexical": r(self.lexical),
-                "bm25_matched": self.bm25_matched, "names": self.names, "score": r(self.score),
+                "bm25_matched": self.bm25_matched, "names": self.names, "focus": r(self.focus),
+                "sentence_lexical": r(self.sentence_lexical), "matched": r(self.matched),
+                "dense_gap": r(self.dense_gap), "score": r(self.score),
                 "relevant": self.relevant, **({"note": self.note} if self.note else {})}
 
 
 def is_foreign(question: str) -> bool:
     """True for a question that is not in English: CJK characters, or function words of German,
-    French or Spanish making up at least a fifth of its words."""
+    French, Spanish, Portuguese or Italian making up at least a fifth of its words."""
     if _CJK.search(question):
         return True
     words = [w.casefold() for w in _LATIN_WORD.findall(question)]
@@ -543,19 +560,40 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
     index; words absent from the collection get the largest IDF, unless `known_only`. A word a paper
     uses only in its code or data availability statement (`availability_only_stems`) does not count
     for that paper, unless `words` ask about such statements ("github", "repository", "available")."""
+    hits = word_hits(words, rows, retriever, known_only)
+    total = sum(hits.idf)
+    if total == 0:
+        return [0.0] * len(rows), [False] * len(rows)
+    got = hits.matrix @ hits.idf if hits.words else [0.0] * len(rows)
+    return [float(x / total) for x in got], [bool(x > 0) for x in got]
+
+
+@dataclass
+class WordHits:
+    """The key words `lexical_coverage` counts (one per stem), their IDF, and which document of
+    ``rows`` holds each: ``matrix[i, j]`` is 1.0 when row i holds word j (``(rows, words)`` float)."""
+
+    words: list[str]
+    idf: list[float]
+    matrix: object
+    max_idf: float
+
+
+def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
+              known_only: bool = False) -> WordHits:
+    """`WordHits` of `words` in the documents `rows` of the collection (see `lexical_coverage`)."""
     import numpy as np
 
     from assistant.text import content_stems
 
     papers, bm25 = retriever.store.bm25()
     n = len(bm25.ids)
-    total = 0.0
-    got = np.zeros(len(rows))
     seen_rows = np.array(rows, dtype=int)
     max_idf = math.log(1 + (n + 0.5) / 0.5)
     seen_stems: set = set()
     # "Which abstracts link to their code on GitHub?" asks about the availability statement itself
     about_availability = any(_ABOUT_AVAILABILITY.fullmatch(w) for w in words)
+    kept, idfs, columns = [], [], []
     for w in words:
         scores = bm25.scores(w)
         prefix = _PREFIX.match(w)
@@ -571,18 +609,103 @@ def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retri
                 continue
             seen_stems.add(key)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
-        total += idf
-        if len(seen_rows):
-            hit = scores[seen_rows] > 0
-            stem = content_stems(w)
-            for i, row in enumerate(seen_rows):
-                if (hit[i] and stem and not about_availability
-                        and stem <= availability_only_stems(papers[row])):
-                    hit[i] = False  # "coding" against "Our code is available at ...": incidental
-            got += idf * hit
-    if total == 0:
-        return [0.0] * len(rows), [False] * len(rows)
-    return [float(x / total) for x in got], [bool(x > 0) for x in got]
+        hit = scores[seen_rows] > 0 if len(seen_rows) else np.zeros(0, dtype=bool)
+        stem = content_stems(w)
+        for i, row in enumerate(seen_rows):
+            if (hit[i] and stem and not about_availability
+                    and stem <= availability_only_stems(papers[row])):
+                hit[i] = False  # "coding" against "Our code is available at ...": incidental
+        kept.append(w)
+        idfs.append(idf)
+        columns.append(hit.astype(float))
+    matrix = np.array(columns).T if columns else np.zeros((len(rows), 0))
+    return WordHits(kept, idfs, matrix, max_idf)
+
+
+_EXAMPLES = re.compile(r"(?:\b(?:such as|e\.g\.?|for example|for instance|including|i\.e\.?)|,\s*(?:like|whether))\s"
+                       r"(?P<list>[^?.;:()]+)", re.I)
+
+
+def example_groups(question: str) -> tuple[list[str], list[list[list[str]]]]:
+    """``(head, groups)``: the key words (`salient_words`) of `question` outside its example lists,
+    and each example list's alternatives as key-word lists. An example list follows "such as",
+    "e.g.", "for example", "for instance", "including", ", like" or ", whether" and runs to the end of
+    the clause; its alternatives are separated by commas, "or" and "and" ("... noise in some form, such
+    as noise-injected weights, noisy tokens or a signal-to-noise ratio": head ``noise``, alternatives
+    ``noise injected weights`` / ``noisy tokens`` / ``signal noise ratio``). The examples are
+    alternatives (any one will do); the head is what every paper the question asks for shares."""
+    from assistant.text import fold
+
+    q = fold(question)
+    groups = []
+    for m in _EXAMPLES.finditer(q):
+        alternatives = [salient_words(a) for a in re.split(r",|\bor\b|\band\b", m.group("list"))]
+        alternatives = [a for a in alternatives if a]
+        if alternatives:
+            groups.append(alternatives)
+    head_text = _EXAMPLES.sub(" ", q) if groups else q
+    return salient_words(head_text), groups
+
+
+def focus_coverage(question: str, hits: WordHits) -> list[float]:
+    """Per row of `hits`: the IDF-weighted share of the question's key words the document holds, with
+    each example list (`example_groups`) counted as ONE key word (its weight: the largest IDF of its
+    words) that is as much matched as its best-matched alternative. Without an example list this is
+    `lexical_coverage`."""
+    import numpy as np
+
+    from assistant.text import content_stems
+
+    rows = hits.matrix.shape[0]
+    if not hits.words:
+        return [0.0] * rows
+    head, groups = example_groups(question)
+    if not groups:
+        total = sum(hits.idf)
+        return [float(x / total) for x in hits.matrix @ np.array(hits.idf)] if total else [0.0] * rows
+    column = {}
+    for j, w in enumerate(hits.words):
+        column.setdefault(frozenset(content_stems(w)) or w, j)
+
+    def col(w):
+        return column.get(frozenset(content_stems(w)) or w)
+
+    head_cols = sorted({col(w) for w in head} - {None})
+    idf = np.array(hits.idf)
+    got = hits.matrix[:, head_cols] @ idf[head_cols] if head_cols else np.zeros(rows)
+    total = float(idf[head_cols].sum()) if head_cols else 0.0
+    for g in groups:
+        weight, best = 0.0, np.zeros(rows)
+        for a in g:
+            cols = sorted({col(w) for w in a} - {None})
+            if not cols:
+                continue
+            weight = max(weight, float(idf[cols].max()))
+            best = np.maximum(best, hits.matrix[:, cols] @ idf[cols] / idf[cols].sum())
+        got = got + weight * best
+        total += weight
+    return [float(x / total) for x in got] if total else [0.0] * rows
+
+
+def sentence_coverage(hits: WordHits, sentences_of: Sequence[Sequence[str]]) -> list[float]:
+    """Per row of `hits`: the largest IDF-weighted share of the question's key words that ONE
+    sentence of the document holds (stems compared, `text.content_stems`): a document that answers
+    holds the question's words together, one that shares them by chance spreads them apart.
+    `sentences_of[i]`: the sentences of row i's document."""
+    from assistant.text import content_stems
+
+    total = sum(hits.idf)
+    out = []
+    stems = [content_stems(w) for w in hits.words]
+    for i, sentences in enumerate(sentences_of):
+        best = 0.0
+        for sentence in sentences:
+            have = content_stems(sentence)
+            got = sum(idf for j, (st, idf) in enumerate(zip(stems, hits.idf))
+                      if hits.matrix[i, j] and st and st <= have)
+            best = max(best, got)
+        out.append(best / total if total else 0.0)
+    return out
 
 
 # --- the decision -------------------------------------------------------------------------------------
@@ -615,7 +738,12 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
     words = salient_words(question)
-    lex, matched = lexical_coverage(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
+    hits = word_hits(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
+    total_idf = sum(hits.idf)
+    got = hits.matrix @ np.array(hits.idf) if hits.words else np.zeros(len(rows))
+    lex = [float(x / total_idf) if total_idf else 0.0 for x in got]
+    matched = [bool(x > 0) for x in got]
+    focus = focus_coverage(question, hits)
     qvec = embedder.embed([question])[0]
     quoted, capitalised = verbatim_terms(question)
     _, bm25 = retriever.store.bm25()
@@ -638,8 +766,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     evidence: list[Evidence] = []
+    sentences_of = []
     for r, cov, hit in zip(results, lex, matched):
         sentences, vectors = sentence_vectors(r.paper, embedder)
+        sentences_of.append(sentences)
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
         names = [n for n in matched_names(question, r.paper.document) if df(n) <= name_limit]
         doc = None
@@ -652,10 +782,14 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             low = fold(r.paper.document).casefold()
             lacking[r.paper.id] = [t for t in introduced if not _mentions_term(t, low)]
         dense = r.dense_similarity
-        d = dense if dense is not None else -0.1
-        s = best_sentence if best_sentence is not None else d
-        score = W_DENSE * d + W_SENTENCE * s + W_LEXICAL * cov + W_NAME * bool(names) + BIAS
-        evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names, score))
+        evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
+    denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
+    for i, (e, f, sl, mass) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of), got)):
+        others = denses[:i] + denses[i + 1:]
+        e.focus, e.sentence_lexical = f, sl
+        e.matched = min(float(mass) / hits.max_idf, MATCHED_CAP)
+        e.dense_gap = denses[i] - float(np.median(others)) if others else 0.0
+        e.score = log_odds(e)
     if threshold is None:
         threshold = THRESHOLD if strict else LLM_THRESHOLD
     # The best of N unrelated papers scores higher the larger N is (more near misses): the thresholds
@@ -663,23 +797,17 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     shift = SCALE_SLOPE * math.log10(max(len(papers), REFERENCE_SIZE) / REFERENCE_SIZE)
     threshold = min(threshold + shift, 0.95) if threshold > 0 else threshold
     several = asks_several(question)
+    # the other papers of a several-paper question need `SECONDARY_THRESHOLD` (never more than one paper)
+    secondary = min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift)
     if several:
         # "which papers ...": a theme, looser than one paper's subject; similarities run lower
         threshold = min(threshold, PLURAL_THRESHOLD + shift)
+    else:
+        secondary = threshold
     if foreign:
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
-    secondary = (min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift) if several
-                 else threshold)
+        secondary /= 3
     margin = PLURAL_MARGIN if several else FOREIGN_MARGIN if foreign else MARGIN
-    probabilities = [1 / (1 + math.exp(-e.score)) for e in evidence]
-    theme = THEME_THRESHOLD + shift
-    if (several and strict and max(probabilities) < threshold
-            and sum(p >= theme for p in probabilities) >= THEME_PAPERS):
-        threshold = secondary = theme  # a broad theme several papers share in part
-        theme_note = (f"a broad theme: no paper reaches relevance {PLURAL_THRESHOLD + shift:.2f}, but "
-                      f"{sum(p >= theme for p in probabilities)} reach {theme:.2f}")
-    else:
-        theme_note = ""
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
     from assistant.store.paper import is_name_like
@@ -713,7 +841,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     for e in evidence:
         e.score = 1 / (1 + math.exp(-e.score))
     relevant = [r for r, e in zip(results, evidence) if e.relevant]
-    note = theme_note if relevant else ""
+    note = ""
     if not relevant and absent and not pointers:
         note = f"no paper is about the question: no paper in the collection mentions {', '.join(absent)}"
     elif not relevant and lacking and all(lacking.get(e.id) for e in evidence):
@@ -728,6 +856,18 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
     return Judgement(evidence, relevant, note)
+
+
+def features(e: Evidence) -> list[float]:
+    """The values of `FEATURES` for one paper's evidence (a missing dense similarity counts -0.1)."""
+    d = e.dense if e.dense is not None else -0.1
+    s = e.sentence if e.sentence is not None else d
+    return [d, s, e.lexical, float(bool(e.names)), e.focus, e.sentence_lexical, e.matched, e.dense_gap]
+
+
+def log_odds(e: Evidence) -> float:
+    """Log-odds that the paper of `e` is one the question asks about: ``WEIGHTS . features(e) + BIAS``."""
+    return sum(w * x for w, x in zip(WEIGHTS, features(e))) + BIAS
 
 
 def _logit(p: float) -> float:

@@ -45,7 +45,7 @@ def features(r: dict) -> list[float]:
 
     e = Evidence(r["id"], r.get("title", ""), r["dense_similarity"], r["sentence_similarity"], r["lexical"],
                  r.get("bm25_matched", False), r.get("names") or [], r.get("focus", r["lexical"]),
-                 r.get("sentence_lexical", 0.0), r.get("matched", 0.0), r.get("dense_gap", 0.0))
+                 r.get("sentence_lexical", 0.0), r.get("dense_gap", 0.0))
     x = of(e)
     return [x[i] for i in USE] if USE else x
 
@@ -120,12 +120,11 @@ _FIXED = re.compile(r"^(no paper in the collection mentions|does not mention .* 
                     r"introduce|names))")
 
 
-def simulate(rows: list[dict], logits: np.ndarray, threshold: float, plural: float, theme: float,
+def simulate(rows: list[dict], logits: np.ndarray, threshold: float, plural: float,
              shift: float = 0.0) -> dict[str, bool]:
     """Per question key: whether `relevance.judge` refuses it (no paper relevant) with these
-    log-odds and thresholds (its rules: several-paper questions need `plural`, a broad theme of
-    `THEME_PAPERS` papers `theme`, a question in another language a third; `shift` is added to each
-    threshold). A question refused or answered for a reason the weights do not touch (a term no
+    log-odds and thresholds (its rules: several-paper questions need `plural`, a question in another
+    language a third; `shift` is added to each threshold). A question refused or answered for a reason the weights do not touch (a term no
     paper mentions, a name in a retrieved title) keeps the decision it had in the dump."""
     from assistant import relevance as rel
     from assistant.extractive import asks_several
@@ -147,8 +146,7 @@ def simulate(rows: list[dict], logits: np.ndarray, threshold: float, plural: flo
         if rel.is_foreign(q):
             t /= 3
         ps = [p for _, p in rs]
-        ok = max(ps) >= t or (several and sum(p >= theme + shift for p in ps) >= rel.THEME_PAPERS)
-        out[key] = not ok
+        out[key] = max(ps) < t
     return out
 
 
@@ -178,32 +176,33 @@ def rates(rows: list[dict], refused: dict[str, bool], papers: int | None = None)
 def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
     """Leave-one-file-out: fit on the other files, decide with `simulate` on each grid point, and print
     the trade-off of the 19-paper questions and the thresholds with the fewest false refusals
-    keeping out-of-collection refusal >= `min_ooc` (ties: the highest thresholds)."""
+    keeping out-of-collection refusal >= `min_ooc` (ties: the highest thresholds), per file, and the
+    questions it refuses or answers wrongly."""
     from assistant import relevance as rel
 
+    every = file_cv(rows)  # larger collections' files (``@PAPERS``) are fit on too, never decided on here
     small = [r for r in rows if r["papers"] <= rel.REFERENCE_SIZE]
-    logits = file_cv(small)
+    logits = np.array([z for r, z in zip(rows, every) if r["papers"] <= rel.REFERENCE_SIZE])
     grid = [round(t, 2) for t in np.arange(0.06, 0.61, 0.02)]
     table = []
     for t in grid:
         for pl in [g for g in grid if g <= t]:
-            for th in [g for g in grid if g <= pl][-6:]:
-                fr, ooc, n_ans, n_ooc = rates(small, simulate(small, logits, t, pl, th))
-                table.append((fr, ooc, t, pl, th))
+            fr, ooc, n_ans, n_ooc = rates(small, simulate(small, logits, t, pl))
+            table.append((fr, ooc, t, pl))
     print(f"{len({r['key'] for r in small})} questions of {len({r['key'].split('#')[0] for r in small})} files "
           f"(19 papers), leave-one-file-out; current decision in the dump: "
-          f"FR {rates(small, {k: v for k, v in simulate(small, np.array([r['score_logit'] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD, rel.THEME_THRESHOLD).items()})[0]:.3f}")
-    print("OOC refused >= : fewest false refusals (threshold, plural, theme)")
+          f"FR {rates(small, {k: v for k, v in simulate(small, np.array([r['score_logit'] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD).items()})[0]:.3f}")
+    print("OOC refused >= : fewest false refusals (threshold, plural)")
     for target in (0.8, 0.85, 0.9, 0.95, 1.0):
         ok = [row for row in table if row[1] >= target - 1e-9]
         if ok:
-            fr, ooc, t, pl, th = min(ok, key=lambda row: (row[0], -row[2], -row[3], -row[4]))
-            print(f"  {target:.2f}: FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f} / {th:.2f}")
+            fr, ooc, t, pl = min(ok, key=lambda row: (row[0], -row[2], -row[3]))
+            print(f"  {target:.2f}: FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f}")
     ok = [row for row in table if row[1] >= min_ooc - 1e-9 and row[0] <= max_fr + 1e-9]
     if ok:
-        fr, ooc, t, pl, th = min(ok, key=lambda row: (row[0], -row[1], -row[2], -row[3], -row[4]))
-        print(f"chosen (FR <= {max_fr}, OOC >= {min_ooc}): FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f} / {th:.2f}")
-        refused = simulate(small, logits, t, pl, th)
+        fr, ooc, t, pl = min(ok, key=lambda row: (row[0], -row[1], -row[2], -row[3]))
+        print(f"chosen (FR <= {max_fr}, OOC >= {min_ooc}): FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f}")
+        refused = simulate(small, logits, t, pl)
         for name in sorted({r["key"].split("#")[0] for r in small}):
             part = [r for r in small if r["key"].startswith(name + "#")]
             fr_f, ooc_f, n_a, n_o = rates(part, refused)
@@ -212,7 +211,14 @@ def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
             kind = next(r for r in small if r["key"] == key)
             if (v and kind["type"] in ("single", "multi")) or (not v and kind["type"] == "out_of_corpus"):
                 print(f"    {'refused' if v else 'answered'} {kind['type']:13} {key}: {kind.get('q', '')[:110]}")
-    w = fit(np.array([features(r) for r in small]), np.array([float(r["gold"]) for r in small]))
+    for n in sorted({r["papers"] for r in rows} - {r["papers"] for r in small}):
+        big = [r for r in rows if r["papers"] == n]
+        z = np.array([v for r, v in zip(rows, every) if r["papers"] == n])
+        print(f"collection of {n} papers, leave-one-file-out: threshold, false refusals, out-of-collection refused")
+        for t in np.arange(0.30, 0.61, 0.02):
+            fr, ooc, n_ans, n_ooc = rates(big, simulate(big, z, t, t))
+            print(f"  {t:.2f}  {fr:.3f} ({n_ans})  {ooc:.3f} ({n_ooc})")
+    w = fit(np.array([features(r) for r in rows]), np.array([float(r["gold"]) for r in rows]))
     print("fit on all:", ", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)))
     return 0
 

@@ -62,18 +62,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from assistant.retrieval import Retriever, SearchResult
 
-# Logistic regression of "this retrieved paper is a gold paper of the question" on the evidence (L2,
-# numpy), fit on every (question, retrieved paper) pair of the 11 question files over the bundled
-# collection (icml2026_dev, icml2026_chats_dev (each turn with its standalone question), seed_dev_qa,
-# benchmarks/heldout/icml2026_fresh..fresh4 and icml2026_chats_fresh..fresh4: 514 questions, 4112
-# pairs; `benchmarks.answers_dev --dump`, then `benchmarks.fit_relevance --by-file --features
-# dense,sentence,focus,named,sentence_lexical,dense_gap`), dumped before a question in another language
-# had its coverage capped (20 questions; a refit after it moved weight from the similarities to the
-# key words and lost two dev questions to common words, so these weights were kept). Feature sets were compared by leaving one
-# file out (fit on ten files, decide on the eleventh): with the out-of-collection refusal held at 0.90,
+# Logistic regression of "this retrieved paper is a gold paper of the question" on the evidence (L2, numpy),
+# fit on every (question, retrieved paper) pair of the 11 question files over the bundled collection
+# (icml2026_dev, icml2026_chats_dev (each turn with its standalone question), seed_dev_qa,
+# benchmarks/heldout/icml2026_fresh..fresh4 and icml2026_chats_fresh..fresh4: 514 questions, 4112 pairs;
+# `benchmarks.answers_dev --dump`, then `benchmarks.fit_relevance --by-file --features
+# dense,sentence,focus,named,sentence_lexical,dense_gap`), dumped before a question in another language had
+# its coverage capped (20 questions; a refit after it moved weight from the similarities to the key words and
+# lost two dev questions to common words, so these weights were kept). Feature sets were compared by leaving
+# one file out (fit on ten files, decide on the eleventh): with the out-of-collection refusal held at 0.90,
 # false refusals 0.032 with these six, 0.038 (at 0.91) without ``dense_gap``, 0.041 with the four of before
-# (dense, sentence, lexical, named) refit; ``lexical`` (all key words as one AND) is shown in notes
-# but weighs nothing: ``focus`` replaces it.
+# (dense, sentence, lexical, named) refit; ``lexical`` (all key words as one AND) is shown in notes but weighs
+# nothing: ``focus`` replaces it.
 W_DENSE = 1.59
 W_SENTENCE = 2.83
 W_LEXICAL = 0.0

@@ -1,11 +1,11 @@
-"""The issue-8 answer figures on a dev question file, in process, split into two halves.
+"""The issue-8 answer figures on dev question files, in process, per file and for all of them.
 
-``python -m benchmarks.answers_dev FILE [--llm extractive] [--data-dir DIR] [--dump FEATURES.jsonl]``
+``python -m benchmarks.answers_dev FILE [FILE ...] [--llm extractive] [--data-dir DIR] [--dump FEATURES.jsonl]
+[--show] [--only ID,...]``
 
-Runs `assistant.answering.answer` on every question of FILE (format: ``../shared/eval/README.md``;
-the ICML 2026 sets over the bundled collection, ``airas_dev.jsonl`` over a pre-ingested airas store
-given with ``--data-dir``) and prints, for the questions with odd ids (the half the relevance gate and
-the extractive rules were tuned on), the even ids (never looked at while tuning) and all:
+Runs `assistant.answering.answer` on every question of each FILE (format: ``../shared/eval/README.md``;
+the ICML 2026 sets over the bundled collection, the airas sets over a pre-ingested airas store given
+with ``--data-dir``) and prints per file and for all:
 
 - ``gold_cited``: answerable (single/multi) questions whose answer cites at least one gold paper;
 - ``facts``: mean share of the expected facts the answer states (`evaluation.fact_found`);
@@ -13,13 +13,14 @@ the extractive rules were tuned on), the even ids (never looked at while tuning)
 - ``multi_named``: gold papers cited, per multi question;
 - ``ooc_refused``: out-of-collection questions answered "no paper ..." with nothing cited;
 - ``nia``: not-in-abstract questions answered "the abstracts do not say";
-- ``false_refusals``: answerable questions refused (either refusal).
+- ``false_refusals``: answerable questions answered "no paper in the collection ..." (the gate's refusal).
 
-A chat file (``icml2026_chats_dev.jsonl``) contributes each conversation's first turn, the one
-question asked without context.
+A conversation (``{"id", "turns"}``) is asked turn by turn in one `Conversation`, as ``eval`` does, and
+each turn is scored alone (ids ``c01.1``, ``c01.2``, ...).
 
-``--dump`` writes one line per (question, retrieved paper) with the relevance evidence and whether
-the paper is gold: the distributions the gate's thresholds were read from.
+``--dump`` writes one line per (question or turn, retrieved paper) with the relevance evidence, the
+file, the question as judged (a turn's standalone question) and whether the paper is gold: the data
+`benchmarks.fit_relevance` fits the gate on.
 """
 
 from __future__ import annotations
@@ -27,16 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
 from benchmarks._scifact import MODEL_DIR
-
-
-def _odd(qid: str) -> bool:
-    m = re.search(r"(\d+)$", qid)
-    return bool(m) and int(m.group(1)) % 2 == 1
 
 
 def gold_ids_for(obj: dict, papers) -> list[str]:

@@ -1,13 +1,24 @@
 """Fit the relevance gate's logistic regression on evidence dumps (`benchmarks.answers_dev --dump`).
 
-``python -m benchmarks.fit_relevance FEATURES.jsonl[@PAPERS] [MORE.jsonl[@PAPERS] ...] [--all] [--folds K]``
+``python -m benchmarks.fit_relevance FEATURES.jsonl[@PAPERS] [MORE.jsonl[@PAPERS] ...] [--all] [--folds K]
+[--by-file [--max-fr 0.05] [--min-ooc 0.9]] [--features dense,sentence,...]``
 
-Each line is one (question, retrieved paper) pair with its evidence (dense similarity, best-sentence
-similarity, IDF-weighted key-word coverage, names matched) and whether the paper is gold. The model
-is fit on the questions with odd ids only (unless ``--all``), by gradient descent on the L2-regularised
-log-loss (numpy; five features, so no library is needed), and prints the weights for
-`assistant.relevance` and, per question, the best paper's log-odds and the gold papers' log-odds, so a
-threshold can be read from the distributions of answerable and out-of-collection questions.
+Each line is one (question, retrieved paper) pair with its evidence (`relevance.Evidence.to_json`:
+dense and best-sentence similarity, key-word coverages, names matched, ...) and whether the paper is
+gold; `relevance.features` turns it into the model's inputs (``--features``: a subset of
+`relevance.FEATURES`, all by default). The model is fit on the questions with odd ids only (unless
+``--all``), by gradient descent on the L2-regularised log-loss (numpy; a handful of features, so no
+library is needed), and prints the weights for `assistant.relevance` and, per question, the best
+paper's log-odds and the gold papers' log-odds, so a threshold can be read from the distributions of
+answerable and out-of-collection questions.
+
+``--by-file`` (how the current weights and thresholds were chosen): every dump line names its
+question file; the model is fit on all files but one and decides the held-out file's questions as
+`relevance.judge` would (`simulate`: threshold, several-paper threshold, a third for another
+language; refusals for a term no paper mentions kept as dumped). It prints, for the 19-paper files,
+the fewest false refusals at each out-of-collection refusal rate, the thresholds chosen for
+``--max-fr`` / ``--min-ooc`` with the per-file figures and the questions decided wrongly, and for
+dumps of larger collections (``@16000``) the trade-off per threshold; then the weights fit on all.
 
 ``--folds K`` (with ``--all``) instead splits the questions of every dump into K folds (by question,
 so a question's papers stay together), fits on K-1 folds and scores the held-out one, and prints the
@@ -124,8 +135,9 @@ def simulate(rows: list[dict], logits: np.ndarray, threshold: float, plural: flo
              shift: float = 0.0) -> dict[str, bool]:
     """Per question key: whether `relevance.judge` refuses it (no paper relevant) with these
     log-odds and thresholds (its rules: several-paper questions need `plural`, a question in another
-    language a third; `shift` is added to each threshold). A question refused or answered for a reason the weights do not touch (a term no
-    paper mentions, a name in a retrieved title) keeps the decision it had in the dump."""
+    language a third; `shift` is added to each threshold). A question refused or answered for a
+    reason the weights do not touch (a term no paper mentions, a name in a retrieved title) keeps the
+    decision it had in the dump."""
     from assistant import relevance as rel
     from assistant.extractive import asks_several
 
@@ -189,9 +201,9 @@ def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
         for pl in [g for g in grid if g <= t]:
             fr, ooc, n_ans, n_ooc = rates(small, simulate(small, logits, t, pl))
             table.append((fr, ooc, t, pl))
+    dumped = simulate(small, np.array([r["score_logit"] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD)
     print(f"{len({r['key'] for r in small})} questions of {len({r['key'].split('#')[0] for r in small})} files "
-          f"(19 papers), leave-one-file-out; current decision in the dump: "
-          f"FR {rates(small, {k: v for k, v in simulate(small, np.array([r['score_logit'] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD).items()})[0]:.3f}")
+          f"(19 papers), leave-one-file-out; false refusals with the dumped relevance at the current thresholds: {rates(small, dumped)[0]:.3f}")
     print("OOC refused >= : fewest false refusals (threshold, plural)")
     for target in (0.8, 0.85, 0.9, 0.95, 1.0):
         ok = [row for row in table if row[1] >= target - 1e-9]
@@ -259,7 +271,7 @@ def main(argv=None) -> int:
         return report_cv(rows, args.folds, args.seeds)
     train = [r for r in rows if args.all or odd(r["qid"])]
     w = fit(np.array([features(r) for r in train]), np.array([float(r["gold"]) for r in train]))
-    print("W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, BIAS =", ", ".join(f"{v:.2f}" for v in w))
+    print(", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)))
     by = collections.defaultdict(list)
     for r in rows:
         by[r["key"]].append(r)  # one qid may occur in several dumps
@@ -292,7 +304,7 @@ def report_cv(rows: list[dict], k: int, seeds: int) -> int:
             curves[n].append(trade_off([q for q in qs if q["papers"] == n], grid))
     w = fit(np.array([features(r) for r in rows]), np.array([float(r["gold"]) for r in rows]))
     print(f"{len({r['key'] for r in rows})} questions, {len(rows)} (question, paper) pairs, {k}-fold x {seeds}")
-    print("W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, BIAS =", ", ".join(f"{v:.2f}" for v in w), "(fit on all)")
+    print(", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)), "(fit on all)")
     chosen = {}
     for n in sizes:
         mean = np.mean(np.array(curves[n]), axis=0)  # rows: threshold, recall, ooc refused, nia kept
@@ -306,7 +318,7 @@ def report_cv(rows: list[dict], k: int, seeds: int) -> int:
             print(f"  highest recall with ooc refused >= {1.0 if n <= 19 else 0.8}: {rec:.3f} at threshold {t:.2f}")
     from assistant import relevance as rel
 
-    now = np.array([rel.W_DENSE, rel.W_SENTENCE, rel.W_LEXICAL, rel.W_NAME, rel.BIAS])
+    now = np.array([rel.WEIGHTS[i] for i in (USE or range(len(rel.WEIGHTS)))] + [rel.BIAS])
     qs = per_question(rows, np.array([features(r) + [1.0] for r in rows]) @ now)
     for n in sizes:
         t = round(rel.THRESHOLD + rel.SCALE_SLOPE * math.log10(max(n, rel.REFERENCE_SIZE) / rel.REFERENCE_SIZE), 3)

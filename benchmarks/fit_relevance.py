@@ -203,7 +203,8 @@ def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
             table.append((fr, ooc, t, pl))
     dumped = simulate(small, np.array([r["score_logit"] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD)
     print(f"{len({r['key'] for r in small})} questions of {len({r['key'].split('#')[0] for r in small})} files "
-          f"(19 papers), leave-one-file-out; false refusals with the dumped relevance at the current thresholds: {rates(small, dumped)[0]:.3f}")
+          f"(19 papers), leave-one-file-out; false refusals with the dumped relevance at the current "
+          f"thresholds: {rates(small, dumped)[0]:.3f}")
     print("OOC refused >= : fewest false refusals (threshold, plural)")
     for target in (0.8, 0.85, 0.9, 0.95, 1.0):
         ok = [row for row in table if row[1] >= target - 1e-9]

@@ -93,14 +93,14 @@ class Settings(BaseSettings):
     dense_weight: float = Field(0.8, ge=0, description="Weight of the dense retriever in the fusion.")
     bm25_weight: float = Field(0.2, ge=0, description="Weight of the BM25 retriever in the fusion.")
     min_relevance: float = Field(
-        0.27, ge=0, le=1, description="Relevance gate of the extractive backend: a retrieved paper is about the "
+        0.18, ge=0, le=1, description="Relevance gate of the extractive backend: a retrieved paper is about the "
                                       "question when it mentions a name the question uses, or when its relevance "
                                       "(estimated probability, from the dense cosine similarity to the abstract and to "
                                       "its best sentence, and the IDF-weighted share of the question's key words it "
-                                      "contains; assistant/relevance.py) reaches this; with no such paper the answer "
+                                      "contains, in all and in one sentence; assistant/relevance.py) reaches this; with no such paper the answer "
                                       "is 'no paper in the collection'. 0 turns the gate off.")
     min_relevance_llm: float = Field(
-        0.12, ge=0, le=1, description="The same gate for the openai and local backends: lower, so only clearly "
+        0.07, ge=0, le=1, description="The same gate for the openai and local backends: lower, so only clearly "
                                        "irrelevant papers are held back (the model may still say the abstracts "
                                        "do not answer).")
 

@@ -1,11 +1,11 @@
-"""The issue-8 answer figures on a dev question file, in process, split into two halves.
+"""The issue-8 answer figures on dev question files, in process, per file and for all of them.
 
-``python -m benchmarks.answers_dev FILE [--llm extractive] [--data-dir DIR] [--dump FEATURES.jsonl]``
+``python -m benchmarks.answers_dev FILE [FILE ...] [--llm extractive] [--data-dir DIR] [--dump FEATURES.jsonl]
+[--show] [--only ID,...]``
 
-Runs `assistant.answering.answer` on every question of FILE (format: ``../shared/eval/README.md``;
-the ICML 2026 sets over the bundled collection, ``airas_dev.jsonl`` over a pre-ingested airas store
-given with ``--data-dir``) and prints, for the questions with odd ids (the half the relevance gate and
-the extractive rules were tuned on), the even ids (never looked at while tuning) and all:
+Runs `assistant.answering.answer` on every question of each FILE (format: ``../shared/eval/README.md``;
+the ICML 2026 sets over the bundled collection, the airas sets over a pre-ingested airas store given
+with ``--data-dir``) and prints per file and for all:
 
 - ``gold_cited``: answerable (single/multi) questions whose answer cites at least one gold paper;
 - ``facts``: mean share of the expected facts the answer states (`evaluation.fact_found`);
@@ -13,13 +13,14 @@ the extractive rules were tuned on), the even ids (never looked at while tuning)
 - ``multi_named``: gold papers cited, per multi question;
 - ``ooc_refused``: out-of-collection questions answered "no paper ..." with nothing cited;
 - ``nia``: not-in-abstract questions answered "the abstracts do not say";
-- ``false_refusals``: answerable questions refused (either refusal).
+- ``false_refusals``: answerable questions answered "no paper in the collection ..." (the gate's refusal).
 
-A chat file (``icml2026_chats_dev.jsonl``) contributes each conversation's first turn, the one
-question asked without context.
+A conversation (``{"id", "turns"}``) is asked turn by turn in one `Conversation`, as ``eval`` does, and
+each turn is scored alone (ids ``c01.1``, ``c01.2``, ...).
 
-``--dump`` writes one line per (question, retrieved paper) with the relevance evidence and whether
-the paper is gold: the distributions the gate's thresholds were read from.
+``--dump`` writes one line per (question or turn, retrieved paper) with the relevance evidence, the
+file, the question as judged (a turn's standalone question) and whether the paper is gold: the data
+`benchmarks.fit_relevance` fits the gate on.
 """
 
 from __future__ import annotations
@@ -27,16 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
 from benchmarks._scifact import MODEL_DIR
-
-
-def _odd(qid: str) -> bool:
-    m = re.search(r"(\d+)$", qid)
-    return bool(m) and int(m.group(1)) % 2 == 1
 
 
 def gold_ids_for(obj: dict, papers) -> list[str]:
@@ -73,7 +68,7 @@ def measure(rows: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("file", type=Path)
+    ap.add_argument("files", type=Path, nargs="+")
     ap.add_argument("--llm", default="extractive")
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/answers-dev-data"))
     ap.add_argument("--dump", type=Path)
@@ -83,7 +78,9 @@ def main(argv=None) -> int:
     os.environ.setdefault("ASSISTANT_EMBEDDING_MODEL_DIR", str(MODEL_DIR))
 
     from assistant import evaluation as ev
-    from assistant.answering import answer, answer_to_json
+    from assistant.answering import answer
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Answer
     from assistant.llm import make_llm
     from assistant.retrieval import Retriever
     from assistant.settings import load_settings
@@ -94,48 +91,52 @@ def main(argv=None) -> int:
     store = PaperStore(settings)
     ensure_default_collection(store)
     papers = store.papers()
+    title = {p.id: p.title for p in papers}
     retriever = Retriever(store)
     llm = make_llm(settings, args.llm)
     only = set(filter(None, args.only.split(",")))
     rows = []
     dump = args.dump.open("w") if args.dump else None
-    for line in args.file.read_text().splitlines():
-        if not line.strip():
-            continue
-        obj = json.loads(line)
-        if obj.get("type") == "chat":
-            # a conversation's first turn is the only one asked on its own (later ones lean on it)
-            obj = {**obj["turns"][0], "id": obj["id"] + "t1"}
-        if only and obj["id"] not in only:
-            continue
-        gold = gold_ids_for(obj, papers)
-        out = answer_to_json(obj["q"], answer(obj["q"], retriever=retriever, llm=llm, settings=settings))
-        cited = [c["id"] for c in out["citations"]]
-        text = out["answer"] or ("ERROR " + out.get("error", ""))
-        row = {"id": obj["id"], "type": obj["type"], "gold": gold, "cited": cited,
-               "fact_recall": ev.fact_recall(text, obj.get("facts") or []),
-               "precision": ev.citation_precision(cited, gold) if obj["type"] in ("single", "multi") else None,
-               "refusal": ev.refusal(obj["type"], text, cited),
-               "refused": bool(out["refused"]) or ev.says_no_paper(text)}
-        rows.append(row)
-        if dump:
-            for s in out.get("relevance", []):
-                dump.write(json.dumps({**s, "qid": obj["id"], "type": obj["type"], "gold": s["id"] in gold}) + "\n")
-        if args.show:
-            facts_missed = row["fact_recall"] is not None and row["fact_recall"] < 1
-            bad = (obj["type"] in ("single", "multi")
-                   and (not set(cited) & set(gold) or row["precision"] < 1 or facts_missed))
-            bad = bad or row["refusal"] == 0.0
-            mark = "XX" if bad else "ok"
-            print(f"{mark} {obj['id']} {obj['type']} | {obj['q']}\n   -> {text[:600]}\n   note: {out.get('note', '')}"
-                  f"\n   cited={[p.title[:30] for p in papers if p.id in cited]}"
-                  f" gold={[p.title[:30] for p in papers if p.id in gold]}"
-                  f" facts={obj.get('facts')}", file=sys.stderr)
+    for path in args.files:
+        name = path.stem
+        conversations: dict[str, Conversation] = {}
+        for q in ev.load_questions(path):
+            conv = conversations.setdefault(q.conversation, Conversation()) if q.conversation else None
+            if only and q.id not in only and q.conversation not in only:
+                continue
+            gold = ev.question_gold(q, papers)[0]
+            folded = Answer(question=q.q)
+            for event in answer(q.q, retriever=retriever, llm=llm, settings=settings, conversation=conv):
+                folded.add(event)
+            if conv is not None:
+                conv.add(Turn.from_answer(folded))
+            cited = list(dict.fromkeys(c.paper.id for c in folded.citations))
+            text = folded.text or ("ERROR " + (folded.error or ""))
+            row = {"file": name, "id": q.id, "type": q.type, "gold": gold, "cited": cited,
+                   "fact_recall": ev.fact_recall(text, q.facts),
+                   "precision": ev.citation_precision(cited, gold) if q.type in ev.ANSWERABLE else None,
+                   "refusal": ev.refusal(q.type, text, cited),
+                   "refused": ev.says_no_paper(text)}
+            rows.append(row)
+            standalone = folded.standalone_question or q.q
+            if dump:
+                for s in folded.relevance:
+                    dump.write(json.dumps({**s, "qid": q.id, "file": name, "type": q.type, "q": standalone,
+                                           "gold": s["id"] in gold}) + "\n")
+            if args.show:
+                facts_missed = row["fact_recall"] is not None and row["fact_recall"] < 1
+                bad = (q.type in ev.ANSWERABLE
+                       and (not set(cited) & set(gold) or row["precision"] < 1 or facts_missed))
+                bad = bad or row["refusal"] == 0.0
+                print(f"{'XX' if bad else 'ok'} {name}#{q.id} {q.type} | {q.q}"
+                      + (f"\n   standalone: {standalone}" if standalone != q.q else "")
+                      + f"\n   -> {text[:600]}\n   note: {folded.note or ''}"
+                      f"\n   cited={[title[i][:30] for i in cited]} gold={[title[i][:30] for i in gold]}"
+                      f" facts={list(q.facts)}", file=sys.stderr)
     if dump:
         dump.close()
-    report = {"odd (tuned)": measure([r for r in rows if _odd(r["id"])]),
-              "even (held out)": measure([r for r in rows if not _odd(r["id"])]),
-              "all": measure(rows)}
+    report = {name: measure([r for r in rows if r["file"] == name]) for name in dict.fromkeys(r["file"] for r in rows)}
+    report["all"] = measure(rows)
     print(json.dumps(report, indent=1))
     return 0
 

@@ -1,13 +1,24 @@
 """Fit the relevance gate's logistic regression on evidence dumps (`benchmarks.answers_dev --dump`).
 
-``python -m benchmarks.fit_relevance FEATURES.jsonl[@PAPERS] [MORE.jsonl[@PAPERS] ...] [--all] [--folds K]``
+``python -m benchmarks.fit_relevance FEATURES.jsonl[@PAPERS] [MORE.jsonl[@PAPERS] ...] [--all] [--folds K]
+[--by-file [--max-fr 0.05] [--min-ooc 0.9]] [--features dense,sentence,...]``
 
-Each line is one (question, retrieved paper) pair with its evidence (dense similarity, best-sentence
-similarity, IDF-weighted key-word coverage, names matched) and whether the paper is gold. The model
-is fit on the questions with odd ids only (unless ``--all``), by gradient descent on the L2-regularised
-log-loss (numpy; five features, so no library is needed), and prints the weights for
-`assistant.relevance` and, per question, the best paper's log-odds and the gold papers' log-odds, so a
-threshold can be read from the distributions of answerable and out-of-collection questions.
+Each line is one (question, retrieved paper) pair with its evidence (`relevance.Evidence.to_json`:
+dense and best-sentence similarity, key-word coverages, names matched, ...) and whether the paper is
+gold; `relevance.features` turns it into the model's inputs (``--features``: a subset of
+`relevance.FEATURES`, all by default). The model is fit on the questions with odd ids only (unless
+``--all``), by gradient descent on the L2-regularised log-loss (numpy; a handful of features, so no
+library is needed), and prints the weights for `assistant.relevance` and, per question, the best
+paper's log-odds and the gold papers' log-odds, so a threshold can be read from the distributions of
+answerable and out-of-collection questions.
+
+``--by-file`` (how the current weights and thresholds were chosen): every dump line names its
+question file; the model is fit on all files but one and decides the held-out file's questions as
+`relevance.judge` would (`simulate`: threshold, several-paper threshold, a third for another
+language; refusals for a term no paper mentions kept as dumped). It prints, for the 19-paper files,
+the fewest false refusals at each out-of-collection refusal rate, the thresholds chosen for
+``--max-fr`` / ``--min-ooc`` with the per-file figures and the questions decided wrongly, and for
+dumps of larger collections (``@16000``) the trade-off per threshold; then the weights fit on all.
 
 ``--folds K`` (with ``--all``) instead splits the questions of every dump into K folds (by question,
 so a question's papers stay together), fits on K-1 folds and scores the held-out one, and prints the
@@ -23,6 +34,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import math
 import re
 
 import numpy as np
@@ -33,10 +45,20 @@ def odd(qid: str) -> bool:
     return bool(m) and int(m.group(1)) % 2 == 1
 
 
+USE: tuple[int, ...] = ()
+"""Indices into `relevance.FEATURES` the model is fit on (``--features``; all when empty)."""
+
+
 def features(r: dict) -> list[float]:
-    d = r["dense_similarity"] if r["dense_similarity"] is not None else -0.1
-    s = r["sentence_similarity"] if r["sentence_similarity"] is not None else d
-    return [d, s, r["lexical"], float(bool(r["names"]))]
+    """`relevance.features` of a dumped evidence row (`Evidence.to_json`), restricted to `USE`."""
+    from assistant.relevance import Evidence
+    from assistant.relevance import features as of
+
+    e = Evidence(r["id"], r.get("title", ""), r["dense_similarity"], r["sentence_similarity"], r["lexical"],
+                 r.get("bm25_matched", False), r.get("names") or [], r.get("focus", r["lexical"]),
+                 r.get("sentence_lexical", 0.0), r.get("dense_gap", 0.0))
+    x = of(e)
+    return [x[i] for i in USE] if USE else x
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 5000, lr: float = 0.5) -> np.ndarray:
@@ -105,25 +127,152 @@ def trade_off(qs: list[dict], grid) -> list[tuple[float, float, float, float]]:
              share([q["gold"] >= t for q in nia], len(nia))) for t in grid]
 
 
+_FIXED = re.compile(r"^(no paper in the collection mentions|does not mention .* which the question (asks a paper to "
+                    r"introduce|names))")
+
+
+def simulate(rows: list[dict], logits: np.ndarray, threshold: float, plural: float,
+             shift: float = 0.0) -> dict[str, bool]:
+    """Per question key: whether `relevance.judge` refuses it (no paper relevant) with these
+    log-odds and thresholds (its rules: several-paper questions need `plural`, a question in another
+    language a third; `shift` is added to each threshold). A question refused or answered for a
+    reason the weights do not touch (a term no paper mentions, a name in a retrieved title) keeps the
+    decision it had in the dump."""
+    from assistant import relevance as rel
+    from assistant.extractive import asks_several
+
+    by = collections.defaultdict(list)
+    for r, z in zip(rows, logits):
+        by[r["key"]].append((r, 1 / (1 + math.exp(-z))))
+    out = {}
+    for key, rs in by.items():
+        notes = [r.get("note", "") for r, _ in rs]
+        if any(_FIXED.match(n) for n in notes):
+            out[key] = not any(r["relevant"] for r, _ in rs)
+            continue
+        q = rs[0][0].get("q", "")
+        t = threshold + shift
+        several = asks_several(q)
+        if several:
+            t = min(t, plural + shift)
+        if rel.is_foreign(q):
+            t /= 3
+        ps = [p for _, p in rs]
+        out[key] = max(ps) < t
+    return out
+
+
+def file_cv(rows: list[dict]) -> np.ndarray:
+    """Out-of-file log-odds of every row: the model is fit on the other files' questions."""
+    files = sorted({r["key"].split("#")[0] for r in rows})
+    x = np.array([features(r) + [1.0] for r in rows])
+    y = np.array([float(r["gold"]) for r in rows])
+    f = np.array([files.index(r["key"].split("#")[0]) for r in rows])
+    out = np.zeros(len(rows))
+    for i in range(len(files)):
+        if (f != i).any():
+            w = fit(x[f != i, :-1], y[f != i])
+            out[f == i] = x[f == i] @ w
+    return out
+
+
+def rates(rows: list[dict], refused: dict[str, bool], papers: int | None = None) -> tuple[float, float, int, int]:
+    """(false refusal rate of answerable questions, refusal rate of out-of-collection ones, n, n)."""
+    kind = {r["key"]: r["type"] for r in rows if papers is None or r["papers"] == papers}
+    ans = [refused[k] for k, t in kind.items() if t in ("single", "multi")]
+    ooc = [refused[k] for k, t in kind.items() if t == "out_of_corpus"]
+    return (sum(ans) / len(ans) if ans else float("nan"), sum(ooc) / len(ooc) if ooc else float("nan"),
+            len(ans), len(ooc))
+
+
+def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
+    """Leave-one-file-out: fit on the other files, decide with `simulate` on each grid point, and print
+    the trade-off of the 19-paper questions and the thresholds with the fewest false refusals
+    keeping out-of-collection refusal >= `min_ooc` (ties: the highest thresholds), per file, and the
+    questions it refuses or answers wrongly."""
+    from assistant import relevance as rel
+
+    every = file_cv(rows)  # larger collections' files (``@PAPERS``) are fit on too, never decided on here
+    small = [r for r in rows if r["papers"] <= rel.REFERENCE_SIZE]
+    logits = np.array([z for r, z in zip(rows, every) if r["papers"] <= rel.REFERENCE_SIZE])
+    grid = [round(t, 2) for t in np.arange(0.06, 0.61, 0.02)]
+    table = []
+    for t in grid:
+        for pl in [g for g in grid if g <= t]:
+            fr, ooc, n_ans, n_ooc = rates(small, simulate(small, logits, t, pl))
+            table.append((fr, ooc, t, pl))
+    dumped = simulate(small, np.array([r["score_logit"] for r in small]), rel.THRESHOLD, rel.PLURAL_THRESHOLD)
+    print(f"{len({r['key'] for r in small})} questions of {len({r['key'].split('#')[0] for r in small})} files "
+          f"(19 papers), leave-one-file-out; false refusals with the dumped relevance at the current "
+          f"thresholds: {rates(small, dumped)[0]:.3f}")
+    print("OOC refused >= : fewest false refusals (threshold, plural)")
+    for target in (0.8, 0.85, 0.9, 0.95, 1.0):
+        ok = [row for row in table if row[1] >= target - 1e-9]
+        if ok:
+            fr, ooc, t, pl = min(ok, key=lambda row: (row[0], -row[2], -row[3]))
+            print(f"  {target:.2f}: FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f}")
+    ok = [row for row in table if row[1] >= min_ooc - 1e-9 and row[0] <= max_fr + 1e-9]
+    if ok:
+        fr, ooc, t, pl = min(ok, key=lambda row: (row[0], -row[1], -row[2], -row[3]))
+        print(f"chosen (FR <= {max_fr}, OOC >= {min_ooc}): FR {fr:.3f} OOC {ooc:.3f} at {t:.2f} / {pl:.2f}")
+        refused = simulate(small, logits, t, pl)
+        for name in sorted({r["key"].split("#")[0] for r in small}):
+            part = [r for r in small if r["key"].startswith(name + "#")]
+            fr_f, ooc_f, n_a, n_o = rates(part, refused)
+            print(f"  {name:26} FR {fr_f:.3f} ({n_a})  OOC refused {ooc_f:.3f} ({n_o})")
+        for key, v in sorted(refused.items()):
+            kind = next(r for r in small if r["key"] == key)
+            if (v and kind["type"] in ("single", "multi")) or (not v and kind["type"] == "out_of_corpus"):
+                print(f"    {'refused' if v else 'answered'} {kind['type']:13} {key}: {kind.get('q', '')[:110]}")
+    for n in sorted({r["papers"] for r in rows} - {r["papers"] for r in small}):
+        big = [r for r in rows if r["papers"] == n]
+        z = np.array([v for r, v in zip(rows, every) if r["papers"] == n])
+        print(f"collection of {n} papers, leave-one-file-out: threshold, false refusals, out-of-collection refused")
+        for t in np.arange(0.30, 0.61, 0.02):
+            fr, ooc, n_ans, n_ooc = rates(big, simulate(big, z, t, t))
+            print(f"  {t:.2f}  {fr:.3f} ({n_ans})  {ooc:.3f} ({n_ooc})")
+    w = fit(np.array([features(r) for r in rows]), np.array([float(r["gold"]) for r in rows]))
+    print("fit on all:", ", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)))
+    return 0
+
+
+def _names() -> list[str]:
+    from assistant.relevance import FEATURES
+
+    return [FEATURES[i] for i in USE] if USE else list(FEATURES)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("dumps", nargs="+")
     ap.add_argument("--all", action="store_true", help="fit on every question, not only odd ids")
     ap.add_argument("--folds", type=int, default=0, help="k-fold cross-validation by question (with --all)")
     ap.add_argument("--seeds", type=int, default=5, help="repetitions of the k-fold split (--folds)")
+    ap.add_argument("--by-file", action="store_true", help="leave-one-file-out cross-validation of the decision")
+    ap.add_argument("--features", default="", help="comma-separated names of relevance.FEATURES to fit on")
+    ap.add_argument("--max-fr", type=float, default=0.05)
+    ap.add_argument("--min-ooc", type=float, default=0.9)
     args = ap.parse_args(argv)
+    global USE
+    from assistant.relevance import FEATURES
+
+    USE = tuple(FEATURES.index(n) for n in args.features.split(",") if n)
     rows = []
     for spec in args.dumps:
         path, _, size = spec.partition("@")
         for line in open(path):
             if line.strip():
                 r = json.loads(line)
-                rows.append({**r, "key": question_key(path, r["qid"]), "papers": int(size or 19)})
+                score = min(max(r["score"], 1e-6), 1 - 1e-6)
+                rows.append({**r, "key": question_key(r.get("file", path), r["qid"]), "papers": int(size or 19),
+                             "score_logit": math.log(score / (1 - score))})
+    if args.by_file:
+        return report_file_cv(rows, args.max_fr, args.min_ooc)
     if args.folds:
         return report_cv(rows, args.folds, args.seeds)
     train = [r for r in rows if args.all or odd(r["qid"])]
     w = fit(np.array([features(r) for r in train]), np.array([float(r["gold"]) for r in train]))
-    print("W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, BIAS =", ", ".join(f"{v:.2f}" for v in w))
+    print(", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)))
     by = collections.defaultdict(list)
     for r in rows:
         by[r["key"]].append(r)  # one qid may occur in several dumps
@@ -156,7 +305,7 @@ def report_cv(rows: list[dict], k: int, seeds: int) -> int:
             curves[n].append(trade_off([q for q in qs if q["papers"] == n], grid))
     w = fit(np.array([features(r) for r in rows]), np.array([float(r["gold"]) for r in rows]))
     print(f"{len({r['key'] for r in rows})} questions, {len(rows)} (question, paper) pairs, {k}-fold x {seeds}")
-    print("W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, BIAS =", ", ".join(f"{v:.2f}" for v in w), "(fit on all)")
+    print(", ".join(f"{n}={v:.2f}" for n, v in zip(_names() + ["BIAS"], w)), "(fit on all)")
     chosen = {}
     for n in sizes:
         mean = np.mean(np.array(curves[n]), axis=0)  # rows: threshold, recall, ooc refused, nia kept
@@ -170,7 +319,7 @@ def report_cv(rows: list[dict], k: int, seeds: int) -> int:
             print(f"  highest recall with ooc refused >= {1.0 if n <= 19 else 0.8}: {rec:.3f} at threshold {t:.2f}")
     from assistant import relevance as rel
 
-    now = np.array([rel.W_DENSE, rel.W_SENTENCE, rel.W_LEXICAL, rel.W_NAME, rel.BIAS])
+    now = np.array([rel.WEIGHTS[i] for i in (USE or range(len(rel.WEIGHTS)))] + [rel.BIAS])
     qs = per_question(rows, np.array([features(r) + [1.0] for r in rows]) @ now)
     for n in sizes:
         t = round(rel.THRESHOLD + rel.SCALE_SLOPE * math.log10(max(n, rel.REFERENCE_SIZE) / rel.REFERENCE_SIZE), 3)

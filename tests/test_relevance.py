@@ -410,11 +410,11 @@ def test_a_question_about_a_name_no_abstract_contains_is_refused_and_says_so(bun
 
 @pytest.mark.integration
 def test_a_broad_theme_several_papers_share_in_part_is_answered(bundled_store, settings):
-    """No paper reaches the several-paper threshold (best 0.15 < 0.20), but three reach the theme
-    threshold: RankTuner, which reweights tokens by their rank, is named, and the note says why."""
+    """A theme matches each of its papers only in part: the several-paper threshold (0.06) lets it
+    through; RankTuner, which reweights tokens by their rank, is named. (This was the "broad theme"
+    rule, three papers above 0.09, before the refit made the several-paper threshold itself low.)"""
     obj, cited = _ask(bundled_store, settings, "Which papers give some tokens more weight than others during training?")
     assert not obj["refused"] and "RankTuner" in cited and len(cited) >= 2
-    assert obj["note"].startswith("a broad theme: no paper reaches relevance 0.20, but 3 reach 0.09")
 
 
 def test_a_word_only_in_the_code_availability_statement_is_incidental():
@@ -548,3 +548,80 @@ def test_a_chats_discourse_words_are_not_key_words_of_the_question():
     assert salient_words("Unrelated question: which paper studies DPO when preference data cannot be pooled?") == plain
     assert salient_words("OK. Is there anything on choosing pretraining examples?") == \
         salient_words("Is there a paper on choosing pretraining examples?")
+
+
+# --- issue 8, round 4: example lists, chat filler, more languages, one-sentence coverage -----------------
+
+def test_an_example_list_is_a_set_of_alternatives_after_the_head_word():
+    from assistant.relevance import example_groups
+
+    head, groups = example_groups("Which papers deal with noise in some form, such as noise-injected weights, "
+                                  "noisy tokens or a signal-to-noise ratio?")
+    assert head == ["noise"]
+    assert groups == [[["noise", "injected", "weights"], ["noisy", "tokens"], ["signal", "noise", "ratio"]]]
+    head, groups = example_groups("Which methods rely on some kind of projection, whether onto a manifold, onto a "
+                                  "target direction, or into a low-rank space?")
+    assert head == ["projection"] and len(groups[0]) == 3
+    # "whether" without a comma is no example list ("checks whether ... work")
+    assert example_groups("Is there a tool that checks whether LLM-written games work?")[1] == []
+
+
+def test_one_alternative_of_an_example_list_matches_the_whole_list():
+    """The head word and one of three alternatives found: a full match (all words as one AND: 40%)."""
+    import numpy as np
+
+    from assistant.relevance import WordHits, focus_coverage
+
+    q = "Which papers deal with noise, such as noisy tokens, injected weights or a signal ratio?"
+    words = ["noise", "noisy", "tokens", "injected", "weights", "signal", "ratio"]
+    hits = WordHits(words, [2.0] * 7, np.array([[1, 1, 1, 0, 0, 0, 0], [0, 0, 1, 0, 1, 0, 0]], dtype=float), 3.7)
+    paper_with_noise, paper_without = focus_coverage(q, hits)
+    assert paper_with_noise == pytest.approx(1.0)
+    assert paper_without == pytest.approx(0.5 * 0.5)  # half of one alternative; the head word missing
+    assert focus_coverage(q, hits, floor=100.0)[0] == pytest.approx(4.0 / 100.0)
+
+
+def test_sentence_coverage_counts_the_key_words_one_sentence_holds():
+    import numpy as np
+
+    from assistant.relevance import WordHits, sentence_coverage
+
+    hits = WordHits(["noise", "tokens"], [1.0, 3.0], np.array([[1.0, 1.0]]), 3.7)
+    apart = [["Noise is injected.", "Tokens are masked."]]
+    together = [["Noise is injected into tokens."]]
+    assert sentence_coverage(hits, apart) == [pytest.approx(0.75)]
+    assert sentence_coverage(hits, together) == [pytest.approx(1.0)]
+
+
+def test_chat_filler_is_not_a_key_word():
+    from assistant.relevance import salient_words
+
+    chatty = salient_words("Hi! I saw a paper that evaluates browser games. What techniques does it combine?")
+    assert "hi" not in chatty and "saw" not in chatty and {"browser", "games"} <= set(chatty)
+    assert salient_words("Which methods rely on some kind of projection?") == ["projection"]
+
+
+@pytest.mark.parametrize("question, foreign", [
+    ("Quais artigos tratam de treinamento distribuído, entre vários dispositivos ou clientes?", True),
+    ("Cosa significa l'acronimo NorMuon? Quali sono i risultati della valutazione?", True),
+    ("What do they use as a baseline?", False),
+    ("How does NorMuon compare with Muon on the same data?", False),
+])
+def test_portuguese_and_italian_questions_are_recognised(question, foreign):
+    from assistant.relevance import is_foreign
+
+    assert is_foreign(question) is foreign
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("Which papers deal with noise in some form, such as noise-injected weights, noisy tokens or a "
+     "signal-to-noise ratio?", {"EDEN", "RankTuner", "WinQ"}),
+    ("Hi! I'm building a tool that checks whether LLM-written browser games actually work. I saw a paper that "
+     "does this automatically at scale - what techniques does it combine to evaluate the games?", {"ALIVE"}),
+])
+def test_a_theme_with_examples_and_a_chatty_question_are_not_refused(bundled_store, settings, question, expected):
+    """Both were refused (best relevance 0.05 and 0.24 < 0.27): every word of the example list and the
+    chat filler counted against every paper."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert not obj["refused"] and expected & set(cited) and "No paper" not in obj["answer"]

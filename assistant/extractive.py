@@ -53,6 +53,9 @@ _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
+    # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
+    r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
+    r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
     rf"|{_DIFFER}", re.I)
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"

@@ -258,3 +258,17 @@ def test_a_question_about_code_generation_is_not_answered_with_the_code_link(bun
     assert "github.com" not in obj["answer"]
     obj = _extractive(bundled_store, settings, "Where is the STAR-KV code?")
     assert "github.com" in obj["answer"]
+
+
+@pytest.mark.parametrize("question, several", [
+    ("Two papers caught my eye: the one that recycles web data and the one that builds spiking LLMs. "
+     "What does each do?", True),
+    ("How do both methods handle noise?", True),
+    ("What does each of them report?", True),
+    ("What does each layer compute in mHC?", False),  # "each" of something else
+    ("Does it use two models?", False),
+])
+def test_a_question_about_each_of_two_papers_asks_about_several(question, several):
+    from assistant.extractive import asks_several
+
+    assert asks_several(question) is several

@@ -6,7 +6,7 @@ embedder computes what chromadb's default embedding function (`ONNXMiniLM_L6_V2`
 optimisations) computes, with two changes that keep its output identical but make it faster: batches
 are padded to their longest member instead of to 256, and texts are sorted by length before batching
 so a batch holds texts of similar length. The session is opened here from the model files (not through
-chromadb, whose import costs start-up time), optionally on an int8 copy (`quantized_model`).
+chromadb, whose import costs start-up time), or an int8 copy (`quantized_model`, the product's default).
 """
 
 from __future__ import annotations
@@ -65,8 +65,11 @@ class OnnxMiniLM:
 
     `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
     fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
-    activations quantised on the fly), written to `cache_dir` (the data folder's cache) and reused;
-    it is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
+    activations quantised on the fly), written once per user to `model_cache_dir` (default
+    `default_model_cache_dir`, so every data folder and test run shares it; the model folder itself
+    may be read-only) and reused; a copy an earlier version left in `cache_dir` (the data folder's
+    cache) is reused too, and `cache_dir` is the fallback when the user cache cannot be written. It
+    is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
 
     Many texts at once (an ingest's chunk: `PARALLEL_MIN_BATCHES` batches or more) are embedded by one
     worker thread per core (`threads`, 0: `os.cpu_count()`), each running whole batches on a second
@@ -82,7 +85,7 @@ class OnnxMiniLM:
     dim = 384
 
     def __init__(self, model_dir: Path | None = None, batch_size: int = 32, precision: str = "fp32",
-                 cache_dir: Path | None = None, threads: int = 0):
+                 cache_dir: Path | None = None, threads: int = 0, model_cache_dir: Path | None = None):
         if precision not in PRECISIONS:
             raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
                                  f"check ASSISTANT_EMBEDDING_PRECISION")
@@ -90,6 +93,7 @@ class OnnxMiniLM:
         self.batch_size = batch_size
         self.precision = precision
         self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.model_cache_dir = Path(model_cache_dir).expanduser() if model_cache_dir else None
         self.threads = threads
         self.stats = EmbedStats()
         self._load_lock = threading.Lock()
@@ -133,7 +137,23 @@ class OnnxMiniLM:
         fp32 = self._folder / "model.onnx"
         if self.precision == "fp32":
             return fp32
-        return quantized_model(fp32, (self.cache_dir or fp32.parent) / "models")
+        folders = [self.model_cache_dir or default_model_cache_dir()]
+        if self.cache_dir is not None:
+            folders.append(self.cache_dir / "models")  # where earlier versions made it; the fallback
+        return quantized_model(fp32, folders)
+
+    def use_precision(self, precision: str) -> None:
+        """Run `precision` from now on (the precision an existing collection was built with): a session
+        loaded (or loading) for the other precision is dropped. Raises `EmbeddingError` for an unknown
+        precision."""
+        if precision not in PRECISIONS:
+            raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
+                                 f"check ASSISTANT_EMBEDDING_PRECISION")
+        with self._load_lock:  # a load in the background finishes first
+            if precision != self.precision:
+                self.precision = precision
+                self.__dict__.pop("_session", None)
+                self.__dict__.pop("_bulk_session", None)
 
     def cache_key(self) -> str:
         """Names the vectors this embedder computes, for caches of derived vectors: the model name,
@@ -307,46 +327,73 @@ class OpenAIEmbedder:
         return arr / norms
 
 
-def quantized_model(fp32: Path, folder: Path) -> Path:
-    """The int8 copy of the ONNX model `fp32` in `folder`, made on first use with onnxruntime's
-    `quantize_dynamic` (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+def default_model_cache_dir() -> Path:
+    """The per-user folder for derived model files (the int8 MiniLM): ``$XDG_CACHE_HOME/paper-assistant/models``,
+    else ``~/.cache/paper-assistant/models``."""
+    import os
 
-    The file name carries the fp32 file's size and modification time, so a changed model is quantised
-    again. Raises `EmbeddingError` when the copy cannot be written.
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "paper-assistant" / "models"
+
+
+def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
+    """The int8 copy of the ONNX model `fp32`, made on first use with onnxruntime's `quantize_dynamic`
+    (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+
+    `folders`: where to look for the copy, in order; it is written to the first one that can be
+    written (the others are fallbacks, e.g. a read-only home). The file name carries the fp32 file's
+    size and modification time, so a changed model is quantised again; it is written under a
+    temporary name and renamed, so two processes quantising at once both end with a whole file.
+    Quantising takes a few seconds (docs/benchmarks.md). Raises `EmbeddingError` when the onnx
+    package is missing or no folder can be written.
     """
+    import os
+
+    folders = [Path(folders)] if isinstance(folders, (str, Path)) else [Path(f) for f in folders]
     st = fp32.stat()
-    out = folder / f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
-    if out.exists():
-        return out
+    name = f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
+    for folder in folders:
+        if (folder / name).exists():
+            return folder / name
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        root = logging.getLogger()
-        level = root.level
-        root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
-        try:
-            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
-        finally:
-            root.setLevel(level)
-        tmp.replace(out)
     except ImportError as exc:
-        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
-                             f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
-    except Exception as exc:
-        raise EmbeddingError(f"cannot write the int8 embedding model to {folder} ({type(exc).__name__}: "
-                             f"{str(exc)[:120]}); check ASSISTANT_DATA_DIR or set "
-                             f"ASSISTANT_EMBEDDING_PRECISION=fp32") from None
-    return out
+        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install onnx, "
+                             f"or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+    failure = None
+    root = logging.getLogger()
+    for folder in folders:
+        out = folder / name
+        tmp = out.with_name(f"{name}.{os.getpid()}.tmp")
+        level, handlers = root.level, list(root.handlers)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
+            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+            tmp.replace(out)
+            return out
+        except Exception as exc:
+            failure = failure or f"{folder} ({type(exc).__name__}: {str(exc)[:120]})"
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+        finally:
+            # a module the quantiser imports calls logging.basicConfig: without this, every later log
+            # record of the process (bm25s' DEBUG lines) would be printed on stderr
+            root.setLevel(level)
+            root.handlers[:] = handlers
+    raise EmbeddingError(f"cannot write the int8 embedding model to {failure}; set ASSISTANT_MODEL_CACHE_DIR "
+                         f"to a writable folder or ASSISTANT_EMBEDDING_PRECISION=fp32")
 
 
-def make_embedder(settings: Settings) -> Embedder:
-    """The embedder chosen by ``settings.embedding_backend``."""
+def make_embedder(settings: Settings, precision: str | None = None) -> Embedder:
+    """The embedder chosen by ``settings.embedding_backend``; `precision` overrides
+    ``settings.embedding_precision`` (the precision of the collection it will search)."""
     if settings.embedding_backend == "openai":
         return OpenAIEmbedder(settings.embedding_model, settings.embedding_base_url or settings.openai_base_url,
                               settings.openai_api_key, timeout=settings.timeout,
                               max_retries=settings.max_retries)
     return OnnxMiniLM(settings.embedding_model_dir, batch_size=settings.embedding_batch_size,
-                      precision=settings.embedding_precision, cache_dir=settings.paths.cache_dir,
-                      threads=settings.embedding_threads)
+                      precision=precision or settings.embedding_precision, cache_dir=settings.paths.cache_dir,
+                      threads=settings.embedding_threads, model_cache_dir=settings.model_cache_dir)

@@ -72,11 +72,12 @@ class Settings(BaseSettings):
     embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
                                                              "(default: openai_base_url).")
     embedding_precision: Literal["fp32", "int8"] = Field(
-        "int8", description="ONNX MiniLM weights of a new collection: 'int8' (quantised once per user from the "
-                            "fp32 file with onnxruntime's quantize_dynamic, per channel, into model_cache_dir; "
-                            "embeds ~1.8x faster at SciFact nDCG@10 -0.001, docs/benchmarks.md) or 'fp32' as "
-                            "shipped. An existing collection is searched with the precision it was built with; "
-                            "set explicitly, a collection built with the other one is an error.")
+        "fp32", description="ONNX MiniLM weights of a new collection: 'fp32' as shipped, or 'int8' (quantised once "
+                            "per user from the fp32 file with onnxruntime's quantize_dynamic, per channel, into "
+                            "model_cache_dir; needs the int8 extra; ingest ~1.8x faster at SciFact nDCG@10 -0.001, "
+                            "but answers over the 19 bundled abstracts lose a few questions, docs/benchmarks.md). "
+                            "An existing collection is searched with the precision it was built with; set "
+                            "explicitly, a collection built with the other one is an error.")
     model_cache_dir: Path | None = Field(
         None, description="Folder for the int8 copy of the embedding model, shared by all data folders. Unset: "
                           "$XDG_CACHE_HOME/paper-assistant/models, else ~/.cache/paper-assistant/models (the data "

@@ -358,8 +358,8 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as exc:
-        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install onnx, "
-                             f"or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+        raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
+                             f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
     failure = None
     root = logging.getLogger()
     for folder in folders:

@@ -93,7 +93,7 @@ def test_int8_collection_records_its_precision_and_refuses_an_explicit_fp32_mode
     from assistant.store.embeddings import OnnxMiniLM
 
     monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
-    int8 = PaperStore(load_settings())  # the default precision
+    int8 = PaperStore(load_settings(embedding_precision="int8"))
     vectors = int8.embedder.embed([p.document for p in PAPERS])
     int8.upsert(PAPERS, vectors)
     int8.mark_changed()
@@ -128,37 +128,42 @@ def test_an_fp32_collection_refuses_an_explicit_int8_model(data_dir):
 
 @pytest.mark.integration
 @needs_model
-@pytest.mark.parametrize("recorded", [True, False], ids=["precision-recorded", "made-before-precision-was-recorded"])
-def test_an_fp32_collection_is_searched_with_fp32_under_the_int8_default(data_dir, tmp_path, monkeypatch, recorded):
-    """A Chroma folder built with fp32 (by a version whose default was fp32, which left no precision hint;
-    the oldest ones recorded no precision either) is opened by a new process with the default settings:
-    no error, the query is embedded with fp32 (results and scores as the fp32 store gives them), and
-    the int8 model is never made."""
+@pytest.mark.parametrize("built, recorded", [("fp32", True), ("fp32", False), ("int8", True)],
+                         ids=["fp32", "fp32-made-before-precision-was-recorded", "int8"])
+def test_a_collection_is_searched_with_the_precision_it_was_built_with_whatever_the_default(
+        data_dir, tmp_path, monkeypatch, built, recorded):
+    """A Chroma folder built with one precision (by a version that left no precision hint; the oldest
+    fp32 ones recorded no precision either) is opened by a new process with the precision not set: no
+    error, the query is embedded with the collection's precision (results and scores as the store that
+    built it gives them), and an fp32 store never makes the int8 model."""
     from assistant.settings import load_settings
     from assistant.store.collection import PRECISION_HINTS, PaperStore
     from assistant.store.embeddings import OnnxMiniLM
 
     monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
-    built = PaperStore(load_settings(embedding_precision="fp32"))
-    built.upsert(PAPERS, built.embedder.embed([p.document for p in PAPERS]))
-    built.mark_changed()
+    store = PaperStore(load_settings(embedding_precision=built))
+    store.upsert(PAPERS, store.embedder.embed([p.document for p in PAPERS]))
+    store.mark_changed()
     if not recorded:
-        meta = {k: v for k, v in built._fresh().metadata.items() if k != "embedding_precision"}
-        built._fresh().modify(metadata=meta)
-        assert "embedding_precision" not in built._fresh().metadata
-    expected = [(r.paper.id, r.score) for r in Retriever(built).search("KV cache decoding", top_k=4)]
-    del built
+        meta = {k: v for k, v in store._fresh().metadata.items() if k != "embedding_precision"}
+        store._fresh().modify(metadata=meta)
+        assert "embedding_precision" not in store._fresh().metadata
+    expected = [(r.paper.id, r.score) for r in Retriever(store).search("KV cache decoding", top_k=4)]
+    vector = store.embedder.embed(["KV cache decoding"])
+    del store
     (data_dir / "cache" / PRECISION_HINTS).unlink()  # as the earlier version left the data folder
 
     for _ in range(2):  # a store made before hints, then the next process, which reads the hint
         opened = PaperStore(load_settings())
-        assert opened.settings.embedding_precision == "int8" and opened.embedder.precision == "fp32"
+        assert "embedding_precision" not in opened.settings.model_fields_set
+        assert opened.embedder.precision == built  # known before the collection is opened
         got = [(r.paper.id, r.score) for r in Retriever(opened).search("KV cache decoding", top_k=4)]
         assert got == expected
+        assert np.allclose(opened.embedder.embed(["KV cache decoding"]), vector, atol=1e-6)
+    if built == "fp32":
         assert opened.embedder.model_file() == MODEL_DIR / "onnx" / "model.onnx"
-    assert not (tmp_path / "user-cache").exists()  # no int8 model was made for an fp32 store
-    fp32 = OnnxMiniLM(MODEL_DIR).embed(["KV cache decoding"])
-    assert np.allclose(opened.embedder.embed(["KV cache decoding"]), fp32, atol=1e-6)
+        assert not (tmp_path / "user-cache").exists()  # no int8 model was made for an fp32 store
+        assert np.allclose(vector, OnnxMiniLM(MODEL_DIR).embed(["KV cache decoding"]), atol=1e-6)
 
 
 @pytest.mark.integration
@@ -284,7 +289,7 @@ def test_answers_from_cached_sentence_vectors_equal_answers_without_the_cache(bu
         assert first == expected and cached == expected  # same sources, order, evidence and text
         assert counting.texts <= 3, "the cached answer embedded abstract sentences again"
     assert without[0]["citations"][0]["title"] == "NorMuon" and "21.74" in without[0]["answer"]
-    files = list((settings.paths.cache_dir / relevance.SENTENCE_CACHE).glob("all-MiniLM-L6-v2-int8-*.sqlite3"))
+    files = list((settings.paths.cache_dir / relevance.SENTENCE_CACHE).glob("all-MiniLM-L6-v2-fp32-*.sqlite3"))
     assert len(files) == 1
 
 

@@ -2,8 +2,9 @@
 through `HttpClient` when ``ASSISTANT_CHROMA_URL`` is set.
 
 The collection records the embedding model, dimension and ONNX precision it was built with (collection
-metadata ``embedding_model`` / ``embedding_dim`` / ``embedding_precision``) and a ``revision`` counter that every change bumps (before the
-first write and after the last), so derived indexes (BM25) know when to rebuild. Vectors are compared by cosine distance.
+metadata ``embedding_model`` / ``embedding_dim`` / ``embedding_precision``) and a ``revision`` counter
+that every change bumps (before the first write and after the last), so derived indexes (BM25) know
+when to rebuild. Vectors are compared by cosine distance.
 """
 
 from __future__ import annotations

@@ -115,7 +115,8 @@ class PaperStore:
             return hint
         if not s.chroma_url and not (s.paths.chroma_dir / "chroma.sqlite3").exists():
             return None  # no store yet
-        names = {c if isinstance(c, str) else c.name for c in self._call("list collections", self.client.list_collections)}
+        listed = self._call("list collections", self.client.list_collections)
+        names = {c if isinstance(c, str) else c.name for c in listed}
         if s.collection not in names:
             return None
         built = built_precision(self._call("get collection", self.client.get_collection, s.collection,

@@ -80,6 +80,10 @@ def child(system: str, size: str, fresh: bool, precision: str = "", code: str = 
 
         settings = load_settings(data_dir=folder, embedding_model_dir=MODEL_DIR,
                                  **({"embedding_precision": precision} if precision else {}))
+        if code:
+            import assistant.store.ingest as module
+
+            assert Path(module.__file__).resolve().is_relative_to(before_root(code).resolve()), module.__file__
         report = ingest(paths, PaperStore(settings), **opts)
         work = report.seconds
         n, embedded = report.added + report.updated + report.unchanged, report.embedded
@@ -127,6 +131,13 @@ def before_root(commit: str) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "archive", commit], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    # Installed, store/ and prompts/ are `assistant.store` / `assistant.prompts`; an editable install maps
+    # those names to the checkout's folders, so without these links the exported code would import this
+    # checkout's store (checked in `child`).
+    for name in ("store", "prompts"):
+        link = folder / "assistant" / name
+        if (folder / name).is_dir() and not link.exists():
+            link.symlink_to(Path("..") / name)
     return folder
 
 

@@ -224,8 +224,9 @@ def _write(plan, saved: dict, args) -> None:
              "`VectorStoreIndex.from_documents`). 19 = bundled ICML 2026 abstracts; 1k / 5k = the first 1,000 / "
              "5,000 papers of airas-papers-db; 16k = the whole airas-papers-db folder (18,246 records; duplicates "
              "reported and skipped). 'embedded' is how many abstracts went through the model: a re-ingest of "
-             "an unchanged collection embeds none. int8 rows include making the int8 copy of the model (a new "
-             "data folder each). Peak MiB is the process's maximum resident memory. '1-min load' is the load "
+             "an unchanged collection embeds none. int8 rows of the code before 2e618fa include making the int8 "
+             "copy of the model (in each new data folder, ~2 s); later code makes it once per user, and it was "
+             "already made when these rows ran. Peak MiB is the process's maximum resident memory. '1-min load' is the load "
              "average before → after the row, on 2 cores shared with other work: compare rows measured side by "
              "side, not runs.")
     if missing:

@@ -227,8 +227,8 @@ def _write(plan, saved: dict, args) -> None:
              "an unchanged collection embeds none. int8 rows of the code before 2e618fa include making the int8 "
              "copy of the model (in each new data folder, ~2 s); later code makes it once per user, and it was "
              "already made when these rows ran. Peak MiB is the process's maximum resident memory. '1-min load' "
-             "is the load average before → after the row, on 2 cores shared with other work: compare rows measured side by "
-             "side, not runs.")
+             "is the load average before → after the row, on 2 cores shared with other work: compare rows "
+             "measured side by side, not runs.")
     if missing:
         body += "\n\nNot measured (yet): " + "; ".join(missing) + "."
     cmd = f"python -m benchmarks.ingest_speed --sizes {args.sizes}"

@@ -36,9 +36,9 @@ class PaperStore:
     The ONNX embedder runs the precision the collection was built with (recorded in its metadata;
     unrecorded = fp32), whatever the default (an int8 collection opens under the fp32 default, and an
     fp32 one would under an int8 default); ``settings.embedding_precision`` chooses the precision of a
-    new collection, and, when set explicitly, is checked against an existing one (`open_collection`). The precision is known before
-    Chroma is imported (a hint in the cache folder, written when the collection is opened), so the
-    model can load while Chroma opens.
+    new collection, and, when set explicitly, is checked against an existing one (`open_collection`).
+    The precision is known before Chroma is imported (a hint in the cache folder, written when the
+    collection is opened), so the model can load while Chroma opens.
     Raises `StoreError` / `EmbeddingError` (one-line messages) when the store or model is unusable.
     """
 

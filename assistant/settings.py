@@ -4,7 +4,8 @@ Sources, highest priority first: keyword arguments (command-line flags), environ
 with the prefix ``ASSISTANT_``, a TOML file (``$ASSISTANT_CONFIG``, else ``config.toml`` in the
 data folder), the defaults below. The standard ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` are honoured
 when the ``ASSISTANT_`` ones are not set. Every file the product writes lives under `data_dir`
-(`Paths`), so moving ``ASSISTANT_DATA_DIR`` moves everything.
+(`Paths`), so moving ``ASSISTANT_DATA_DIR`` moves everything, except the int8 copy of the embedding
+model, which is made once per user (``model_cache_dir``).
 """
 
 from __future__ import annotations
@@ -71,10 +72,16 @@ class Settings(BaseSettings):
     embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
                                                              "(default: openai_base_url).")
     embedding_precision: Literal["fp32", "int8"] = Field(
-        "fp32", description="ONNX MiniLM weights: 'fp32' as shipped, or 'int8' (quantised once from the fp32 "
-                            "file with onnxruntime's quantize_dynamic, per channel, cached in the data folder; "
-                            "needs the int8 extra; embeds ~3x faster at SciFact nDCG@10 -0.001, docs/benchmarks.md). "
-                            "A collection is searched with the precision it was built with.")
+        "fp32", description="ONNX MiniLM weights of a new collection: 'fp32' as shipped, or 'int8' (quantised once "
+                            "per user from the fp32 file with onnxruntime's quantize_dynamic, per channel, into "
+                            "model_cache_dir; needs the int8 extra; ingest ~1.8x faster at SciFact nDCG@10 -0.001, "
+                            "but answers over the 19 bundled abstracts lose a few questions, docs/benchmarks.md). "
+                            "An existing collection is searched with the precision it was built with; set "
+                            "explicitly, a collection built with the other one is an error.")
+    model_cache_dir: Path | None = Field(
+        None, description="Folder for the int8 copy of the embedding model, shared by all data folders. Unset: "
+                          "$XDG_CACHE_HOME/paper-assistant/models, else ~/.cache/paper-assistant/models (the data "
+                          "folder's cache when that cannot be written).")
     embedding_threads: int = Field(0, ge=0, description="onnxruntime intra-op threads for the ONNX model on a "
                                                        "query, and worker threads (one intra-op thread each) "
                                                        "for the batches of an ingest (0: one per core).")

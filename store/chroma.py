@@ -1,9 +1,10 @@
 """The Chroma collection: an embedded `PersistentClient` in the data folder, or a Chroma server
 through `HttpClient` when ``ASSISTANT_CHROMA_URL`` is set.
 
-The collection records the embedding model and dimension it was built with (collection metadata
-``embedding_model`` / ``embedding_dim``) and a ``revision`` counter that every change bumps (before the
-first write and after the last), so derived indexes (BM25) know when to rebuild. Vectors are compared by cosine distance.
+The collection records the embedding model, dimension and ONNX precision it was built with (collection
+metadata ``embedding_model`` / ``embedding_dim`` / ``embedding_precision``) and a ``revision`` counter
+that every change bumps (before the first write and after the last), so derived indexes (BM25) know
+when to rebuild. Vectors are compared by cosine distance.
 """
 
 from __future__ import annotations
@@ -60,14 +61,16 @@ def make_client(settings: Settings):
 
 
 def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
-                    create: bool = True, embedding_precision: str | None = None) -> Collection | None:
+                    create: bool = True, embedding_precision: str | None = None,
+                    check_precision: bool = True) -> Collection | None:
     """Get (or create) the collection `name`, checking it was built with `embedding_model` (and, for
-    the ONNX model, `embedding_precision`: ``"fp32"`` or ``"int8"``; collections made before the
-    precision was recorded are fp32).
+    the ONNX model with `check_precision`, `embedding_precision`: ``"fp32"`` or ``"int8"``;
+    collections made before the precision was recorded are fp32). A new collection records
+    `embedding_precision`; `built_precision` reads it back.
 
     Returns None when the collection does not exist and `create` is False. Raises `StoreError`
     naming both models when the collection was built with another embedding model, dimension or
-    precision.
+    (checked) precision.
     """
     try:
         if create:
@@ -93,13 +96,19 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
             f"collection '{name}' was built with embedding model {built_with} ({built_dim} dims) but the "
             f"configured model is {embedding_model} ({embedding_dim} dims); set ASSISTANT_EMBEDDING_MODEL "
             f"back, or use another collection (ASSISTANT_COLLECTION)")
-    built_precision = meta.get("embedding_precision", "fp32")
-    if built_with and embedding_precision and built_precision != embedding_precision:
+    recorded = built_precision(collection)
+    if built_with and embedding_precision and check_precision and recorded != embedding_precision:
         raise StoreError(
-            f"collection '{name}' was built with {built_with} {built_precision} embeddings but the configured "
-            f"precision is {embedding_precision}; set ASSISTANT_EMBEDDING_PRECISION={built_precision}, or use "
+            f"collection '{name}' was built with {built_with} {recorded} embeddings but the configured "
+            f"precision is {embedding_precision}; set ASSISTANT_EMBEDDING_PRECISION={recorded}, or use "
             f"another collection (ASSISTANT_COLLECTION)")
     return collection
+
+
+def built_precision(collection) -> str:
+    """The ONNX precision the collection's vectors were made with: its ``embedding_precision`` metadata,
+    ``"fp32"`` when unrecorded (collections made before it was recorded, when fp32 was the only one)."""
+    return str((collection.metadata or {}).get("embedding_precision") or "fp32")
 
 
 def revision(collection) -> int:

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, bump_revision, make_client,
-                          open_collection, revision, set_sync_threshold)
-from assistant.store.embeddings import Embedder, make_embedder
+from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, built_precision,
+                                    bump_revision, make_client, open_collection, revision, set_sync_threshold)
+from assistant.store.embeddings import PRECISIONS, Embedder, make_embedder
 from assistant.store.paper import Paper
 
 if TYPE_CHECKING:
@@ -26,12 +26,19 @@ if TYPE_CHECKING:
     from assistant.store.bm25 import BM25Index
 
 PAGE = 2000  # records per Chroma get() page
+PRECISION_HINTS = "embedding_precision.json"  # in the cache folder: {"<chroma url or 'local'>|<collection>": precision}
 
 
 class PaperStore:
     """The collection named by ``settings.collection`` in the configured Chroma.
 
     Opening is lazy: nothing touches Chroma or the model until a method needs it.
+    The ONNX embedder runs the precision the collection was built with (recorded in its metadata;
+    unrecorded = fp32), whatever the default (an int8 collection opens under the fp32 default, and an
+    fp32 one would under an int8 default); ``settings.embedding_precision`` chooses the precision of a
+    new collection, and, when set explicitly, is checked against an existing one (`open_collection`).
+    The precision is known before Chroma is imported (a hint in the cache folder, written when the
+    collection is opened), so the model can load while Chroma opens.
     Raises `StoreError` / `EmbeddingError` (one-line messages) when the store or model is unusable.
     """
 
@@ -45,7 +52,7 @@ class PaperStore:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = make_embedder(self.settings)
+            self._embedder = make_embedder(self.settings, precision=self._existing_precision())
         return self._embedder
 
     @cached_property
@@ -54,8 +61,68 @@ class PaperStore:
 
     @cached_property
     def collection(self):
-        return open_collection(self.client, self.settings.collection, self.embedder.name, self.embedder.dim,
-                               embedding_precision=getattr(self.embedder, "precision", None))
+        embedder = self.embedder
+        precision = getattr(embedder, "precision", None)
+        explicit = "embedding_precision" in self.settings.model_fields_set
+        collection = open_collection(self.client, self.settings.collection, embedder.name, embedder.dim,
+                                     embedding_precision=precision, check_precision=explicit)
+        if precision is not None:
+            built = built_precision(collection)
+            if built != precision:  # the hint was missing or stale: run what the collection was built with
+                embedder.use_precision(built)
+            self._remember_precision(built)
+        return collection
+
+    def _hint_key(self) -> str:
+        return f"{self.settings.chroma_url or 'local'}|{self.settings.collection}"
+
+    def _read_hints(self) -> dict:
+        import json
+
+        try:
+            hints = json.loads((self.settings.paths.cache_dir / PRECISION_HINTS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return hints if isinstance(hints, dict) else {}
+
+    def _remember_precision(self, precision: str) -> None:
+        """Note the collection's precision in the cache folder, for the next process (best effort)."""
+        import json
+        import os
+
+        hints = self._read_hints()
+        if hints.get(self._hint_key()) == precision:
+            return
+        hints[self._hint_key()] = precision
+        path = self.settings.paths.cache_dir / PRECISION_HINTS
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{PRECISION_HINTS}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(hints, indent=1, sort_keys=True), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only data folder: the next process reads the precision from Chroma instead
+
+    def _existing_precision(self) -> str | None:
+        """The ONNX precision of the existing collection, when the setting was not given explicitly: the
+        hint `_remember_precision` left, else (a store made before hints) read from Chroma; None for a
+        new collection, an explicit setting or another embedding backend (the setting then applies)."""
+        s = self.settings
+        if s.embedding_backend != "onnx" or "embedding_precision" in s.model_fields_set:
+            return None
+        hint = self._read_hints().get(self._hint_key())
+        if hint in PRECISIONS:
+            return hint
+        if not s.chroma_url and not (s.paths.chroma_dir / "chroma.sqlite3").exists():
+            return None  # no store yet
+        listed = self._call("list collections", self.client.list_collections)
+        names = {c if isinstance(c, str) else c.name for c in listed}
+        if s.collection not in names:
+            return None
+        built = built_precision(self._call("get collection", self.client.get_collection, s.collection,
+                                           embedding_function=None))
+        self._remember_precision(built)
+        return built
 
     @property
     def name(self) -> str:

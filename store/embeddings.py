@@ -4,9 +4,10 @@
 embedder computes what chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
 ``last_hidden_state``, L2 normalisation, 256 word pieces at most, onnxruntime with all graph
 optimisations) computes, with two changes that keep its output identical but make it faster: batches
-are padded to their longest member instead of to 256, and texts are sorted by length before batching
-so a batch holds texts of similar length. The session is opened here from the model files (not through
-chromadb, whose import costs start-up time), optionally on an int8 copy (`quantized_model`).
+are padded to their longest member instead of to 256, and texts are sorted by their number of word
+pieces before batching so a batch holds texts of similar length. The session is opened here from the
+model files (not through chromadb, whose import costs start-up time), optionally on an int8 copy
+(`quantized_model`).
 """
 
 from __future__ import annotations
@@ -65,15 +66,18 @@ class OnnxMiniLM:
 
     `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
     fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
-    activations quantised on the fly), written to `cache_dir` (the data folder's cache) and reused;
-    it is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
+    activations quantised on the fly), written once per user to `model_cache_dir` (default
+    `default_model_cache_dir`, so every data folder and test run shares it; the model folder itself
+    may be read-only) and reused; a copy an earlier version left in `cache_dir` (the data folder's
+    cache) is reused too, and `cache_dir` is the fallback when the user cache cannot be written. It
+    is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
 
     Many texts at once (an ingest's chunk: `PARALLEL_MIN_BATCHES` batches or more) are embedded by one
     worker thread per core (`threads`, 0: `os.cpu_count()`), each running whole batches on a second
-    session with one intra-op thread: onnxruntime releases the GIL while it runs, so one worker
-    tokenises while the other infers, and no operator waits for a thread that the machine's other work
-    has descheduled (1.3x the rate of one two-thread session at load 8 on 2 cores,
-    docs/benchmarks.md). Queries and small calls keep the first session, so search is unchanged.
+    session with one intra-op thread: onnxruntime releases the GIL while it runs, so both workers infer
+    at once, and no operator waits for a thread that the machine's other work has descheduled (1.3x
+    the rate of one two-thread session at load 8 on 2 cores, docs/benchmarks.md). Queries and small
+    calls keep the first session, so search is unchanged.
     Raises `EmbeddingError` when the files are missing and cannot be downloaded, or the int8 copy
     cannot be made.
     """
@@ -82,7 +86,7 @@ class OnnxMiniLM:
     dim = 384
 
     def __init__(self, model_dir: Path | None = None, batch_size: int = 32, precision: str = "fp32",
-                 cache_dir: Path | None = None, threads: int = 0):
+                 cache_dir: Path | None = None, threads: int = 0, model_cache_dir: Path | None = None):
         if precision not in PRECISIONS:
             raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
                                  f"check ASSISTANT_EMBEDDING_PRECISION")
@@ -90,6 +94,7 @@ class OnnxMiniLM:
         self.batch_size = batch_size
         self.precision = precision
         self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.model_cache_dir = Path(model_cache_dir).expanduser() if model_cache_dir else None
         self.threads = threads
         self.stats = EmbedStats()
         self._load_lock = threading.Lock()
@@ -133,7 +138,23 @@ class OnnxMiniLM:
         fp32 = self._folder / "model.onnx"
         if self.precision == "fp32":
             return fp32
-        return quantized_model(fp32, (self.cache_dir or fp32.parent) / "models")
+        folders = [self.model_cache_dir or default_model_cache_dir()]
+        if self.cache_dir is not None:
+            folders.append(self.cache_dir / "models")  # where earlier versions made it; the fallback
+        return quantized_model(fp32, folders)
+
+    def use_precision(self, precision: str) -> None:
+        """Run `precision` from now on (the precision an existing collection was built with): a session
+        loaded (or loading) for the other precision is dropped. Raises `EmbeddingError` for an unknown
+        precision."""
+        if precision not in PRECISIONS:
+            raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
+                                 f"check ASSISTANT_EMBEDDING_PRECISION")
+        with self._load_lock:  # a load in the background finishes first
+            if precision != self.precision:
+                self.precision = precision
+                self.__dict__.pop("_session", None)
+                self.__dict__.pop("_bulk_session", None)
 
     def cache_key(self) -> str:
         """Names the vectors this embedder computes, for caches of derived vectors: the model name,
@@ -206,29 +227,39 @@ class OnnxMiniLM:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """``(len(texts), dim) float32``, L2-normalised rows, in the order of `texts`.
 
-        Texts are sorted by length and cut into batches of `batch_size`; with `PARALLEL_MIN_BATCHES`
-        batches or more they run on `workers` threads (see the class docstring). Raises
-        `EmbeddingError` when the model cannot be loaded.
+        The texts are tokenised at once, sorted by their number of word pieces and cut into batches of
+        `batch_size`, each padded to its longest member (sorting by word pieces rather than characters
+        pads 0.7 % instead of 4 % of the pieces of airas abstracts in batches of 8, and each text is
+        tokenised once); with `PARALLEL_MIN_BATCHES` batches or more they run on `workers` threads (see
+        the class docstring). Raises `EmbeddingError` when the model cannot be loaded.
         """
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encoded = self._tokenizer.encode_batch([t or " " for t in texts])  # padded to the longest text
+        truncated = sum(1 for e in encoded if e.overflowing)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        pieces = mask.sum(1)
+        order = np.argsort(pieces, kind="stable")
         batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+
+        def batch(idx):  # the batch's rows, cut to its longest member (padding is on the right)
+            longest = int(pieces[idx].max())
+            return ids[idx, :longest], mask[idx, :longest]
+
         workers = self.workers
-        truncated = 0
         if workers > 1 and len(batches) >= PARALLEL_MIN_BATCHES:
             from concurrent.futures import ThreadPoolExecutor
 
-            session, tok = self._bulk_session, self._tokenizer
+            session = self._bulk_session
             with ThreadPoolExecutor(workers, thread_name_prefix="embed") as pool:
-                futures = [pool.submit(self._embed_batch, session, tok, [texts[i] for i in idx]) for idx in batches]
+                futures = [pool.submit(self._embed_batch, session, *batch(idx)) for idx in batches]
                 try:
                     for idx, future in zip(batches, futures):
-                        out[idx], cut = future.result()
-                        truncated += cut
+                        out[idx] = future.result()
                 except BaseException:  # Ctrl+C or an error: run no further batch (the running ones finish)
                     for future in futures:
                         future.cancel()
@@ -236,10 +267,9 @@ class OnnxMiniLM:
         else:
             if "_session" not in self.__dict__:
                 self.load()
-            session, tok = self._session, self._tokenizer
+            session = self._session
             for idx in batches:
-                out[idx], cut = self._embed_batch(session, tok, [texts[i] for i in idx])
-                truncated += cut
+                out[idx] = self._embed_batch(session, *batch(idx))
         self.stats = EmbedStats(truncated=truncated)
         return out
 
@@ -250,21 +280,18 @@ class OnnxMiniLM:
 
         return self.threads or os.cpu_count() or 1
 
-    def _embed_batch(self, session, tok, texts: list[str]) -> tuple[np.ndarray, int]:
-        """One batch: ``(len(texts), dim)`` normalised mean-pooled vectors and how many texts were cut."""
+    @staticmethod
+    def _embed_batch(session, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """One batch of word-piece ids and attention masks ``(n, pieces) int64``: ``(n, dim)`` normalised
+        mean-pooled vectors."""
         import numpy as np
 
-        encoded = tok.encode_batch([t or " " for t in texts])
-        truncated = sum(1 for e in encoded if e.overflowing)
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                    "token_type_ids": np.zeros_like(ids)})[0]
+        hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         norms[norms == 0] = 1e-12
-        return pooled / norms, truncated
+        return pooled / norms
 
 
 class OpenAIEmbedder:
@@ -307,46 +334,73 @@ class OpenAIEmbedder:
         return arr / norms
 
 
-def quantized_model(fp32: Path, folder: Path) -> Path:
-    """The int8 copy of the ONNX model `fp32` in `folder`, made on first use with onnxruntime's
-    `quantize_dynamic` (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+def default_model_cache_dir() -> Path:
+    """The per-user folder for derived model files (the int8 MiniLM): ``$XDG_CACHE_HOME/paper-assistant/models``,
+    else ``~/.cache/paper-assistant/models``."""
+    import os
 
-    The file name carries the fp32 file's size and modification time, so a changed model is quantised
-    again. Raises `EmbeddingError` when the copy cannot be written.
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "paper-assistant" / "models"
+
+
+def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
+    """The int8 copy of the ONNX model `fp32`, made on first use with onnxruntime's `quantize_dynamic`
+    (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+
+    `folders`: where to look for the copy, in order; it is written to the first one that can be
+    written (the others are fallbacks, e.g. a read-only home). The file name carries the fp32 file's
+    size and modification time, so a changed model is quantised again; it is written under a
+    temporary name and renamed, so two processes quantising at once both end with a whole file.
+    Quantising takes a few seconds (docs/benchmarks.md). Raises `EmbeddingError` when the onnx
+    package is missing or no folder can be written.
     """
+    import os
+
+    folders = [Path(folders)] if isinstance(folders, (str, Path)) else [Path(f) for f in folders]
     st = fp32.stat()
-    out = folder / f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
-    if out.exists():
-        return out
+    name = f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
+    for folder in folders:
+        if (folder / name).exists():
+            return folder / name
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        root = logging.getLogger()
-        level = root.level
-        root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
-        try:
-            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
-        finally:
-            root.setLevel(level)
-        tmp.replace(out)
     except ImportError as exc:
         raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
                              f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
-    except Exception as exc:
-        raise EmbeddingError(f"cannot write the int8 embedding model to {folder} ({type(exc).__name__}: "
-                             f"{str(exc)[:120]}); check ASSISTANT_DATA_DIR or set "
-                             f"ASSISTANT_EMBEDDING_PRECISION=fp32") from None
-    return out
+    failure = None
+    root = logging.getLogger()
+    for folder in folders:
+        out = folder / name
+        tmp = out.with_name(f"{name}.{os.getpid()}.tmp")
+        level, handlers = root.level, list(root.handlers)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
+            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+            tmp.replace(out)
+            return out
+        except Exception as exc:
+            failure = failure or f"{folder} ({type(exc).__name__}: {str(exc)[:120]})"
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+        finally:
+            # a module the quantiser imports calls logging.basicConfig: without this, every later log
+            # record of the process (bm25s' DEBUG lines) would be printed on stderr
+            root.setLevel(level)
+            root.handlers[:] = handlers
+    raise EmbeddingError(f"cannot write the int8 embedding model to {failure}; set ASSISTANT_MODEL_CACHE_DIR "
+                         f"to a writable folder or ASSISTANT_EMBEDDING_PRECISION=fp32")
 
 
-def make_embedder(settings: Settings) -> Embedder:
-    """The embedder chosen by ``settings.embedding_backend``."""
+def make_embedder(settings: Settings, precision: str | None = None) -> Embedder:
+    """The embedder chosen by ``settings.embedding_backend``; `precision` overrides
+    ``settings.embedding_precision`` (the precision of the collection it will search)."""
     if settings.embedding_backend == "openai":
         return OpenAIEmbedder(settings.embedding_model, settings.embedding_base_url or settings.openai_base_url,
                               settings.openai_api_key, timeout=settings.timeout,
                               max_retries=settings.max_retries)
     return OnnxMiniLM(settings.embedding_model_dir, batch_size=settings.embedding_batch_size,
-                      precision=settings.embedding_precision, cache_dir=settings.paths.cache_dir,
-                      threads=settings.embedding_threads)
+                      precision=precision or settings.embedding_precision, cache_dir=settings.paths.cache_dir,
+                      threads=settings.embedding_threads, model_cache_dir=settings.model_cache_dir)

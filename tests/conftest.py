@@ -53,6 +53,7 @@ def data_dir(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(d))
     monkeypatch.setenv("ASSISTANT_EMBEDDING_MODEL_DIR", str(MODEL_DIR))
     for var in ("ASSISTANT_CHROMA_URL", "ASSISTANT_CONFIG", "ASSISTANT_COLLECTION", "ASSISTANT_LLM",
+                "ASSISTANT_EMBEDDING_PRECISION",
                 "OPENAI_API_KEY", "OPENAI_BASE_URL", "ASSISTANT_OPENAI_API_KEY", "ASSISTANT_OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
     return d

@@ -86,39 +86,127 @@ needs_model = pytest.mark.skipif(not (MODEL_DIR / "onnx" / "model.onnx").exists(
 
 @pytest.mark.integration
 @needs_model
-def test_int8_collection_records_its_precision_and_refuses_the_fp32_model(data_dir):
+def test_int8_collection_records_its_precision_and_refuses_an_explicit_fp32_model(data_dir, tmp_path, monkeypatch):
     from assistant.settings import load_settings
     from assistant.store.chroma import StoreError
     from assistant.store.collection import PaperStore
     from assistant.store.embeddings import OnnxMiniLM
 
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
     int8 = PaperStore(load_settings(embedding_precision="int8"))
     vectors = int8.embedder.embed([p.document for p in PAPERS])
     int8.upsert(PAPERS, vectors)
     int8.mark_changed()
     assert int8.collection.metadata["embedding_precision"] == "int8"
-    # quantised once from the shipped file, cached in the data folder
+    # quantised once from the shipped file, into the per-user cache (not the data folder, not the model folder)
     model_file = int8.embedder.model_file()
-    assert model_file.is_relative_to(data_dir) and model_file.stat().st_size < 0.4 * (
+    assert model_file.parent == tmp_path / "user-cache" and model_file.stat().st_size < 0.4 * (
         MODEL_DIR / "onnx" / "model.onnx").stat().st_size
+    assert not list(data_dir.rglob("*.onnx"))
     fp32 = OnnxMiniLM(MODEL_DIR).embed([p.document for p in PAPERS])
     assert (vectors * fp32).sum(1).min() > 0.98  # same model, 8-bit weights
     assert Retriever(int8).search("KV cache compression", top_k=1)[0].paper.id == "p1"
 
     with pytest.raises(StoreError, match="int8 embeddings but the configured precision is fp32"):
-        _ = PaperStore(load_settings()).collection
+        _ = PaperStore(load_settings(embedding_precision="fp32")).collection
 
 
 @pytest.mark.integration
 @needs_model
-def test_an_fp32_collection_refuses_the_int8_model(bundled_store):
+def test_an_fp32_collection_refuses_an_explicit_int8_model(data_dir):
     from assistant.settings import load_settings
     from assistant.store.chroma import StoreError
     from assistant.store.collection import PaperStore
 
-    assert bundled_store.collection.metadata["embedding_precision"] == "fp32"
+    fp32 = PaperStore(load_settings(embedding_precision="fp32"))
+    fp32.upsert(PAPERS, fp32.embedder.embed([p.document for p in PAPERS]))
+    fp32.mark_changed()
+    assert fp32.collection.metadata["embedding_precision"] == "fp32"
     with pytest.raises(StoreError, match="ASSISTANT_EMBEDDING_PRECISION=fp32"):
         _ = PaperStore(load_settings(embedding_precision="int8")).collection
+
+
+@pytest.mark.integration
+@needs_model
+@pytest.mark.parametrize("built, recorded", [("fp32", True), ("fp32", False), ("int8", True)],
+                         ids=["fp32", "fp32-made-before-precision-was-recorded", "int8"])
+def test_a_collection_is_searched_with_the_precision_it_was_built_with_whatever_the_default(
+        data_dir, tmp_path, monkeypatch, built, recorded):
+    """A Chroma folder built with one precision (by a version that left no precision hint; the oldest
+    fp32 ones recorded no precision either) is opened by a new process with the precision not set: no
+    error, the query is embedded with the collection's precision (results and scores as the store that
+    built it gives them), and an fp32 store never makes the int8 model."""
+    from assistant.settings import load_settings
+    from assistant.store.collection import PRECISION_HINTS, PaperStore
+    from assistant.store.embeddings import OnnxMiniLM
+
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    store = PaperStore(load_settings(embedding_precision=built))
+    store.upsert(PAPERS, store.embedder.embed([p.document for p in PAPERS]))
+    store.mark_changed()
+    if not recorded:
+        meta = {k: v for k, v in store._fresh().metadata.items() if k != "embedding_precision"}
+        store._fresh().modify(metadata=meta)
+        assert "embedding_precision" not in store._fresh().metadata
+    expected = [(r.paper.id, r.score) for r in Retriever(store).search("KV cache decoding", top_k=4)]
+    vector = store.embedder.embed(["KV cache decoding"])
+    del store
+    (data_dir / "cache" / PRECISION_HINTS).unlink()  # as the earlier version left the data folder
+
+    for _ in range(2):  # a store made before hints, then the next process, which reads the hint
+        opened = PaperStore(load_settings())
+        assert "embedding_precision" not in opened.settings.model_fields_set
+        assert opened.embedder.precision == built  # known before the collection is opened
+        got = [(r.paper.id, r.score) for r in Retriever(opened).search("KV cache decoding", top_k=4)]
+        assert got == expected
+        assert np.allclose(opened.embedder.embed(["KV cache decoding"]), vector, atol=1e-6)
+    if built == "fp32":
+        assert opened.embedder.model_file() == MODEL_DIR / "onnx" / "model.onnx"
+        assert not (tmp_path / "user-cache").exists()  # no int8 model was made for an fp32 store
+        assert np.allclose(vector, OnnxMiniLM(MODEL_DIR).embed(["KV cache decoding"]), atol=1e-6)
+
+
+@pytest.mark.integration
+@needs_model
+def test_a_stale_precision_hint_is_corrected_when_the_collection_opens(data_dir, tmp_path, monkeypatch):
+    from assistant.settings import load_settings
+    from assistant.store.collection import PRECISION_HINTS, PaperStore
+
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    built = PaperStore(load_settings(embedding_precision="fp32"))
+    built.upsert(PAPERS, built.embedder.embed([p.document for p in PAPERS]))
+    built.mark_changed()
+    (data_dir / "cache" / PRECISION_HINTS).write_text('{"local|papers": "int8"}')
+    opened = PaperStore(load_settings())
+    assert opened.embedder.precision == "int8"  # the hint, before Chroma is opened
+    opened.embedder.load()
+    _ = opened.collection
+    assert opened.embedder.precision == "fp32" and "_session" not in opened.embedder.__dict__
+    assert '"fp32"' in (data_dir / "cache" / PRECISION_HINTS).read_text()
+    assert Retriever(opened).search("KV cache compression", top_k=1)[0].paper.id == "p1"
+
+
+@pytest.mark.integration
+@needs_model
+def test_int8_model_is_made_once_per_user_and_falls_back_to_the_data_folder(tmp_path):
+    from assistant.store.embeddings import EmbeddingError, OnnxMiniLM, quantized_model
+
+    user = tmp_path / "user-cache"
+    first = OnnxMiniLM(MODEL_DIR, precision="int8", cache_dir=tmp_path / "data1" / "cache", model_cache_dir=user)
+    path = first.model_file()
+    made = path.stat().st_mtime_ns
+    second = OnnxMiniLM(MODEL_DIR, precision="int8", cache_dir=tmp_path / "data2" / "cache", model_cache_dir=user)
+    assert second.model_file() == path and path.stat().st_mtime_ns == made  # reused, not quantised again
+    assert [p.name for p in user.iterdir()] == [path.name]  # no temporary file left
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")  # a folder that cannot be made (as a read-only home)
+    fallback = OnnxMiniLM(MODEL_DIR, precision="int8", cache_dir=tmp_path / "data3" / "cache",
+                          model_cache_dir=blocked / "models")
+    assert fallback.model_file().parent == tmp_path / "data3" / "cache" / "models"
+    assert np.allclose(fallback.embed(["KV cache"]), second.embed(["KV cache"]), atol=1e-6)
+    with pytest.raises(EmbeddingError, match="ASSISTANT_MODEL_CACHE_DIR"):
+        quantized_model(MODEL_DIR / "onnx" / "model.onnx", [blocked / "models"])
 
 
 @pytest.mark.integration

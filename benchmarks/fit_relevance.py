@@ -62,6 +62,8 @@ def features(r: dict) -> list[float]:
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 5000, lr: float = 0.5) -> np.ndarray:
+    """Logistic regression weights (k + 1,), the last the intercept, on `x` (m, k) and 0/1 `y` (m,): gradient
+    descent on the L2-regularised mean log-loss (the intercept not regularised)."""
     x = np.c_[x, np.ones(len(x))]
     w = np.zeros(x.shape[1])
     for _ in range(steps):

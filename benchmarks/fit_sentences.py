@@ -35,13 +35,20 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks._scifact import MODEL_DIR, SHARED
+from benchmarks.fit_relevance import fit
 
 HERE = Path(__file__).resolve().parent
 
 
+UNSEEN = ("fresh5",)
+"""Held-out sets whose answers nobody has read (benchmarks/heldout/README.md): never fit on by default."""
+
+
 def default_files() -> list[Path]:
+    """The development files: ../shared/eval's dev sets and the held-out sets already read (not `UNSEEN`)."""
     return [SHARED / "eval" / "icml2026_dev.jsonl", SHARED / "eval" / "icml2026_chats_dev.jsonl",
-            *sorted((HERE / "heldout").glob("*fresh*.jsonl"))]
+            *sorted(p for p in (HERE / "heldout").glob("icml2026_*fresh*.jsonl")
+                    if not any(p.stem.endswith(u) for u in UNSEEN))]
 
 
 def questions_of(path: Path) -> list[dict]:
@@ -98,16 +105,6 @@ def units(files: list[Path], papers, embedder, synth) -> list[dict]:
     return out
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 4000, lr: float = 0.5) -> np.ndarray:
-    """Logistic regression weights (k + 1,), the last the intercept, on `x` (m, k) and 0/1 `y` (m,)."""
-    x = np.c_[x, np.ones(len(x))]
-    w = np.zeros(x.shape[1])
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-x @ w))
-        w -= lr * (x.T @ (p - y) / len(y) + l2 * np.r_[w[:-1], 0])
-    return w
-
-
 def fit_softmax(x: np.ndarray, y: np.ndarray, group: np.ndarray, l2: float, steps: int = 4000,
                 lr: float = 0.5) -> np.ndarray:
     """Conditional logit (softmax over the sentences of one unit, the positives' share of probability
@@ -130,7 +127,7 @@ def fit_raw(x: np.ndarray, y: np.ndarray, l2: float, group: np.ndarray | None = 
     """`fit` on standardised columns, returned in the raw feature scale (weights, then the intercept)."""
     mu, sd = x.mean(0), x.std(0)
     sd[sd == 0] = 1.0
-    w = fit((x - mu) / sd, y, l2) if group is None else np.r_[fit_softmax((x - mu) / sd, y, group, l2), 0.0]
+    w = fit((x - mu) / sd, y, l2, steps=4000) if group is None else np.r_[fit_softmax((x - mu) / sd, y, group, l2), 0.0]
     raw = w[:-1] / sd
     return np.r_[raw, w[-1] - (mu * raw).sum()]
 

@@ -404,6 +404,9 @@ _FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|
 _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are|was|were|do|does|did|can|could|has|have|"
                        r"had|will|would|should)\b)(?:[\w\-]+\s+)?[\w\-]+\s*\?*\s*$", re.I)
 """A short question without a verb ("Which specific models?", "What hardware?"): a fragment of the one before."""
+_ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:[\w-]+\s+){{1,5}}?"
+                             rf"(?:{_GENERIC_NOUNS})\b", re.I)
+"""'What about the KV cache paper, ...': a new subject described by its topic, not a follow-up."""
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
@@ -536,7 +539,7 @@ def needs_history(question: str) -> bool:
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
-    if _ABOUT.search(q) and not entities:
+    if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q):
         return True
     if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
         return True

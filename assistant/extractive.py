@@ -293,9 +293,9 @@ def defines(term: str, sentence: str) -> bool:
     term = term.casefold()
     if not term or term not in text:
         return False
-    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|is\s+an?|named|called|known\s+as)\b",
-                          sentence, re.I)
-                or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text))
+    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|propos(?:e|es|ed|ing)\s+(?:an?\s+|the\s+)?\S*"
+                          rf"{re.escape(term)}|is\s+an?|named|called|known\s+as)\b", fold(sentence), re.I)
+                or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text) or spells_out(term, sentence))
 
 
 def spells_out(name: str, sentence: str) -> bool:
@@ -406,6 +406,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
         numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
+            numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
         counted = stems(counted_noun(clause) or "") if count else set()
         if counted:  # "how many bits ...": a sentence that counts something else does not answer

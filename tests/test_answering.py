@@ -389,6 +389,7 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Is it true that quantization slows down training?",  # "that" introduces a clause
     "Which paper proposes a benchmark that LLMs generate themselves?",
     "Which optimizers use orthogonalization?",
+    "What about the KV cache paper, how fast is its attention?",  # a new subject, described
     "What about NorMuon?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
@@ -420,6 +421,7 @@ def test_a_self_contained_question_does_not_need_history(question):
     "What hardware was used?",
     "How much extra compute does that selection cost?",
     "Which specific models?",  # no verb: a fragment
+    "What about larger models?",
     "Do these gains hold at larger scale?",
 ])
 def test_an_anaphoric_question_needs_history(question):

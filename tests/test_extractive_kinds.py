@@ -68,6 +68,8 @@ def test_asked_quantities_splits_a_question_asking_two_quantities():
     ("How many RL strategies come out of the preplan-and-anchor attention analysis?", ["three"]),
     # "what <several words> throughput improvement" asks for a number
     ("What end-to-end throughput improvement does STAR-KV reach?", ["3.1×"]),
+    # no quantity named (a follow-up "By how much?" with its subject added): the paper's result
+    ("By how much? (WinQ)", ["4×"]),
 ])
 def test_extractive_number_question_states_each_asked_quantity(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)
@@ -272,3 +274,14 @@ def test_a_question_about_each_of_two_papers_asks_about_several(question, severa
     from assistant.extractive import asks_several
 
     assert asks_several(question) is several
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("What is NorMuon?", "Neuron-wise Normalized Muon"),  # "by proposing NorMuon (…), an optimizer that"
+    ("What is EDEN?", "Entropy-informed DEcodiNg"),  # "we introduce Entropy-informed DEcodiNg (EDEN)"
+])
+def test_extractive_what_is_x_quotes_the_sentence_that_defines_it(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"].split("[1]")[0], obj["answer"]  # the first sentence quoted defines it

@@ -107,11 +107,12 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
     """
     papers: list[Paper] = []
     seen: dict[str, tuple[str, int, str]] = {}
-    try:
-        files = list(iter_input_files(list(paths)))
-    except InputError as exc:
-        report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
-        return papers
+    files: list[Path] = []
+    for one in paths:  # a missing path or an empty folder is an error of its own; the others are read
+        try:
+            files += iter_input_files([one])
+        except InputError as exc:
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
     for path in files:
         try:
             for record in read_file(path):

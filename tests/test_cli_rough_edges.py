@@ -128,3 +128,14 @@ def test_ctrl_c_during_batch_says_what_was_kept_and_how_to_resume(bundled_store,
     assert res.exit_code == 130
     assert (f"interrupted: the answers written so far are kept in {out}; run the same command with --resume "
             "to answer the rest") in res.stderr
+
+
+def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"title": "Kept", "abstract": "An abstract that is kept."}\n')
+    result = run("ingest", str(good), str(tmp_path / "nope.jsonl"))
+    assert result.exit_code == 1
+    assert f"error: {tmp_path / 'nope.jsonl'}: no such file or directory; check the path" in result.stderr
+    assert result.stdout.startswith("added 1,")
+    listed = run("papers", "--json")
+    assert [p["title"] for p in json.loads(listed.stdout)] == ["Kept"]

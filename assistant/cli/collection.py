@@ -33,8 +33,9 @@ def ingest(
         from assistant.store.readers import InputError
 
         missing = [p for p in paths if not p.exists()]
-        if missing:  # a mistyped path: say so before any embedding work, with nothing half-done
+        if missing and len(missing) == len(paths):  # nothing to ingest: say so before any embedding work
             raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")
+        # some paths missing: each is an error line of the report; the others are ingested (exit 1)
         settings = get_settings(ctx)
         store = open_store(settings, load_default=False)
         try:
@@ -103,7 +104,8 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
             if title == "errors":
-                typer.echo(f"error: {printable(str(s))}; the record is skipped, the others are kept", err=True)
+                what = "record" if s.line else "file"
+                typer.echo(f"error: {printable(str(s))}; the {what} is skipped, the others are kept", err=True)
             else:
                 typer.echo(f"  skipped {printable(str(s))}")
         if len(items) > shown:

@@ -849,10 +849,15 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             if not e.relevant:
                 e.note = (f"does not mention {', '.join(sorted(pointers))}, which the question names, and its "
                           f"relevance is {p:.2f} < {secondary:.2f}")
-        elif p < (threshold if e.score == best else secondary) or best < _logit(threshold):
-            e.note = (f"not about the question: relevance {p:.2f} < {threshold:.2f} (dense similarity "
-                      f"{_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the question's "
-                      f"key words)")
+        elif p < (bar := threshold if e.score == best else secondary) or best < _logit(threshold):
+            if p >= bar:  # relevant enough beside a best paper that is not: no paper is about the question
+                bar, p = threshold, 1 / (1 + math.exp(-best))
+                why = "the best paper's relevance"
+            else:
+                why = "relevance"
+            e.note = (f"not about the question: {why} {math.floor(p * 100) / 100:.2f} < {bar:.2f} (dense "
+                      f"similarity {_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the "
+                      f"question's key words)")
         elif strict and math.log(p / (1 - p)) < best - margin:
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:

@@ -625,3 +625,23 @@ def test_a_theme_with_examples_and_a_chatty_question_are_not_refused(bundled_sto
     chat filler counted against every paper."""
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and expected & set(cited) and "No paper" not in obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "Which papers use reinforcement learning to improve LLM reasoning?",
+    "Is there a paper on differential privacy for federated learning of image classifiers?",
+])
+def test_a_relevance_note_never_contradicts_itself(bundled_store, question):
+    """A note "relevance A < B" has A below B as printed (the new-user trial saw "0.07 < 0.06")."""
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(bundled_store)
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    import re
+
+    compared = [re.search(r"relevance (\d\.\d\d) < (\d\.\d\d)", e.note) for e in j.evidence]
+    assert any(compared)
+    for m in filter(None, compared):
+        assert float(m.group(1)) < float(m.group(2)), m.group(0)

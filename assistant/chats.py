@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.conversation import Turn
+from assistant.text import hard_line_breaks
 from assistant.enums import ErrorKind, TurnStatus
 from assistant.errors import AssistantError
 from assistant.events import Citation
@@ -359,7 +360,7 @@ def to_markdown(chat: SavedChat) -> str:
         if details:
             out += ["_" + _md_escape("; ".join(details)) + "_", ""]
         if turn.answer:
-            out += [_renumber(readable(turn.answer), turn, ref_of), ""]
+            out += [hard_line_breaks(_renumber(readable(turn.answer), turn, ref_of)), ""]
         if turn.note and not turn.sources:
             out += [f"_({_md_escape(readable(turn.note))})_", ""]
         if turn.status == TurnStatus.STOPPED:

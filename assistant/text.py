@@ -310,3 +310,13 @@ achieves reach reaches work works apply applies applied hold holds ok okay then"
 def result_stems() -> frozenset[str]:
     """The `content_stems` of `RESULT_WORDS`."""
     return frozenset(content_stems(" ".join(RESULT_WORDS)))
+
+
+_SOFT_BREAK = re.compile(r"(?<=\S)\n(?!\n)")
+
+
+def hard_line_breaks(markdown: str) -> str:
+    """`markdown` with each single line break kept as a line break (two spaces before it, CommonMark's
+    hard break), not joined into one paragraph: the extractive answer to a several-paper question is one
+    line per paper. Blank lines, and text without line breaks, are unchanged."""
+    return _SOFT_BREAK.sub("  \n", markdown)

@@ -123,3 +123,17 @@ def test_title_from_clips_at_a_word():
     assert title_from("  short\nquestion ") == "short question"
     long = title_from("word " * 40, max_chars=30)
     assert len(long) <= 30 and long.endswith("…")
+
+
+def test_a_several_paper_answer_keeps_one_line_per_paper_in_the_app_and_the_export():
+    """Markdown joins single line breaks into one paragraph; the app's renderer and the export keep them."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from assistant.tui.textutil import verbatim_markdown
+
+    answer = "EDEN [1]: decodes with entropy.\nAAD [2]: decodes with alignment."
+    console = Console(width=80, record=True)
+    console.print(Markdown(verbatim_markdown(answer)))
+    lines = [line.strip() for line in console.export_text().splitlines() if line.strip()]
+    assert lines == ["EDEN [1]: decodes with entropy.", "AAD [2]: decodes with alignment."]

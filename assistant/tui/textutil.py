@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assistant.text import CITATION_MARKER
+from assistant.text import CITATION_MARKER, hard_line_breaks
 
 
 def link_citations(answer: str, cited: Sequence[int], turn: int) -> str:
@@ -46,7 +46,8 @@ def verbatim_markdown(text: str) -> str:
     LaTeX survives: a backslash before punctuation (``75\\%``, ``\\{``) is doubled so Markdown does not
     eat it, and inside ``$...$`` / ``$$...$$`` the characters Markdown would read as emphasis or links
     (``* _ [ ] < ` ~``) are escaped. Outside math, ``<tag`` is escaped so it is not taken as HTML.
-    Code spans are left alone.
+    Code spans are left alone. A single line break stays a line break (`hard_line_breaks`): one line per
+    paper in a several-paper answer.
     """
     out: list[str] = []
     last = 0
@@ -58,4 +59,4 @@ def verbatim_markdown(text: str) -> str:
         out.append(chunk)
         last = m.end()
     out.append(_TAG_START.sub(r"\\<", _ESCAPED_PUNCT.sub(r"\\\\", text[last:])))
-    return "".join(out)
+    return hard_line_breaks("".join(out))

@@ -292,7 +292,7 @@ def test_ask_json_through_the_openai_backend(stub, bundled_store, monkeypatch):
     stub.default = Behaviour("401")
     result = CliRunner().invoke(app, ["ask", "--llm", "openai", "What is WinQ?"])
     assert result.exit_code == 1
-    assert "error (openai, stub-model):" in result.stderr and "401" in result.stderr
+    assert result.stderr.startswith("error: ") and "(backend openai, model stub-model)" in result.stderr and "401" in result.stderr
     assert "Traceback" not in result.output
 
 

@@ -81,7 +81,7 @@ def print_answer(events, question: str, backend) -> bool:
         if wrote:
             out.write("\n")
             out.flush()
-        typer.echo(f"error ({backend.name}, {printable(backend.model)}): {printable(result.error)}", err=True)
+        typer.echo(f"error: {printable(result.error)} (backend {backend.name}, model {printable(backend.model)})", err=True)
         return False
     if not result.done:
         return False
@@ -202,7 +202,8 @@ def batch(
             skipped = "" if "skipped" in p else "; the line is skipped"
             typer.echo(printable(f"error: {p}{skipped}, the other questions are answered"), err=True)
         if not items:
-            raise UserError(f"{questions}: no questions found")
+            raise UserError(f"{questions}: no questions found; write one question per line (.txt) or one JSON "
+                            f"object with 'q' per line (.jsonl)")
         if output.is_dir():
             raise UserError(f"{output} is a folder; give -o a file such as {output / 'answers.jsonl'}")
         try:  # fail now, not after the model has loaded

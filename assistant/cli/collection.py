@@ -233,8 +233,8 @@ def show(
         console = stdout_console()
         console.print(Text(readable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
                            style="bold"))
-        for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue_year),
-                             ("link", p.url), ("topic", p.topic)):
+        for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue),
+                             ("year", str(p.year or "")), ("link", p.url), ("topic", p.topic)):
             if value:
                 console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
         console.print()

@@ -64,7 +64,8 @@ async def test_ask_streams_answer_and_sources(settings, tmp_path):
         assert [s.n for s in panel.sources] == [1, 2, 3]
         assert panel.cited == {1, 2}
         labels = [str(panel.get_option_at_index(i).prompt) for i in range(3)]
-        assert labels[0].startswith("● [1] NorMuon") and "ICML 2026 · score" in labels[0]
+        assert labels[0].startswith("● [1] NorMuon") and "ICML 2026 · sim 0." in labels[0], labels[0]
+        assert "score" not in labels[0]  # the fused retrieval score (1.0 at the top) means nothing to a reader
         assert labels[2].startswith("  [3] [bold]Weird[/] title")  # not cited, shown verbatim
         assert app.focused is app.input and "answering" not in app.input.border_title
         assert script.calls[0]["question"] == "What is NorMuon?"

@@ -30,7 +30,8 @@ PAPERS = [
           title="[bold]Weird[/] title 注意力 🚀", authors=("Ünïcødé [Author]",), venue="ICLR", year=2025,
           id="p-weird"),
 ]
-SOURCES = tuple(Source(n=i, paper=p, score=0.033 - i * 0.001) for i, p in enumerate(PAPERS, start=1))
+SOURCES = tuple(Source(n=i, paper=p, score=0.033 - i * 0.001, similarity=0.5 - i * 0.05, bm25_matched=True,
+                       relevance=0.9 - i * 0.1) for i, p in enumerate(PAPERS, start=1))
 
 
 class StubStore:

@@ -14,17 +14,23 @@ from assistant.tui.widgets.conversation import readable, type_into_question
 
 
 def source_label(source: Source, cited: bool, width: int = 40) -> Text:
-    """``● [2] NorMuon`` / ``ICML 2026 · score 0.0328`` as plain `Text` (paper text never parsed as
-    markup; LaTeX rendered, control characters removed); the name is clipped to fit `width` columns."""
+    """``● [2] NorMuon`` / ``ICML 2026 · sim 0.48 · rel 0.91`` as plain `Text` (dense cosine similarity and
+    the relevance gate's estimated probability, as `ask` prints them; paper text never parsed as markup;
+    LaTeX rendered, control characters removed); the name is clipped to fit `width` columns."""
     t = Text()
     t.append("● " if cited else "  ", style="bold green" if cited else "")
     t.append(f"[{source.n}] ", style="bold")
     name_chars = max(8, width - 6 - len(str(source.n)))
     t.append(one_line(readable(source.paper.display_name), name_chars), style="bold" if cited else "")
     meta = readable(source.paper.venue_year) or "venue/year unknown"
-    forms = [f"    {meta} · score {source.score:.4f}" + (" · cited" if cited else ""),
-             f"    {meta} · score {source.score:.4f}",  # ● already says cited
-             f"  {meta} · {source.score:.3f}"]
+    # figures with a meaning (as `ask` prints them), not the fused retrieval score (1.0 at the top)
+    sim = f"sim {source.similarity:.2f}" if source.similarity is not None else ""
+    rel = f"rel {source.relevance:.2f}" if source.relevance is not None else ""
+    figures = " · ".join(x for x in (sim, rel) if x) or ("key words matched" if source.bm25_matched else "")
+    figures = f" · {figures}" if figures else ""
+    forms = [f"    {meta}{figures}" + (" · cited" if cited else ""),
+             f"    {meta}{figures}",  # ● already says cited
+             f"  {meta}" + (f" · {rel or sim}" if rel or sim else "")]
     line = next((f for f in forms if len(f) <= width), forms[-1])
     t.append("\n")
     t.append(line if len(line) <= width else line[: width - 1] + "…", style="dim")

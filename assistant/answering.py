@@ -553,11 +553,15 @@ def _asks_study_detail(question: str) -> bool:
     hyper-parameters) that names no study and no topic beyond the detail: "How long does training
     take?", "Is the code released?". In a conversation it asks about the paper under discussion; a
     question about the collection ("Which papers release code?") is not one."""
+    specific = _specific_stems(question)
+    return bool(specific) and specific <= _study_detail_stems() and not _COLLECTION_WIDE.search(question)
+
+
+@cache
+def _study_detail_stems() -> frozenset[str]:
     from assistant.text import content_stems
 
-    specific = _specific_stems(question)
-    return (bool(specific) and specific <= content_stems(_STUDY_DETAIL_WORDS)
-            and not _COLLECTION_WIDE.search(question))
+    return frozenset(content_stems(_STUDY_DETAIL_WORDS))
 
 
 def _cited_names(turn) -> list[str]:

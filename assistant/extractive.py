@@ -289,12 +289,13 @@ def defines(term: str, sentence: str) -> bool:
     """True when `sentence` defines `term` (casefolded, as `defined_term` gives it): it contains the term
     and proposes or names it ("we propose X", "X is a ...", "named X", "known as X"), or spells out the acronym
     ("Reinforcement Learning from Internal Feedback (RLIF)")."""
-    text = fold(sentence).casefold()
+    folded = fold(sentence)
+    text = folded.casefold()
     term = term.casefold()
     if not term or term not in text:
         return False
     return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|propos(?:e|es|ed|ing)\s+(?:an?\s+|the\s+)?\S*"
-                          rf"{re.escape(term)}|is\s+an?|named|called|known\s+as)\b", fold(sentence), re.I)
+                          rf"{re.escape(term)}|is\s+an?|named|called|known\s+as)\b", folded, re.I)
                 or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text) or spells_out(term, sentence))
 
 
@@ -637,7 +638,8 @@ intercept, read from ``python -m benchmarks.fit_sentences`` (fit on all developm
 (question, sentence of a gold abstract) pair of ``../shared/eval/icml2026_dev.jsonl``,
 ``icml2026_chats_dev.jsonl`` and ``benchmarks/heldout/*fresh*.jsonl``, 2026-11-30; label: the sentence
 states one of the question's facts). File-grouped cross-validation there (fit on nine files, scored on
-the tenth): the top-1 sentence states 0.678 of a question's facts (the hand-weighted `_answer_score`:
+the tenth): the top-1 sentence states 0.678 of a question's facts (the former hand-weighted scorer,
+``benchmarks.fit_sentences.hand_score``:
 0.557), the top-2 0.832 (0.728), the top-3 0.896 (0.852); quoting those within 2 log-odds of the best
 (`ExtractiveSynthesizer.summary_margin`, at most 3, 2.5 sentences on average): 0.882. A number in a
 sentence when none is asked was a feature too (+0.34): dropped, as top-1 recall rose without it. Bigram overlap
@@ -729,32 +731,6 @@ class ExtractiveSynthesizer:
         if focus:
             return (overlap > 0 and sim >= self.min_sentence_similarity) or sim >= self.strong_similarity
         return sim >= self.min_sentence_similarity
-
-    def _answer_score(self, x, paper, quantity: bool) -> float:
-        """How well sentence `x` (a `_scored` row) answers a question about one paper: its match
-        (similarity, the question's distinctive words beyond the paper's name), plus the paper's
-        contribution ("we propose ...", its name) and main result (a number with "outperforms",
-        "improves", ...), minus motivation/background ("... remains a central challenge",
-        "Recently, studies ...") that carries none of what is asked. The hand-weighted scorer that chose
-        `_summary`'s sentences before `sentence_scores`; kept as the baseline ``benchmarks/fit_sentences.py``
-        measures the learned scorer against."""
-
-        score, _, sent, _, overlap, _ = x
-        score += 0.04 * min(overlap, 3)
-        own = bool(_CONTRIBUTION.search(sent))
-        named = paper.display_name[:40].casefold() in sent.casefold()
-        if own:
-            score += 0.08
-        elif named:
-            score += 0.04
-        number = has_number(sent)
-        if _RESULT.search(sent):
-            score += 0.06 if number else 0.03
-        if quantity and number:
-            score += 0.1
-        if not own and not named and _BACKGROUND.search(sent):
-            score -= 0.12
-        return score
 
     def _learned(self, question: str, rows, pointers=(), quantity: bool = False) -> dict[int, float]:
         """`sentence_scores` of `rows` (the `_scored` rows of one abstract, in its order), by position."""

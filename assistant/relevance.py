@@ -67,31 +67,37 @@ if TYPE_CHECKING:
 # (icml2026_dev, icml2026_chats_dev (each turn with its standalone question), seed_dev_qa,
 # benchmarks/heldout/icml2026_fresh..fresh4 and icml2026_chats_fresh..fresh4: 514 questions, 4112 pairs;
 # `benchmarks.answers_dev --dump`, then `benchmarks.fit_relevance --by-file --features
-# dense,sentence,focus,named,sentence_lexical,dense_gap`), dumped before a question in another language had
-# its coverage capped (20 questions; a refit after it moved weight from the similarities to the key words and
-# lost two dev questions to common words, so these weights were kept). Feature sets were compared by leaving
-# one file out (fit on ten files, decide on the eleventh): with the out-of-collection refusal held at 0.90,
-# false refusals 0.032 with these six, 0.038 (at 0.91) without ``dense_gap``, 0.041 with the four of before
-# (dense, sentence, lexical, named) refit; ``lexical`` (all key words as one AND) is shown in notes but weighs
-# nothing: ``focus`` replaces it.
-W_DENSE = 1.59
-W_SENTENCE = 2.83
+# dense,sentence,focus,named,sentence_lexical,dense_gap,uncovered`). Feature sets were compared by leaving one
+# file out (fit on ten files, decide on the eleventh) on the same dump: with ``uncovered`` (a key word the
+# paper neither contains nor covers in meaning, `uncovered_terms`) false refusals 0.022 at out-of-collection
+# refused 0.914, without it 0.027 at 0.900 (and 0.051 against 0.054 at 0.957); the six of before were
+# dumped before a question in another language had its coverage capped. ``lexical`` (all key words as one
+# AND) is shown in notes but weighs nothing: ``focus`` replaces it.
+W_DENSE = 1.08
+W_SENTENCE = 2.07
 W_LEXICAL = 0.0
-W_NAME = 2.95
-W_FOCUS = 4.20
-W_SENTENCE_LEXICAL = 1.76
-W_DENSE_GAP = 2.75
-BIAS = -5.48
-FEATURES = ("dense", "sentence", "lexical", "named", "focus", "sentence_lexical", "dense_gap")
+W_NAME = 3.05
+W_FOCUS = 4.17
+W_SENTENCE_LEXICAL = 2.50
+W_DENSE_GAP = 2.44
+W_UNCOVERED = -2.55
+BIAS = -4.23
+FEATURES = ("dense", "sentence", "lexical", "named", "focus", "sentence_lexical", "dense_gap", "uncovered")
 """The evidence `log_odds` weighs, in `WEIGHTS`' order (`features`)."""
-WEIGHTS = (W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, W_FOCUS, W_SENTENCE_LEXICAL, W_DENSE_GAP)
+UNCOVERED_COVERED = 0.5
+"""Cosine between a key word's part of the question and a sentence at which the sentence covers the
+word (`uncovered_terms`). Read leave-one-file-out (`benchmarks.fit_relevance --by-file`): cutoffs
+from 0.3 to 1.0 all lowered false refusals at the same out-of-collection refusal. The feature's scale
+matters through the fit's L2 penalty: three times this one refused fewer answerable questions at 19
+papers (0.016) but answered an out-of-collection question at 16k papers."""
+WEIGHTS = (W_DENSE, W_SENTENCE, W_LEXICAL, W_NAME, W_FOCUS, W_SENTENCE_LEXICAL, W_DENSE_GAP, W_UNCOVERED)
 THRESHOLD = 0.18
 """Relevance (estimated probability) the best paper needs to be quoted by the extractive backend (the
-default of ``ASSISTANT_MIN_RELEVANCE``). Chosen with the several-paper threshold on the
-leave-one-file-out log-odds (`benchmarks.fit_relevance --by-file`) as the highest thresholds with
-the fewest false refusals at out-of-collection refusal >= 0.90: false refusals 0.032 of 370
-answerable questions, out-of-collection refused 0.90 of 70 (the old gate on the same files refused
-0.062 of the answerable ones; 0.027 at 0.86 with 0.14, 0.062 at 0.96 with 0.28)."""
+default of ``ASSISTANT_MIN_RELEVANCE``). Read with the several-paper threshold on the
+leave-one-file-out log-odds (`benchmarks.fit_relevance --by-file`; 370 answerable and 70
+out-of-collection questions): false refusals 0.027, out-of-collection refused 0.929 (0.16: 0.022 and
+0.914, the fewest false refusals at >= 0.90; 0.30: 0.051 and 0.957). The six features without
+``uncovered``, refit on the same dump: 0.032 and 0.900 at 0.18, 0.027 and 0.886 at 0.16."""
 LLM_THRESHOLD = 0.07
 """Relevance a paper needs to be given to an LLM backend (only clearly irrelevant papers go; below
 `THRESHOLD` as 0.12 was below 0.27 before the refit)."""
@@ -121,10 +127,10 @@ REFERENCE_SIZE = 19
 SCALE_SLOPE = 0.103
 """Added to every threshold per tenfold more papers than `REFERENCE_SIZE` (0.30 at 16k papers, so
 0.48 there): read from airas_dev.jsonl and benchmarks/heldout/airas_fresh..fresh3.jsonl at 16k papers
-(151 questions, 36 out of collection) with the weights fit on the 19-paper files: at 0.36-0.44 known
-items refused 0.052, out-of-collection refused 0.92 (most by `unknown_words`); at 0.48 0.052 and 0.97;
-at 0.52 0.078 and 1.00. 0.48 refuses the most out-of-collection questions at the fewest known items
-refused."""
+(151 questions, 36 out of collection) with the weights fit on the 19-paper files: at 0.44 known items
+refused 0.052, out-of-collection refused 0.97 (most by `unknown_words`); at 0.48 0.061 and 1.00; at
+0.52 0.061 and 1.00 (the six features without ``uncovered``, refit: 0.070 and 1.00 at 0.48). 0.48
+refuses every out-of-collection question at the fewest known items refused."""
 
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
 APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs SGD VAE VAEs MDP MDPs
@@ -170,6 +176,8 @@ class Evidence:
     focus: float = 0.0
     sentence_lexical: float = 0.0
     dense_gap: float = 0.0
+    uncovered: float = 0.0
+    uncovered_term: str = ""
     score: float = 0.0
     relevant: bool = False
     note: str = ""
@@ -180,7 +188,9 @@ class Evidence:
                 "sentence_similarity": r(self.sentence), "lexical": r(self.lexical),
                 "bm25_matched": self.bm25_matched, "names": self.names, "focus": r(self.focus),
                 "sentence_lexical": r(self.sentence_lexical),
-                "dense_gap": r(self.dense_gap), "score": r(self.score),
+                "dense_gap": r(self.dense_gap), "uncovered": r(self.uncovered),
+                **({"uncovered_term": self.uncovered_term} if self.uncovered_term else {}),
+                "score": r(self.score),
                 "relevant": self.relevant, **({"note": self.note} if self.note else {})}
 
 
@@ -724,6 +734,49 @@ def sentence_coverage(hits: WordHits, sentences_of: Sequence[Sequence[str]], flo
     return out
 
 
+def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder) -> list[tuple[float, str]]:
+    """Per row of `hits`: ``(uncovered, word)``, how far the paper is from covering, in meaning, a key
+    word of `question` it does not contain (the largest over such words; ``(0.0, "")`` when it lacks
+    none), and that word. `qvec`: the question's vector ``(dim,)``; `vectors_of[i]`: row i's sentence
+    vectors ``(n, dim)`` (`sentence_vectors`, None without sentences); `embedder` embeds the question
+    without each key word (one call of ``len(hits.words)`` texts).
+
+    A key word's part of the question is ``u = v(question) - v(question without the word)`` (MiniLM
+    vectors, unit length): its length says how much the word moves the question (a topic word
+    "molecule" far more than "measure"), its direction what it adds. A paper covers the word when one
+    of its sentences points the same way (cosine of ``u`` with the sentence): a paraphrase
+    ("quantization" against "low-bit weights") does, an added off-topic constraint ("GFlowNets for
+    molecule generation" against the GFlowNet paper) does not. ``uncovered = |u| * max(0, 1 -
+    cosine / UNCOVERED_COVERED)`` (0 to 2). Words of an example list (`example_groups`) are
+    alternatives a paper need not all hold: not counted."""
+    import numpy as np
+
+    from assistant.text import fold
+
+    head, groups = example_groups(question)
+    alternatives = {w for g in groups for a in g for w in a} - set(head)
+    words = [w for w in hits.words if w not in alternatives]
+    out = [(0.0, "")] * len(vectors_of)
+    lacking = [[j for j, w in enumerate(hits.words) if w in words and not hits.matrix[i, j]]
+               for i in range(len(vectors_of))]
+    if not any(lacking):
+        return out
+    q = fold(question)
+    without = [re.sub(r"\s+", " ", re.sub(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", " ", q, flags=re.I)).strip()
+               for w in hits.words]
+    parts = qvec[None, :] - embedder.embed(without)  # (words, dim)
+    length = np.linalg.norm(parts, axis=1)
+    direction = parts / np.maximum(length[:, None], 1e-9)
+    for i, vectors in enumerate(vectors_of):
+        if vectors is None or not len(vectors) or not lacking[i]:
+            continue
+        cover = (vectors @ direction[lacking[i]].T).max(axis=0)
+        gaps = length[lacking[i]] * np.maximum(0.0, 1.0 - cover / UNCOVERED_COVERED)
+        k = int(np.argmax(gaps))
+        out[i] = (float(gaps[k]), hits.words[lacking[i][k]])
+    return out
+
+
 # --- the decision -------------------------------------------------------------------------------------
 
 @dataclass
@@ -786,10 +839,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     evidence: list[Evidence] = []
-    sentences_of = []
+    sentences_of, vectors_of = [], []
     for r, cov, hit in zip(results, lex, matched):
         sentences, vectors = sentence_vectors(r.paper, embedder)
         sentences_of.append(sentences)
+        vectors_of.append(vectors)
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
         names = [n for n in matched_names(question, r.paper.document) if df(n) <= name_limit]
         doc = None
@@ -803,6 +857,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             lacking[r.paper.id] = [t for t in introduced if not _mentions_term(t, low)]
         dense = r.dense_similarity
         evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
+    if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
+        for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, embedder)):
+            e.uncovered, e.uncovered_term = gap, word
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
         others = denses[:i] + denses[i + 1:]
@@ -857,7 +914,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 why = "relevance"
             e.note = (f"not about the question: {why} {math.floor(p * 100) / 100:.2f} < {bar:.2f} (dense "
                       f"similarity {_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the "
-                      f"question's key words)")
+                      f"question's key words{_uncovered_note(e)})")
         elif strict and math.log(p / (1 - p)) < best - margin:
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:
@@ -876,7 +933,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         top = max(evidence, key=lambda e: e.score)
         note = (f"no paper is about the question (best relevance {math.floor(top.score * 100) / 100:.2f} < "
                 f"{threshold:.2f}: dense similarity {_f(top.dense)}, best sentence {_f(top.sentence)}, "
-                f"{top.lexical:.0%} of the question's key words in '{render_latex(top.title)[:60]}')")
+                f"{top.lexical:.0%} of the question's key words in '{render_latex(top.title)[:60]}'"
+                f"{_uncovered_note(top)})")
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
     return Judgement(evidence, relevant, note)
@@ -886,7 +944,7 @@ def features(e: Evidence) -> list[float]:
     """The values of `FEATURES` for one paper's evidence (a missing dense similarity counts -0.1)."""
     d = e.dense if e.dense is not None else -0.1
     s = e.sentence if e.sentence is not None else d
-    return [d, s, e.lexical, float(bool(e.names)), e.focus, e.sentence_lexical, e.dense_gap]
+    return [d, s, e.lexical, float(bool(e.names)), e.focus, e.sentence_lexical, e.dense_gap, e.uncovered]
 
 
 def log_odds(e: Evidence) -> float:
@@ -905,6 +963,14 @@ def _is_title_name(name: str, title: str) -> bool:
     from assistant.text import fold
 
     return re.search(rf"(?<![\w$\\-]){re.escape(name.casefold())}(?![\w-])", fold(title).casefold()) is not None
+
+
+def _uncovered_note(e: Evidence) -> str:
+    """", nothing in it about 'molecule'" when the key word the paper does not cover (`uncovered_terms`)
+    costs it at least one unit of log-odds, else ""."""
+    if e.uncovered_term and -W_UNCOVERED * e.uncovered >= 1.0:
+        return f"; nothing in it about '{e.uncovered_term}'"
+    return ""
 
 
 def _f(x: float | None) -> str:

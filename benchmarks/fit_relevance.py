@@ -56,7 +56,8 @@ def features(r: dict) -> list[float]:
 
     e = Evidence(r["id"], r.get("title", ""), r["dense_similarity"], r["sentence_similarity"], r["lexical"],
                  r.get("bm25_matched", False), r.get("names") or [], r.get("focus", r["lexical"]),
-                 r.get("sentence_lexical", 0.0), r.get("dense_gap", 0.0))
+                 r.get("sentence_lexical", 0.0), r.get("dense_gap", 0.0),
+                 r.get("uncovered", 0.0))
     x = of(e)
     return [x[i] for i in USE] if USE else x
 

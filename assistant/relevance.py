@@ -19,12 +19,18 @@ papers (some abstract is always close to anything). `judge` combines, for every 
   an answering abstract holds the question's words together;
 - ``dense_gap``: ``dense`` minus the median ``dense`` of the other retrieved papers: the paper a
   long or chatty question is about stands out of the rest even when its similarity is modest;
+- ``uncovered``: for the question's key words the document does not contain (not example-list
+  alternatives), how far its sentences are from covering one in meaning (`uncovered_terms`: the MiniLM
+  vector of the question minus that of the question without the word, against each sentence): a
+  paraphrase ("low-bit" for "4-bit quantized") is covered, a topic the question adds to a paper's
+  method ("GFlowNets for protein design") is not; the note names the word (English questions only);
 - ``names``: method or benchmark names of the question (``A2RBench``, ``NorMuon``, ``STAR-KV``) found in
   the document after `text.fold` (LaTeX rendered, NFKC: ``A$^2$RBench`` = ``A2RBench`` = ``A²RBench``),
   first case-sensitively, then ignoring case for names of 4+ characters.
 
 A paper's relevance is ``sigmoid(W_DENSE*dense + W_SENTENCE*sentence + W_NAME*named + W_FOCUS*focus +
-W_SENTENCE_LEXICAL*sentence_lexical + W_DENSE_GAP*dense_gap + BIAS)`` (`log_odds`), an estimate of the
+W_SENTENCE_LEXICAL*sentence_lexical + W_DENSE_GAP*dense_gap + W_UNCOVERED*uncovered + BIAS)``
+(`log_odds`), an estimate of the
 probability that it is a paper the question asks about. When the
 question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
 mentioning it are relevant. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
@@ -70,7 +76,7 @@ if TYPE_CHECKING:
 # dense,sentence,focus,named,sentence_lexical,dense_gap,uncovered`). Feature sets were compared by leaving one
 # file out (fit on ten files, decide on the eleventh) on the same dump: with ``uncovered`` (a key word the
 # paper neither contains nor covers in meaning, `uncovered_terms`) false refusals 0.022 at out-of-collection
-# refused 0.914, without it 0.027 at 0.900 (and 0.051 against 0.054 at 0.957); the six of before were
+# refused 0.914, without it 0.032 at 0.900 (and 0.051 against 0.059 at 0.957); the six of before were
 # dumped before a question in another language had its coverage capped. ``lexical`` (all key words as one
 # AND) is shown in notes but weighs nothing: ``focus`` replaces it.
 W_DENSE = 1.08
@@ -165,7 +171,8 @@ stop words (a word no abstract uses counts fully against every paper)."""
 
 @dataclass
 class Evidence:
-    """Why a retrieved paper was judged relevant or not (all similarities are cosines in [-1, 1])."""
+    """Why a retrieved paper was judged relevant or not (all similarities are cosines in [-1, 1];
+    ``uncovered`` is 0-2 and ``uncovered_term`` its key word, `uncovered_terms`)."""
 
     id: str
     title: str

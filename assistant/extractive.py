@@ -130,11 +130,17 @@ _AUXILIARY = set("""was were is are did does do has have had can could would wil
 of by with from to at during""".split())
 
 
+_OPENER = re.compile(r"^\s*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,.;:!]\s+)+(?=(?:which|what|how|who|is|are|does|do|did|can|"
+                     r"compare|contrast)\b)", re.I)
+"""A discourse opener before the question proper ("Separately, which paper ...", "Different topic. Which
+paper ...", "OK. Is there ..."): one or two words and a stop, then an interrogative word."""
+
+
 def question_kind(question: str) -> str:
     """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
     else an entity)."""
-    q = fold(question)
+    q = _OPENER.sub("", fold(question))
     if detail_asked(q):
         return "detail"
     if acronym_asked(q):
@@ -353,6 +359,26 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+
                       r"has|have|had|will|would|per|of|in|for|on|at|to|with|does|\w+ed)\b|\s*[?,.]|$)", re.I)
 
 
+_MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?P<run>(?:[\w-]+\s+){0,2}?[\w-]+?)"
+                       r"(?=\s+(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b)", re.I)
+_SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
+"""Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
+
+
+def measured_noun(clause: str) -> str | None:
+    """What a "how much <noun> ..." clause measures: the last word of the noun phrase between "how
+    much" and the verb ("How much extra optimizer memory does NorMuon need?" -> "memory"), or None
+    when "how much" is followed by a verb or an adjective ("How much does X improve ...?", "How much
+    faster is it?")."""
+    m = _MEASURED.search(fold(clause))
+    if not m:
+        return None
+    words = m.group("run").split()
+    if words[-1].casefold().endswith(("er", "ly")) and len(words) == 1:  # "how much faster", "how much better"
+        return None
+    return words[-1]
+
+
 _NUMBER_UNITS = {"point", "points", "percent", "percentage", "times", "fold", "pp", "x"}
 
 
@@ -407,12 +433,19 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
         numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        if _SPEED.search(fold(clause)):
+            # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
+            # up to 4×") names the asked quantity in other words; count it as two shared words
+            numeric = [(k + 2 if _SPEED.search(fold(x[2])) else k, x) for k, x in numeric]
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
         counted = stems(counted_noun(clause) or "") if count else set()
         if counted:  # "how many bits ...": a sentence that counts something else does not answer
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
+        measured = stems(measured_noun(clause) or "")
+        if measured:  # "how much extra memory ...": a number about something else does not answer
+            numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
         numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
         if not numeric:
             continue
@@ -528,6 +561,17 @@ def reports_results(sentence: str) -> bool:
 
 _PROBLEM_Q = re.compile(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|"
                         r"wrong|costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b", re.I)
+
+
+_REFERS_BACK = re.compile(r"^\s*(?:to\s+\w+\s+(?:these|this|those|such|it|them)\b|(?:these|this|such|those)\s+"
+                          r"(?:\w+\s+)?(?:challenges?|issues?|problems?|limitations?|drawbacks?|shortcomings?|"
+                          r"difficult(?:y|ies)|gaps?)\b)", re.I)
+
+
+def refers_back(sentence: str) -> bool:
+    """True when `sentence` opens by pointing at a problem the sentence before it states ("To address
+    these challenges, we propose ...", "To eliminate it, ...", "This limitation ...")."""
+    return bool(_REFERS_BACK.search(fold(sentence)))
 
 
 def asks_problem(question: str) -> bool:
@@ -770,6 +814,11 @@ class ExtractiveSynthesizer:
         top = learned[ranked[0][5]]
         chosen = [x for x in ranked if learned[x[5]] >= top - self.summary_margin][:limit]
         chosen.sort(key=lambda x: x[5])
+        if asks_problem(question) and refers_back(chosen[0][2]):
+            # "Which problems ... does it address?" answered by "To address these challenges, we
+            # propose ...": the sentence before states the challenges "these" points to
+            before = [x for x in mine if x[5] == chosen[0][5] - 1]
+            chosen = (before + chosen)[:limit]
         return chosen
 
     def _pick(self, question: str, sources: Sequence[Source], embedder: Embedder | None):
@@ -870,6 +919,13 @@ class ExtractiveSynthesizer:
                     found = named_entities(x[2], exclude)
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
+            if not named and pointers and key == "baselin":
+                # baselines are described by their method, not named ("over probability- or entropy-only
+                # reweighting baselines" for "what baselines does RankTuner beat?"): the named paper's
+                # sentence with the noun. Models, datasets and benchmarks are named: a sentence without
+                # their names does not answer ("Which base model did they post-train?")
+                named = sorted((x for x in scored if x[1] == top_n
+                                and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)), key=lambda x: -x[0])
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()

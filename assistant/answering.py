@@ -407,6 +407,13 @@ _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are
 _ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:[\w-]+\s+){{1,5}}?"
                              rf"(?:{_GENERIC_NOUNS})\b", re.I)
 """'What about the KV cache paper, ...': a new subject described by its topic, not a follow-up."""
+_DEFINITE_SUBJECT = re.compile(
+    r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?(?:do|does|did|is|are|was|were|can|could|will|"
+    rf"would|has|have|had)\s+the\s+(?:{_GENERIC_NOUNS})\b(?!-)"
+    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
+"""The subject of the question is a paper's thing named only by a generic noun with nothing after it
+that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
+one under discussion."""
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
@@ -539,6 +546,8 @@ def needs_history(question: str) -> bool:
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
+    if not entities and _DEFINITE_SUBJECT.search(q):
+        return True
     if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q):
         return True
     if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
@@ -594,9 +603,15 @@ def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
     return [], []
 
 
+_DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|which|who|on|about|with|for)\s+[^,;:.?!]+?)"
+                        r"(?=\s*(?:[,;:.?!]|$)|\s+and\s+the\s+(?:one|paper|work|method|study)\b)", re.I)
+"""A paper described instead of named ("the one that recycles web data with a rephraser")."""
+
+
 def _ordered_referents(conversation: Conversation) -> list[str]:
     """What "the first/second one" counts through: the latest list of two or more things, newest turn
-    first: the names its question gave, in the order the user named them, else the papers its answer
+    first: the names its question gave, in the order the user named them, else the papers it described
+    ("the one that recycles web data ..., and the one that converts LLMs ..."), else the papers its answer
     cited, in that order (a later turn about one of them does not replace the list: after "Which two
     papers build on DPO?" and "Does the second one need training?", "the first one" is still the
     first paper listed); with no list, the papers the conversation's answers cited, in the order they were first
@@ -606,6 +621,9 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
         named = _turn_entities(turn)
         if len(named) >= 2:
             return named
+        described = _DESCRIBED.findall(turn.standalone_question or turn.question)
+        if len(described) >= 2:
+            return [" ".join(d.split()) for d in described]
         cited = _cited_names(turn)
         if len(cited) >= 2:
             return cited
@@ -676,6 +694,13 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if changed:
         return text
     if topic:
+        if any((_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
+               and not _has_antecedent(_earlier_sentences(text[:m.start()])) for m in _DEMONSTRATIVE_ANY.finditer(text)):
+            # "What do they call that paradigm?": a demonstrative before a word that is not the paper
+            # (a relative "that" is followed by a verb, this one by the question mark) points at what
+            # the last question described; its words go along with the paper's name
+            prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
+            return f"{text} ({_join(topic)}: {prev.strip().rstrip('?？.!').strip()})"
         return f"{text} ({_join(topic)})"
     prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
     return f"{text} (follow-up to: {prev.strip()})"

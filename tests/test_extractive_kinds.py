@@ -285,3 +285,56 @@ def test_extractive_what_is_x_quotes_the_sentence_that_defines_it(bundled_store,
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"].split("[1]")[0], obj["answer"]  # the first sentence quoted defines it
+
+
+def test_the_question_kind_is_read_after_a_discourse_opener():
+    """"Separately, which paper ..." asks which paper as "Which paper ..." does; an opener is no subject."""
+    from assistant.extractive import question_kind
+
+    assert question_kind("Separately, which paper finds that Muon's updates have uneven neuron norms?") == "papers"
+    assert question_kind("Different topic. Which paper recasts fine-tuning as distribution matching?") == "papers"
+    assert question_kind("Hi, what is EDEN?") == "definition"
+
+
+def test_what_a_how_much_question_measures():
+    """"How much <noun> ..." asks about that noun; "how much faster / does X improve" names none."""
+    from assistant.extractive import measured_noun
+
+    assert measured_noun("How much extra optimizer memory does NorMuon need compared with plain Muon?") == "memory"
+    assert measured_noun("How much KV cache compression does STAR-KV achieve?") == "compression"
+    assert measured_noun("How much does WinQ improve accuracy?") is None
+    assert measured_noun("How much faster is it?") is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # the abstract states the speed in other words: "accelerates QAT by up to 4×"
+    ("And by how much does WinQ speed up training?", "4×"),
+    # "To address these challenges, we propose mHC": the sentence before states the challenges
+    ("Which problems of the original hyper-connections does mHC address?", "memory access"),
+    ("Which problems of the original hyper-connections does mHC address?", "instability"),
+    # baselines are described by their method, not named
+    ("What baselines does RankTuner beat?", "entropy-only"),
+])
+def test_extractive_answer_states_the_asked_fact_said_in_other_words(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_which_paper_question_after_an_opener_names_the_paper(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "Separately, which paper finds that Muon's updates have very uneven "
+                                               "neuron norms, so that a few neurons dominate?")
+    assert obj["answer"].startswith("NorMuon [1]: "), obj["answer"]
+    assert _cited_titles(obj) == ["NorMuon"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "How much extra optimizer memory does NorMuon need compared with plain Muon?",  # its numbers are steps, points
+    "Which language models were quantized in the WinQ experiments?",  # "models" are named, and none is
+])
+def test_a_number_or_name_about_something_else_does_not_answer(bundled_store, settings, question):
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]

@@ -563,6 +563,29 @@ _PROBLEM_Q = re.compile(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard
                         r"wrong|costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b", re.I)
 
 
+_ENUMERATION_Q = re.compile(r"\b(?:what|which)\s+(?P<count>two|three|four|five|[2-5])\s+(?:[\w-]+\s+){0,3}?[\w-]+s\b", re.I)
+_COUNT_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five"}
+
+
+def asked_count(question: str) -> str | None:
+    """The number of things `question` asks for, as a word ("What two ingredients make up WinQ?",
+    "Which 2 families of methods ...?" -> ``"two"``), or None."""
+    m = _ENUMERATION_Q.search(fold(question))
+    return _COUNT_WORDS.get(m.group("count"), m.group("count").casefold()) if m else None
+
+
+def enumerates(sentence: str, count: str) -> bool:
+    """True when `sentence` lists `count` things (a word: ``"two"``): "(1) ... (2) ...", "either ...
+    or ..." (two), or the count before a plural noun ("two metrics measuring ...", "three recurring
+    primitives---division, ...")."""
+    text = plain(sentence)
+    if re.search(r"\(\s*(?:1|i|a)\s*\)[^.]*\(\s*(?:2|ii|b)\s*\)", text):
+        return True
+    if count == "two" and re.search(r"\beither\b[^.]*\bor\b", text, re.I):
+        return True
+    return bool(re.search(rf"\b{count}\s+(?:[\w*-]+\s+){{0,2}}?[\w*-]+s\b", text, re.I))
+
+
 _REFERS_BACK = re.compile(r"^\s*(?:to\s+\w+\s+(?:these|this|those|such|it|them)\b|(?:these|this|such|those)\s+"
                           r"(?:\w+\s+)?(?:challenges?|issues?|problems?|limitations?|drawbacks?|shortcomings?|"
                           r"difficult(?:y|ies)|gaps?)\b)", re.I)
@@ -814,6 +837,13 @@ class ExtractiveSynthesizer:
         top = learned[ranked[0][5]]
         chosen = [x for x in ranked if learned[x[5]] >= top - self.summary_margin][:limit]
         chosen.sort(key=lambda x: x[5])
+        count = asked_count(question)
+        if count and not any(enumerates(x[2], count) for x in chosen):
+            # "What two ingredients make up WinQ?": the sentence listing two things ("(1) ... and
+            # (2) ...", "either ... or ...", "two metrics measuring ..."), when no quoted one does
+            listing = [x for x in ranked if enumerates(x[2], count)]
+            if listing:
+                chosen = sorted([listing[0], *chosen][:limit], key=lambda x: x[5])
         if asks_problem(question) and refers_back(chosen[0][2]):
             # "Which problems ... does it address?" answered by "To address these challenges, we
             # propose ...": the sentence before states the challenges "these" points to

@@ -338,3 +338,27 @@ def test_a_which_paper_question_after_an_opener_names_the_paper(bundled_store, s
 def test_a_number_or_name_about_something_else_does_not_answer(bundled_store, settings, question):
     obj = _extractive(bundled_store, settings, question)
     assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+
+
+def test_a_question_asking_for_a_number_of_things_and_the_sentences_listing_them():
+    from assistant.extractive import asked_count, enumerates
+
+    assert asked_count("What two ingredients make up WinQ?") == "two"
+    assert asked_count("Which 3 stages does the pipeline have?") == "three"
+    assert asked_count("What is WinQ?") is None
+    assert enumerates("It involves: (1) resetting weights and (2) computing gradients of noisy weights.", "two")
+    assert enumerates("Existing methods either rely on static filters, or use raw gradients.", "two")
+    assert enumerates("We quantify these with two metrics measuring backward attention.", "two")
+    assert not enumerates("We introduce three novel RL strategies (preplan tokens, anchor tokens, and coupling).",
+                          "two")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("What two ingredients make up WinQ?", ["interpolation", "noise-injected"]),
+    ("Which two families of existing data-selection methods does OPUS criticise?", ["static filters",
+                                                                                    "raw gradients"]),
+])
+def test_extractive_what_two_things_quotes_the_sentence_listing_them(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert all(e in obj["answer"] for e in expected), obj["answer"]

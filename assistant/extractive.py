@@ -365,6 +365,14 @@ _SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throug
 """Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
 
 
+_DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|trained)\b|"
+                         r"\bhow\s+much\s+(?:wall-?clock\s+|gpu\s+|compute\s+)?time\b", re.I)
+_DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:gpu|tpu)[-\s]?hours?|steps?|epochs?|"
+                       r"iterations?|wall-?clock|time)\b", re.I)
+"""A question asking how long something takes, and the units of time (a class of words) a sentence
+answering it states."""
+
+
 def measured_noun(clause: str) -> str | None:
     """What a "how much <noun> ..." clause measures: the last word of the noun phrase between "how
     much" and the verb ("How much extra optimizer memory does NorMuon need?" -> "memory"), or None
@@ -443,6 +451,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         counted = stems(counted_noun(clause) or "") if count else set()
         if counted:  # "how many bits ...": a sentence that counts something else does not answer
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
+        if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
+            numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
         measured = stems(measured_noun(clause) or "")
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
@@ -757,6 +767,10 @@ class ExtractiveSynthesizer:
     max_sentences = 2
     margin = 0.08  # sentences within this of the best one are quoted too
     summary_margin = 2.0  # `_summary`: sentences within this log-odds of the best one are quoted too
+    # a question about the paper with no matching sentence is answered from it when one of its sentences
+    # has at least this similarity (0.3 refused "Does ALIVE look at screenshots or at the page
+    # structure?" in a chat about ALIVE; 0.2 and 0.1 change nothing else on the development files)
+    paper_similarity = 0.2
 
     def __init__(self, settings: Settings, model: str | None = None):
         self.settings = settings
@@ -986,7 +1000,7 @@ class ExtractiveSynthesizer:
             # a yes/no or how/why question about the paper it names, when one of its sentences is
             # close: the sentences the learned scorer ranks best
             mine = [x for x in scored if x[1] == top_n]
-            if mine and max(x[3] for x in mine) >= 0.3:
+            if mine and max(x[3] for x in mine) >= self.paper_similarity:
                 chosen = [(x[1], x[2], x[3], None)
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, chosen

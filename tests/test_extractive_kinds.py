@@ -362,3 +362,19 @@ def test_a_question_asking_for_a_number_of_things_and_the_sentences_listing_them
 def test_extractive_what_two_things_quotes_the_sentence_listing_them(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)
     assert all(e in obj["answer"] for e in expected), obj["answer"]
+
+
+@pytest.mark.integration
+def test_how_long_does_training_take_is_not_answered_by_a_percentage(bundled_store, settings):
+    """The WinQ abstract states 4× and 8.8% "under the same training cost", no training time."""
+    obj = _extractive(bundled_store, settings, "How long does WinQ training take?")
+    assert obj["answer"] == "The abstracts do not say."
+
+
+@pytest.mark.integration
+def test_a_yes_no_question_about_a_named_paper_is_answered_from_it_not_refused(bundled_store, settings):
+    """No sentence of ALIVE's abstract shares a word with "screenshots" or "page structure": its best
+    sentences are quoted and cited, not "The abstracts do not say."."""
+    obj = _extractive(bundled_store, settings, "Does ALIVE look at screenshots or at the page structure?")
+    assert not obj["refused"], obj["answer"]
+    assert _cited_titles(obj) == ["ALIVE"]

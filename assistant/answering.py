@@ -407,13 +407,35 @@ _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are
 _ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:[\w-]+\s+){{1,5}}?"
                              rf"(?:{_GENERIC_NOUNS})\b", re.I)
 """'What about the KV cache paper, ...': a new subject described by its topic, not a follow-up."""
+_PAPER_PARTS = "name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|idea"
+"""Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
 _DEFINITE_SUBJECT = re.compile(
     r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?(?:do|does|did|is|are|was|were|can|could|will|"
-    rf"would|has|have|had)\s+the\s+(?:{_GENERIC_NOUNS})\b(?!-)"
+    rf"would|has|have|had)\s+the\s+(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
+    rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
     r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
 """The subject of the question is a paper's thing named only by a generic noun with nothing after it
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
+_DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?(?:do|does|did|is|are|"
+                           r"was|were|can|could|will|would|has|have|had)\s+the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
+
+
+def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
+    """True when `question`, naming nothing, has as its subject a definite noun the last answer used
+    ("What property does the projection restore?" after an answer quoting "... projects the residual
+    connection space ..."): "the" marks something already given, and the conversation gave it. A
+    search ("Which paper ...", "Is there ...") is never one."""
+    if conversation is None or not conversation.turns or _entities(question):
+        return False
+    m = _DEFINITE_ANY.search(" ".join(question.split()))
+    last = conversation.turns[-1]
+    if not m or not last.citations or _COLLECTION_WIDE.search(question) or re.search(
+            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
+        return False
+    return bool(_specific_stems(m.group("noun")) & _specific_stems(last.answer or ""))
+
+
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
@@ -652,7 +674,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     the last answer cited for "they"/"them" ("Which of them also reports GPQA?"); with no
     subject at all, the previous question: ``"… (follow-up to: …)"``.
     """
-    if conversation is None or not conversation.turns or not needs_history(question):
+    if conversation is None or not conversation.turns or not (needs_history(question)
+                                                               or refers_to_last_answer(question, conversation)):
         return question
     text = " ".join(question.split())
     named, cited = _subject(conversation)
@@ -741,7 +764,8 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     the LLM call fails."""
     from assistant import prompts
 
-    if conversation is None or not conversation.turns or not needs_history(question):
+    if conversation is None or not conversation.turns or not (needs_history(question)
+                                                               or refers_to_last_answer(question, conversation)):
         return question
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)

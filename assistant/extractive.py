@@ -113,7 +113,7 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
                            r"(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
-                           r"(?:do|propose|introduce|improve|stand\s+for|mean)\b", re.I)
+                           r"(?:do|propose|introduce|stand\s+for|mean)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
@@ -963,13 +963,17 @@ class ExtractiveSynthesizer:
                     found = named_entities(x[2], exclude)
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
-            if not named and pointers and key == "baselin":
-                # baselines are described by their method, not named ("over probability- or entropy-only
-                # reweighting baselines" for "what baselines does RankTuner beat?"): the named paper's
-                # sentence with the noun. Models, datasets and benchmarks are named: a sentence without
-                # their names does not answer ("Which base model did they post-train?")
-                named = sorted((x for x in scored if x[1] == top_n
-                                and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)), key=lambda x: -x[0])
+            if not named and pointers and key:
+                # described, not named: baselines by their method ("over probability- or entropy-only
+                # reweighting baselines" for "what baselines does RankTuner beat?"), or the asked things
+                # listed in words ("complex tasks, including mathematical reasoning, code generation, and
+                # ...") in the named paper. Models and datasets are named: a sentence that mentions them
+                # without a name or a list does not answer ("Which base model did they post-train?")
+                lists_them = re.compile(rf"\b{re.escape(key)}\w*\b,?\s+(?:including|such\s+as|e\.g\.|like|:)\s+[^.]*,[^.]*"
+                                        r"\b(?:and|or)\b", re.I)
+                named = sorted((x for x in scored if x[1] == top_n and (
+                    key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
+                    or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()
@@ -983,7 +987,9 @@ class ExtractiveSynthesizer:
             chosen = self._summary(scored, sources[0], question, pointers=pointers)
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
-        if kind == "other" and pointers and asks_results(question):
+        improves = any(re.search(rf"\b(?:does|did|do)\s+{re.escape(nm)}\s+improve\b", fold(question), re.I)
+                       for nm in pointers)  # "What does NorMuon improve (over AdamW)?": its results
+        if kind == "other" and pointers and (asks_results(question) or improves):
             # "what gains does X report?": the named paper's sentences reporting its experiments or
             # stating a result with a number, the best two by the learned scorer
             mine = [x for x in scored if x[1] == top_n]

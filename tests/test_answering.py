@@ -724,6 +724,11 @@ def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words
     # "that paradigm": what the last question described, in the paper under discussion
     (["Which work lets a reasoning model show intermediate responses to the user while it is still thinking?",
       "What do they call that paradigm?"], None, "PLAINTAIN", "interleaved reasoning"),
+    # "the name": a part of the paper under discussion
+    (["Is there a paper on decoding that adapts computation to the model's uncertainty?",
+      "What does the name stand for?"], "What does the name stand for? (EDEN)", "EDEN", "Entropy-informed"),
+    # "the projection": given by the last answer ("projects the residual connection space ...")
+    (["What is mHC?", "What property does the projection restore?"], None, "Manifold-Constrained", "identity mapping"),
 ])
 def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundled_store, settings, turns,
                                                                           standalone, cited, fact):
@@ -745,3 +750,17 @@ def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundle
     assert not last.refused, last.text
     assert [cited in c.paper.abstract for c in last.citations] == [True], last.text
     assert fact.casefold() in last.text.casefold()
+
+
+def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_not():
+    from assistant.answering import refers_to_last_answer
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    conv = Conversation([Turn("What is mHC?", answer="mHC projects the residual connection space onto a manifold [1].",
+                              citations=(Citation(1, Paper(abstract="", title="mHC", id="p1")),))])
+    assert refers_to_last_answer("What property does the projection restore?", conv)
+    assert not refers_to_last_answer("What property does the optimizer restore?", conv)  # not given
+    assert not refers_to_last_answer("Which paper studies the residual connection?", conv)  # a search
+    assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject

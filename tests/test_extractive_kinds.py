@@ -378,3 +378,15 @@ def test_a_yes_no_question_about_a_named_paper_is_answered_from_it_not_refused(b
     obj = _extractive(bundled_store, settings, "Does ALIVE look at screenshots or at the page structure?")
     assert not obj["refused"], obj["answer"]
     assert _cited_titles(obj) == ["ALIVE"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # "what does X improve" asks for X's results, not its definition (issue 8's example)
+    ("What does NorMuon improve over AdamW?", "21.74%"),
+    # the tasks are listed in words, not named
+    ("What tasks was EDEN evaluated on?", "code generation"),
+])
+def test_extractive_results_and_described_things_of_a_named_paper(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"], obj["answer"]

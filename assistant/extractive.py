@@ -906,14 +906,16 @@ class ExtractiveSynthesizer:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))
             lines = []
+            # what the papers are evaluated on, when the question asks about it (a class of nouns)
+            evaluated_on = next((w for w in re.findall(r"[\w-]+", question)
+                                 if noun_key(w) in ("benchmark", "dataset", "task")), "")
+            exclude = [*names, *re.findall(r"\w+", question)]
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
-                mine = sorted((x for x in scored if x[1] == s.n),
-                              key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
-                                              + (0.1 if quantity and has_number(x[2]) else 0.0)
-                                              - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
-                                                 else 0.0)))
+                rows = sorted((x for x in scored if x[1] == s.n), key=lambda x: x[5])
+                learned = self._learned(question, rows, pointers, quantity) if rows else {}
+                mine = sorted(rows, key=lambda x: -learned[x[5]])
                 if mine:
                     # what the paper is (its "we propose X" sentence) beside why it matches: the best
                     # sentence, unless that is only the field's background
@@ -927,6 +929,12 @@ class ExtractiveSynthesizer:
                         # and what it finds: its result sentence with a number, when no picked one is
                         found = [x for x in mine if all(x is not y for y in picked) and finds(x)]
                         picked += found[:1]
+                    scores_on = lambda x: has_number(x[2]) and named_entities(  # noqa: E731
+                        x[2], [*exclude, s.paper.display_name])
+                    if evaluated_on and not any(scores_on(x) for x in picked):
+                        # "which papers report results on math benchmarks?": its sentence naming
+                        # them with a score ("... 14.9% on MATH500")
+                        picked += [x for x in mine if scores_on(x)][:1]
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line

@@ -390,3 +390,13 @@ def test_a_yes_no_question_about_a_named_paper_is_answered_from_it_not_refused(b
 def test_extractive_results_and_described_things_of_a_named_paper(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)
     assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_which_papers_report_results_on_benchmarks_names_the_benchmarks_in_each_line(bundled_store, settings):
+    """Each paper's line adds its sentence naming the benchmarks with a score when its best sentences
+    name none: DiffuSearch's "... on MATH500", EAPO's "On AIME 2024/2025 ..."."""
+    obj = _extractive(bundled_store, settings, "Which papers report results on mathematical reasoning benchmarks?")
+    lines = {line.split(" [")[0]: line for line in obj["answer"].splitlines()}
+    assert "MATH500" in lines["DiffuSearch"]
+    assert "AIME" in lines["EAPO"]

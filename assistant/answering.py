@@ -63,7 +63,7 @@ _SEPARATORS = re.compile(r"\s*(?:,\s*and\b|,|;|、|&|\band\b)\s*", re.I)
 _NOT_CITING = re.compile(  # bracketed numbers after these are references to the text or math, not sources
     r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|appendix|app|algorithms?|alg|"
     r"theorems?|thm|lemmas?|props?|propositions?|corollary|definitions?|def|lines?|steps?|chapters?|ch|"
-    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>×∼≈∝§]|\\in)\s*$", re.I)
+    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>∼≈∝§]|(?<![\d.%])×|\\in)\s*$", re.I)
 _TRAIL = re.compile(r"(?:\s+(?:a|an|and|o|or|&)|\s*[,;，、])?\s*$")  # held back: may go with a removed marker
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|or|&)(?!\w)|[,;，、]")
 
@@ -384,6 +384,8 @@ _ORDINAL = re.compile(
     r"\b(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
+_OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
+"""'the other one': of two papers, the one the last turn was not about."""
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
 _DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
                                 r"has|have|had|also|only|much|many|far|the|a|an)\b)[a-z][a-z\-]{2,}\b", re.I)
@@ -516,6 +518,21 @@ def _earlier_sentences(text: str) -> str:
     return text[:cut] if cut >= 0 else ""
 
 
+_SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|should|might|may)\s+$", re.I)
+_WH = re.compile(r"\b(?:how|what|which|why|when|where|who)\b", re.I)
+
+
+def _before_clause(text: str, at: int) -> str:
+    """The text an "it" at `at` may point back to: all before it, or, for "it" as the subject after an
+    auxiliary ("How much compute overhead does it add?"), only what comes before the wh-word opening
+    its clause: the noun phrase a wh-question asks about is not what "it" names."""
+    before = text[:at]
+    if not _SUBJECT_IT.search(before):
+        return before
+    wh = list(_WH.finditer(before))
+    return before[:wh[-1].start()] if wh else before
+
+
 def _unresolved_pronoun(question: str) -> bool:
     """A pronoun whose antecedent is not in the question itself: "it" with no name or topic before it,
     "they" with no papers/authors before it, "he"/"she"."""
@@ -526,7 +543,7 @@ def _unresolved_pronoun(question: str) -> bool:
     for m in _SINGULAR.finditer(question):
         if m.start() in expletive:
             continue
-        if not _has_antecedent(question[:m.start()]):
+        if not _has_antecedent(_before_clause(question, m.start())):
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
@@ -557,7 +574,7 @@ def needs_history(question: str) -> bool:
         return False
     if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q) or (_VERBLESS.match(q) and not _entities(q)):
         return True
-    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)):
+    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
         return True
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
@@ -695,6 +712,13 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
+    other = _OTHER.search(text)
+    if other and len(referents) >= 2:
+        last = set(_cited_names(conversation.turns[-1]) or _turn_entities(conversation.turns[-1]))
+        rest = [r for r in referents if r not in last]
+        if len(rest) == 1 or (rest and len(referents) == 2):
+            text = text[:other.start()] + rest[0] + text[other.end():]
+            changed = True
     paper = cited[0] if cited else (f"the paper on {_join(named)}" if named else "")
     edits: list[tuple[int, int, str]] = []
     for m in _DEMONSTRATIVE_NP.finditer(text):
@@ -704,7 +728,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
-                    if m.start() not in expletive and not _has_antecedent(text[:m.start()])), None)
+                    if m.start() not in expletive and not _has_antecedent(_before_clause(text, m.start()))), None)
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)

@@ -90,7 +90,11 @@ def entity_noun(question: str) -> str | None:
         noun = w.strip(",?")
     return noun
 _DETAIL_Q = {
-    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
+    # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
+    # the subject of what the paper does ("Which objective do the authors propose?")
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b(?!\s+(?:propose|introduce|"
+                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|observe|"
+                          r"argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
                            r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"

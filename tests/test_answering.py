@@ -394,6 +394,7 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "How do the models trained with RL compare on AIME?",  # the generic noun is said which ("trained with RL")
     "Do the authors of NorMuon release code?",
     "Is there a benchmark that compares LLMs with humans?",
+    "What does KV cache compression do and how much memory does it save?",  # "it": the earlier clause's topic
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -428,6 +429,9 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Do these gains hold at larger scale?",
     "How do the models cope with tasks in more dimensions?",  # "the models": which ones is not said
     "Does the method need retraining?",
+    "How much compute overhead does it add?",  # "compute overhead" is what is asked, not what "it" names
+    "Which Transformer operations does it support?",
+    "And the other one, what does it quantize?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -480,6 +484,13 @@ def _turn(question, cited=(), standalone=""):
             "LLMs into spiking networks. What does each do?", ["RePro"])],
      "Does the second one require retraining the model?",
      "Does the one that converts LLMs into spiking networks require retraining the model?"),
+    # "it" after the question's own noun phrase still points back
+    ([_turn("Is there a paper that picks pretraining data with the optimizer?", ["OPUS"])],
+     "How much compute overhead does it add?", "How much compute overhead does OPUS add?"),
+    # "the other one": of the two papers, the one the last answer did not cite
+    ([_turn("Compare STAR-KV and WinQ.", ["STAR-KV", "WinQ"]), _turn("Which one is faster?", ["STAR-KV"],
+      "Which one is faster? (STAR-KV and WinQ)")], "And the other one, what does it quantize?",
+     "And WinQ, what does it quantize?"),
     # a generic noun with nothing saying which is the subject of the question: the paper under discussion
     ([_turn("Is there a benchmark that compares LLMs with humans on abstract reasoning?", ["A²RBench"])],
      "How do the models cope with tasks in more dimensions?",
@@ -764,3 +775,13 @@ def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_n
     assert not refers_to_last_answer("What property does the optimizer restore?", conv)  # not given
     assert not refers_to_last_answer("Which paper studies the residual connection?", conv)  # a search
     assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
+
+
+def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():
+    """"by 2-3× [1]": × after a number is its unit, so [1] cites source 1 (the extractive answer lost
+    its citation); "a 4 × [2] matrix": × between operands is math."""
+    from assistant.answering import check_citations
+
+    assert check_citations("RePro improves data efficiency by 2-3× [1].", 1) == (
+        "RePro improves data efficiency by 2-3× [1].", [1], [])
+    assert check_citations("a 4 × [2] matrix", 2)[1] == []

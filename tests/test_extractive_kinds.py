@@ -400,3 +400,12 @@ def test_which_papers_report_results_on_benchmarks_names_the_benchmarks_in_each_
     lines = {line.split(" [")[0]: line for line in obj["answer"].splitlines()}
     assert "MATH500" in lines["DiffuSearch"]
     assert "AIME" in lines["EAPO"]
+
+
+def test_the_authors_as_the_subject_of_a_research_verb_are_not_the_asked_detail():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("Which objective do the authors propose?") is None
+    assert detail_asked("What do the authors find about exploration?") is None
+    assert detail_asked("Who are the authors of the NorMuon paper?") == "authors"
+    assert detail_asked("Which authors wrote it?") == "authors"

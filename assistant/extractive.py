@@ -426,10 +426,16 @@ def asked_quantities(question: str) -> list[str]:
     return clauses
 
 
+_WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
+                            r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b", re.I)
+"""A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold")."""
+
+
 def states_quantity(sentence: str, count_asked: bool = False) -> bool:
-    """`has_number`, or, when a count is asked ("how many ..."), a count written in words ("three
+    """`has_number`, a quantity in words (`_WORD_QUANTITY`: "orders of magnitude"), or, when a count is asked ("how many ..."), a count written in words ("three
     strategies")."""
-    return has_number(sentence) or (count_asked and bool(_COUNT.search(plain(sentence))))
+    return (has_number(sentence) or bool(_WORD_QUANTITY.search(plain(sentence)))
+            or (count_asked and bool(_COUNT.search(plain(sentence)))))
 
 
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:

@@ -409,3 +409,18 @@ def test_the_authors_as_the_subject_of_a_research_verb_are_not_the_asked_detail(
     assert detail_asked("What do the authors find about exploration?") is None
     assert detail_asked("Who are the authors of the NorMuon paper?") == "authors"
     assert detail_asked("Which authors wrote it?") == "authors"
+
+
+def test_a_quantity_written_in_words_is_a_stated_quantity():
+    from assistant.extractive import states_quantity
+
+    assert states_quantity("ALIVE remains orders of magnitude more efficient than GUI agents.")
+    assert states_quantity("RePro doubles the gains of prompting.")
+    assert not states_quantity("ALIVE is more efficient than GUI agents.")
+
+
+@pytest.mark.integration
+def test_how_much_more_efficient_is_answered_by_a_quantity_in_words(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "How much more efficient is ALIVE than GUI agents?")
+    assert "orders of magnitude" in obj["answer"], obj["answer"]
+    assert _cited_titles(obj) == ["ALIVE"]

@@ -412,15 +412,17 @@ _ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|
 _PAPER_PARTS = "name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|idea"
 """Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
 _DEFINITE_SUBJECT = re.compile(
-    r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?(?:do|does|did|is|are|was|were|can|could|will|"
-    rf"would|has|have|had)\s+the\s+(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
+    r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
+    r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+the\s+"
+    r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
     rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
     r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
 """The subject of the question is a paper's thing named only by a generic noun with nothing after it
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
-_DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?(?:do|does|did|is|are|"
-                           r"was|were|can|could|will|would|has|have|had)\s+the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
+_DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
+                           r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
+                           r"the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
 
 
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
@@ -642,7 +644,8 @@ def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
     return [], []
 
 
-_DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|which|who|on|about|with|for)\s+[^,;:.?!]+?)"
+_DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|which|who|on|about|with|for)\s+"
+                        r"[^,;:.?!]+?)"
                         r"(?=\s*(?:[,;:.?!]|$)|\s+and\s+the\s+(?:one|paper|work|method|study)\b)", re.I)
 """A paper described instead of named ("the one that recycles web data with a rephraser")."""
 
@@ -742,7 +745,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return text
     if topic:
         if any((_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
-               and not _has_antecedent(_earlier_sentences(text[:m.start()])) for m in _DEMONSTRATIVE_ANY.finditer(text)):
+               and not _has_antecedent(_earlier_sentences(text[:m.start()]))
+               for m in _DEMONSTRATIVE_ANY.finditer(text)):
             # "What do they call that paradigm?": a demonstrative before a word that is not the paper
             # (a relative "that" is followed by a verb, this one by the question mark) points at what
             # the last question described; its words go along with the paper's name

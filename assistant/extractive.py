@@ -93,8 +93,9 @@ _DETAIL_Q = {
     # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
     # the subject of what the paper does ("Which objective do the authors propose?")
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b(?!\s+(?:propose|introduce|"
-                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|observe|"
-                          r"argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|\baffiliation|"
+                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|"
+                          r"observe|argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|"
+                          r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
                            r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
@@ -369,7 +370,8 @@ _SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throug
 """Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
 
 
-_DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|trained)\b|"
+_DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
+                         r"trained)\b|"
                          r"\bhow\s+much\s+(?:wall-?clock\s+|gpu\s+|compute\s+)?time\b", re.I)
 _DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:gpu|tpu)[-\s]?hours?|steps?|epochs?|"
                        r"iterations?|wall-?clock|time)\b", re.I)
@@ -432,8 +434,8 @@ _WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magn
 
 
 def states_quantity(sentence: str, count_asked: bool = False) -> bool:
-    """`has_number`, a quantity in words (`_WORD_QUANTITY`: "orders of magnitude"), or, when a count is asked ("how many ..."), a count written in words ("three
-    strategies")."""
+    """`has_number`, a quantity in words (`_WORD_QUANTITY`: "orders of magnitude"), or, when a count
+    is asked ("how many ..."), a count written in words ("three strategies")."""
     return (has_number(sentence) or bool(_WORD_QUANTITY.search(plain(sentence)))
             or (count_asked and bool(_COUNT.search(plain(sentence)))))
 
@@ -583,7 +585,8 @@ _PROBLEM_Q = re.compile(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard
                         r"wrong|costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b", re.I)
 
 
-_ENUMERATION_Q = re.compile(r"\b(?:what|which)\s+(?P<count>two|three|four|five|[2-5])\s+(?:[\w-]+\s+){0,3}?[\w-]+s\b", re.I)
+_ENUMERATION_Q = re.compile(r"\b(?:what|which)\s+(?P<count>two|three|four|five|[2-5])\s+(?:[\w-]+\s+){0,3}?[\w-]+s\b",
+                            re.I)
 _COUNT_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five"}
 
 
@@ -987,8 +990,8 @@ class ExtractiveSynthesizer:
                 # listed in words ("complex tasks, including mathematical reasoning, code generation, and
                 # ...") in the named paper. Models and datasets are named: a sentence that mentions them
                 # without a name or a list does not answer ("Which base model did they post-train?")
-                lists_them = re.compile(rf"\b{re.escape(key)}\w*\b,?\s+(?:including|such\s+as|e\.g\.|like|:)\s+[^.]*,[^.]*"
-                                        r"\b(?:and|or)\b", re.I)
+                lists_them = re.compile(rf"\b{re.escape(key)}\w*\b,?\s+(?:including|such\s+as|e\.g\.|like|:)\s+"
+                                        r"[^.]*,[^.]*\b(?:and|or)\b", re.I)
                 named = sorted((x for x in scored if x[1] == top_n and (
                     key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
                     or lists_them.search(plain(x[2])))), key=lambda x: -x[0])

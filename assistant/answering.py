@@ -63,7 +63,7 @@ _SEPARATORS = re.compile(r"\s*(?:,\s*and\b|,|;|、|&|\band\b)\s*", re.I)
 _NOT_CITING = re.compile(  # bracketed numbers after these are references to the text or math, not sources
     r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|appendix|app|algorithms?|alg|"
     r"theorems?|thm|lemmas?|props?|propositions?|corollary|definitions?|def|lines?|steps?|chapters?|ch|"
-    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>×∼≈∝§]|\\in)\s*$", re.I)
+    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>∼≈∝§]|(?<![\d.%])×|\\in)\s*$", re.I)
 _TRAIL = re.compile(r"(?:\s+(?:a|an|and|o|or|&)|\s*[,;，、])?\s*$")  # held back: may go with a removed marker
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|or|&)(?!\w)|[,;，、]")
 
@@ -384,6 +384,8 @@ _ORDINAL = re.compile(
     r"\b(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
+_OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
+"""'the other one': of two papers, the one the last turn was not about."""
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
 _DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
                                 r"has|have|had|also|only|much|many|far|the|a|an)\b)[a-z][a-z\-]{2,}\b", re.I)
@@ -407,6 +409,37 @@ _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are
 _ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:[\w-]+\s+){{1,5}}?"
                              rf"(?:{_GENERIC_NOUNS})\b", re.I)
 """'What about the KV cache paper, ...': a new subject described by its topic, not a follow-up."""
+_PAPER_PARTS = "name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|idea"
+"""Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
+_DEFINITE_SUBJECT = re.compile(
+    r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
+    r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+the\s+"
+    r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
+    rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
+    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
+"""The subject of the question is a paper's thing named only by a generic noun with nothing after it
+that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
+one under discussion."""
+_DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
+                           r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
+                           r"the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
+
+
+def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
+    """True when `question`, naming nothing, has as its subject a definite noun the last answer used
+    ("What property does the projection restore?" after an answer quoting "... projects the residual
+    connection space ..."): "the" marks something already given, and the conversation gave it. A
+    search ("Which paper ...", "Is there ...") is never one."""
+    if conversation is None or not conversation.turns or _entities(question):
+        return False
+    m = _DEFINITE_ANY.search(" ".join(question.split()))
+    last = conversation.turns[-1]
+    if not m or not last.citations or _COLLECTION_WIDE.search(question) or re.search(
+            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
+        return False
+    return bool(_specific_stems(m.group("noun")) & _specific_stems(last.answer or ""))
+
+
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
@@ -487,6 +520,21 @@ def _earlier_sentences(text: str) -> str:
     return text[:cut] if cut >= 0 else ""
 
 
+_SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|should|might|may)\s+$", re.I)
+_WH = re.compile(r"\b(?:how|what|which|why|when|where|who)\b", re.I)
+
+
+def _before_clause(text: str, at: int) -> str:
+    """The text an "it" at `at` may point back to: all before it, or, for "it" as the subject after an
+    auxiliary ("How much compute overhead does it add?"), only what comes before the wh-word opening
+    its clause: the noun phrase a wh-question asks about is not what "it" names."""
+    before = text[:at]
+    if not _SUBJECT_IT.search(before):
+        return before
+    wh = list(_WH.finditer(before))
+    return before[:wh[-1].start()] if wh else before
+
+
 def _unresolved_pronoun(question: str) -> bool:
     """A pronoun whose antecedent is not in the question itself: "it" with no name or topic before it,
     "they" with no papers/authors before it, "he"/"she"."""
@@ -497,7 +545,7 @@ def _unresolved_pronoun(question: str) -> bool:
     for m in _SINGULAR.finditer(question):
         if m.start() in expletive:
             continue
-        if not _has_antecedent(question[:m.start()]):
+        if not _has_antecedent(_before_clause(question, m.start())):
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
@@ -528,7 +576,7 @@ def needs_history(question: str) -> bool:
         return False
     if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q) or (_VERBLESS.match(q) and not _entities(q)):
         return True
-    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)):
+    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
         return True
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
@@ -539,6 +587,8 @@ def needs_history(question: str) -> bool:
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
+    if not entities and _DEFINITE_SUBJECT.search(q):
+        return True
     if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q):
         return True
     if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
@@ -594,9 +644,16 @@ def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
     return [], []
 
 
+_DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|which|who|on|about|with|for)\s+"
+                        r"[^,;:.?!]+?)"
+                        r"(?=\s*(?:[,;:.?!]|$)|\s+and\s+the\s+(?:one|paper|work|method|study)\b)", re.I)
+"""A paper described instead of named ("the one that recycles web data with a rephraser")."""
+
+
 def _ordered_referents(conversation: Conversation) -> list[str]:
     """What "the first/second one" counts through: the latest list of two or more things, newest turn
-    first: the names its question gave, in the order the user named them, else the papers its answer
+    first: the names its question gave, in the order the user named them, else the papers it described
+    ("the one that recycles web data ..., and the one that converts LLMs ..."), else the papers its answer
     cited, in that order (a later turn about one of them does not replace the list: after "Which two
     papers build on DPO?" and "Does the second one need training?", "the first one" is still the
     first paper listed); with no list, the papers the conversation's answers cited, in the order they were first
@@ -606,6 +663,9 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
         named = _turn_entities(turn)
         if len(named) >= 2:
             return named
+        described = _DESCRIBED.findall(turn.standalone_question or turn.question)
+        if len(described) >= 2:
+            return [" ".join(d.split()) for d in described]
         cited = _cited_names(turn)
         if len(cited) >= 2:
             return cited
@@ -634,7 +694,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     the last answer cited for "they"/"them" ("Which of them also reports GPQA?"); with no
     subject at all, the previous question: ``"… (follow-up to: …)"``.
     """
-    if conversation is None or not conversation.turns or not needs_history(question):
+    if conversation is None or not conversation.turns or not (needs_history(question)
+                                                               or refers_to_last_answer(question, conversation)):
         return question
     text = " ".join(question.split())
     named, cited = _subject(conversation)
@@ -654,6 +715,13 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
+    other = _OTHER.search(text)
+    if other and len(referents) >= 2:
+        last = set(_cited_names(conversation.turns[-1]) or _turn_entities(conversation.turns[-1]))
+        rest = [r for r in referents if r not in last]
+        if len(rest) == 1 or (rest and len(referents) == 2):
+            text = text[:other.start()] + rest[0] + text[other.end():]
+            changed = True
     paper = cited[0] if cited else (f"the paper on {_join(named)}" if named else "")
     edits: list[tuple[int, int, str]] = []
     for m in _DEMONSTRATIVE_NP.finditer(text):
@@ -663,7 +731,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
-                    if m.start() not in expletive and not _has_antecedent(text[:m.start()])), None)
+                    if m.start() not in expletive and not _has_antecedent(_before_clause(text, m.start()))), None)
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)
@@ -676,6 +744,14 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if changed:
         return text
     if topic:
+        if any((_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
+               and not _has_antecedent(_earlier_sentences(text[:m.start()]))
+               for m in _DEMONSTRATIVE_ANY.finditer(text)):
+            # "What do they call that paradigm?": a demonstrative before a word that is not the paper
+            # (a relative "that" is followed by a verb, this one by the question mark) points at what
+            # the last question described; its words go along with the paper's name
+            prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
+            return f"{text} ({_join(topic)}: {prev.strip().rstrip('?？.!').strip()})"
         return f"{text} ({_join(topic)})"
     prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
     return f"{text} (follow-up to: {prev.strip()})"
@@ -716,7 +792,8 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     the LLM call fails."""
     from assistant import prompts
 
-    if conversation is None or not conversation.turns or not needs_history(question):
+    if conversation is None or not conversation.turns or not (needs_history(question)
+                                                               or refers_to_last_answer(question, conversation)):
         return question
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)

@@ -90,7 +90,12 @@ def entity_noun(question: str) -> str | None:
         noun = w.strip(",?")
     return noun
 _DETAIL_Q = {
-    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b|\baffiliation|"
+    # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
+    # the subject of what the paper does ("Which objective do the authors propose?")
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b(?!\s+(?:propose|introduce|"
+                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|"
+                          r"observe|argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|"
+                          r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
                            r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
@@ -113,7 +118,7 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
                            r"(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
-                           r"(?:do|propose|introduce|improve|stand\s+for|mean)\b", re.I)
+                           r"(?:do|propose|introduce|stand\s+for|mean)\b", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
@@ -130,11 +135,17 @@ _AUXILIARY = set("""was were is are did does do has have had can could would wil
 of by with from to at during""".split())
 
 
+_OPENER = re.compile(r"^\s*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,.;:!]\s+)+(?=(?:which|what|how|who|is|are|does|do|did|can|"
+                     r"compare|contrast)\b)", re.I)
+"""A discourse opener before the question proper ("Separately, which paper ...", "Different topic. Which
+paper ...", "OK. Is there ..."): one or two words and a stop, then an interrogative word."""
+
+
 def question_kind(question: str) -> str:
     """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
     else an entity)."""
-    q = fold(question)
+    q = _OPENER.sub("", fold(question))
     if detail_asked(q):
         return "detail"
     if acronym_asked(q):
@@ -353,6 +364,35 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+
                       r"has|have|had|will|would|per|of|in|for|on|at|to|with|does|\w+ed)\b|\s*[?,.]|$)", re.I)
 
 
+_MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?P<run>(?:[\w-]+\s+){0,2}?[\w-]+?)"
+                       r"(?=\s+(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b)", re.I)
+_SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
+"""Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
+
+
+_DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
+                         r"trained)\b|"
+                         r"\bhow\s+much\s+(?:wall-?clock\s+|gpu\s+|compute\s+)?time\b", re.I)
+_DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:gpu|tpu)[-\s]?hours?|steps?|epochs?|"
+                       r"iterations?|wall-?clock|time)\b", re.I)
+"""A question asking how long something takes, and the units of time (a class of words) a sentence
+answering it states."""
+
+
+def measured_noun(clause: str) -> str | None:
+    """What a "how much <noun> ..." clause measures: the last word of the noun phrase between "how
+    much" and the verb ("How much extra optimizer memory does NorMuon need?" -> "memory"), or None
+    when "how much" is followed by a verb or an adjective ("How much does X improve ...?", "How much
+    faster is it?")."""
+    m = _MEASURED.search(fold(clause))
+    if not m:
+        return None
+    words = m.group("run").split()
+    if words[-1].casefold().endswith(("er", "ly")) and len(words) == 1:  # "how much faster", "how much better"
+        return None
+    return words[-1]
+
+
 _NUMBER_UNITS = {"point", "points", "percent", "percentage", "times", "fold", "pp", "x"}
 
 
@@ -388,10 +428,16 @@ def asked_quantities(question: str) -> list[str]:
     return clauses
 
 
+_WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
+                            r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b", re.I)
+"""A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold")."""
+
+
 def states_quantity(sentence: str, count_asked: bool = False) -> bool:
-    """`has_number`, or, when a count is asked ("how many ..."), a count written in words ("three
-    strategies")."""
-    return has_number(sentence) or (count_asked and bool(_COUNT.search(plain(sentence))))
+    """`has_number`, a quantity in words (`_WORD_QUANTITY`: "orders of magnitude"), or, when a count
+    is asked ("how many ..."), a count written in words ("three strategies")."""
+    return (has_number(sentence) or bool(_WORD_QUANTITY.search(plain(sentence)))
+            or (count_asked and bool(_COUNT.search(plain(sentence)))))
 
 
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
@@ -407,12 +453,21 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
         numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        if _SPEED.search(fold(clause)):
+            # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
+            # up to 4×") names the asked quantity in other words; count it as two shared words
+            numeric = [(k + 2 if _SPEED.search(fold(x[2])) else k, x) for k, x in numeric]
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
         counted = stems(counted_noun(clause) or "") if count else set()
         if counted:  # "how many bits ...": a sentence that counts something else does not answer
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
+        if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
+            numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
+        measured = stems(measured_noun(clause) or "")
+        if measured:  # "how much extra memory ...": a number about something else does not answer
+            numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
         numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
         if not numeric:
             continue
@@ -528,6 +583,41 @@ def reports_results(sentence: str) -> bool:
 
 _PROBLEM_Q = re.compile(r"^\s*why\b|\b(?:problems?|challenges?|limitations?|hard|difficult|motivat\w*|fail\w*|"
                         r"wrong|costs?|incurs?|drawbacks?|weakness\w*|issues?|bottlenecks?|lack\w*)\b", re.I)
+
+
+_ENUMERATION_Q = re.compile(r"\b(?:what|which)\s+(?P<count>two|three|four|five|[2-5])\s+(?:[\w-]+\s+){0,3}?[\w-]+s\b",
+                            re.I)
+_COUNT_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five"}
+
+
+def asked_count(question: str) -> str | None:
+    """The number of things `question` asks for, as a word ("What two ingredients make up WinQ?",
+    "Which 2 families of methods ...?" -> ``"two"``), or None."""
+    m = _ENUMERATION_Q.search(fold(question))
+    return _COUNT_WORDS.get(m.group("count"), m.group("count").casefold()) if m else None
+
+
+def enumerates(sentence: str, count: str) -> bool:
+    """True when `sentence` lists `count` things (a word: ``"two"``): "(1) ... (2) ...", "either ...
+    or ..." (two), or the count before a plural noun ("two metrics measuring ...", "three recurring
+    primitives---division, ...")."""
+    text = plain(sentence)
+    if re.search(r"\(\s*(?:1|i|a)\s*\)[^.]*\(\s*(?:2|ii|b)\s*\)", text):
+        return True
+    if count == "two" and re.search(r"\beither\b[^.]*\bor\b", text, re.I):
+        return True
+    return bool(re.search(rf"\b{count}\s+(?:[\w*-]+\s+){{0,2}}?[\w*-]+s\b", text, re.I))
+
+
+_REFERS_BACK = re.compile(r"^\s*(?:to\s+\w+\s+(?:these|this|those|such|it|them)\b|(?:these|this|such|those)\s+"
+                          r"(?:\w+\s+)?(?:challenges?|issues?|problems?|limitations?|drawbacks?|shortcomings?|"
+                          r"difficult(?:y|ies)|gaps?)\b)", re.I)
+
+
+def refers_back(sentence: str) -> bool:
+    """True when `sentence` opens by pointing at a problem the sentence before it states ("To address
+    these challenges, we propose ...", "To eliminate it, ...", "This limitation ...")."""
+    return bool(_REFERS_BACK.search(fold(sentence)))
 
 
 def asks_problem(question: str) -> bool:
@@ -690,6 +780,10 @@ class ExtractiveSynthesizer:
     max_sentences = 2
     margin = 0.08  # sentences within this of the best one are quoted too
     summary_margin = 2.0  # `_summary`: sentences within this log-odds of the best one are quoted too
+    # a question about the paper with no matching sentence is answered from it when one of its sentences
+    # has at least this similarity (0.3 refused "Does ALIVE look at screenshots or at the page
+    # structure?" in a chat about ALIVE; 0.2 and 0.1 change nothing else on the development files)
+    paper_similarity = 0.2
 
     def __init__(self, settings: Settings, model: str | None = None):
         self.settings = settings
@@ -770,6 +864,18 @@ class ExtractiveSynthesizer:
         top = learned[ranked[0][5]]
         chosen = [x for x in ranked if learned[x[5]] >= top - self.summary_margin][:limit]
         chosen.sort(key=lambda x: x[5])
+        count = asked_count(question)
+        if count and not any(enumerates(x[2], count) for x in chosen):
+            # "What two ingredients make up WinQ?": the sentence listing two things ("(1) ... and
+            # (2) ...", "either ... or ...", "two metrics measuring ..."), when no quoted one does
+            listing = [x for x in ranked if enumerates(x[2], count)]
+            if listing:
+                chosen = sorted([listing[0], *chosen][:limit], key=lambda x: x[5])
+        if asks_problem(question) and refers_back(chosen[0][2]):
+            # "Which problems ... does it address?" answered by "To address these challenges, we
+            # propose ...": the sentence before states the challenges "these" points to
+            before = [x for x in mine if x[5] == chosen[0][5] - 1]
+            chosen = (before + chosen)[:limit]
         return chosen
 
     def _pick(self, question: str, sources: Sequence[Source], embedder: Embedder | None):
@@ -813,14 +919,16 @@ class ExtractiveSynthesizer:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))
             lines = []
+            # what the papers are evaluated on, when the question asks about it (a class of nouns)
+            evaluated_on = next((w for w in re.findall(r"[\w-]+", question)
+                                 if noun_key(w) in ("benchmark", "dataset", "task")), "")
+            exclude = [*names, *re.findall(r"\w+", question)]
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
-                mine = sorted((x for x in scored if x[1] == s.n),
-                              key=lambda x: -(x[0] + 0.05 * min(x[4], 3) + (0.08 if own.search(x[2]) else 0.0)
-                                              + (0.1 if quantity and has_number(x[2]) else 0.0)
-                                              - (0.2 if _BACKGROUND.search(x[2]) and not own.search(x[2])
-                                                 else 0.0)))
+                rows = sorted((x for x in scored if x[1] == s.n), key=lambda x: x[5])
+                learned = self._learned(question, rows, pointers, quantity) if rows else {}
+                mine = sorted(rows, key=lambda x: -learned[x[5]])
                 if mine:
                     # what the paper is (its "we propose X" sentence) beside why it matches: the best
                     # sentence, unless that is only the field's background
@@ -834,6 +942,12 @@ class ExtractiveSynthesizer:
                         # and what it finds: its result sentence with a number, when no picked one is
                         found = [x for x in mine if all(x is not y for y in picked) and finds(x)]
                         picked += found[:1]
+                    scores_on = lambda x: has_number(x[2]) and named_entities(  # noqa: E731
+                        x[2], [*exclude, s.paper.display_name])
+                    if evaluated_on and not any(scores_on(x) for x in picked):
+                        # "which papers report results on math benchmarks?": its sentence naming
+                        # them with a score ("... 14.9% on MATH500")
+                        picked += [x for x in mine if scores_on(x)][:1]
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
@@ -870,6 +984,17 @@ class ExtractiveSynthesizer:
                     found = named_entities(x[2], exclude)
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
+            if not named and pointers and key:
+                # described, not named: baselines by their method ("over probability- or entropy-only
+                # reweighting baselines" for "what baselines does RankTuner beat?"), or the asked things
+                # listed in words ("complex tasks, including mathematical reasoning, code generation, and
+                # ...") in the named paper. Models and datasets are named: a sentence that mentions them
+                # without a name or a list does not answer ("Which base model did they post-train?")
+                lists_them = re.compile(rf"\b{re.escape(key)}\w*\b,?\s+(?:including|such\s+as|e\.g\.|like|:)\s+"
+                                        r"[^.]*,[^.]*\b(?:and|or)\b", re.I)
+                named = sorted((x for x in scored if x[1] == top_n and (
+                    key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
+                    or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()
@@ -883,7 +1008,9 @@ class ExtractiveSynthesizer:
             chosen = self._summary(scored, sources[0], question, pointers=pointers)
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
-        if kind == "other" and pointers and asks_results(question):
+        improves = any(re.search(rf"\b(?:does|did|do)\s+{re.escape(nm)}\s+improve\b", fold(question), re.I)
+                       for nm in pointers)  # "What does NorMuon improve (over AdamW)?": its results
+        if kind == "other" and pointers and (asks_results(question) or improves):
             # "what gains does X report?": the named paper's sentences reporting its experiments or
             # stating a result with a number, the best two by the learned scorer
             mine = [x for x in scored if x[1] == top_n]
@@ -900,7 +1027,7 @@ class ExtractiveSynthesizer:
             # a yes/no or how/why question about the paper it names, when one of its sentences is
             # close: the sentences the learned scorer ranks best
             mine = [x for x in scored if x[1] == top_n]
-            if mine and max(x[3] for x in mine) >= 0.3:
+            if mine and max(x[3] for x in mine) >= self.paper_similarity:
                 chosen = [(x[1], x[2], x[3], None)
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, chosen

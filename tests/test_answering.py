@@ -391,6 +391,10 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Which optimizers use orthogonalization?",
     "What about the KV cache paper, how fast is its attention?",  # a new subject, described
     "What about NorMuon?",
+    "How do the models trained with RL compare on AIME?",  # the generic noun is said which ("trained with RL")
+    "Do the authors of NorMuon release code?",
+    "Is there a benchmark that compares LLMs with humans?",
+    "What does KV cache compression do and how much memory does it save?",  # "it": the earlier clause's topic
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -423,6 +427,11 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Which specific models?",  # no verb: a fragment
     "What about larger models?",
     "Do these gains hold at larger scale?",
+    "How do the models cope with tasks in more dimensions?",  # "the models": which ones is not said
+    "Does the method need retraining?",
+    "How much compute overhead does it add?",  # "compute overhead" is what is asked, not what "it" names
+    "Which Transformer operations does it support?",
+    "And the other one, what does it quantize?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -461,9 +470,31 @@ def _turn(question, cited=(), standalone=""):
     # "them": every paper the last answer cited
     ([_turn("Which papers report results on AIME?", ["DiffuSearch", "EAPO"])], "Which of them also reports GPQA?",
      "Which of them also reports GPQA? (DiffuSearch and EAPO)"),
-    # a demonstrative before any noun points back
+    # a demonstrative before any noun points back, at what the last question described: its words go along
     ([_turn("Is there a paper that picks pretraining data with the optimizer?", ["OPUS"])],
-     "How much extra compute does that selection cost?", "How much extra compute does that selection cost? (OPUS)"),
+     "How much extra compute does that selection cost?",
+     "How much extra compute does that selection cost? (OPUS: Is there a paper that picks pretraining data with the "
+     "optimizer)"),
+    ([_turn("Which work lets a reasoning model show intermediate responses while it is still thinking?",
+            ["PLAINTAIN"])], "What do they call that paradigm?",
+     "What do they call that paradigm? (PLAINTAIN: Which work lets a reasoning model show intermediate responses "
+     "while it is still thinking)"),
+    # papers described, not named: "the second one" is the second description, not the one paper cited
+    ([_turn("Two papers caught my eye: the one that recycles web data with a rephraser, and the one that converts "
+            "LLMs into spiking networks. What does each do?", ["RePro"])],
+     "Does the second one require retraining the model?",
+     "Does the one that converts LLMs into spiking networks require retraining the model?"),
+    # "it" after the question's own noun phrase still points back
+    ([_turn("Is there a paper that picks pretraining data with the optimizer?", ["OPUS"])],
+     "How much compute overhead does it add?", "How much compute overhead does OPUS add?"),
+    # "the other one": of the two papers, the one the last answer did not cite
+    ([_turn("Compare STAR-KV and WinQ.", ["STAR-KV", "WinQ"]), _turn("Which one is faster?", ["STAR-KV"],
+      "Which one is faster? (STAR-KV and WinQ)")], "And the other one, what does it quantize?",
+     "And WinQ, what does it quantize?"),
+    # a generic noun with nothing saying which is the subject of the question: the paper under discussion
+    ([_turn("Is there a benchmark that compares LLMs with humans on abstract reasoning?", ["A²RBench"])],
+     "How do the models cope with tasks in more dimensions?",
+     "How do the models cope with tasks in more dimensions? (A²RBench)"),
     # a study detail with no study named is about the paper under discussion
     ([_turn("Which paper speeds up quantization-aware training?", ["WinQ"])], "How long does training take?",
      "How long does training take? (WinQ)"),
@@ -690,3 +721,67 @@ def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words
     efficiency") is quoted, though it does not name the paper."""
     obj = _extractive(bundled_store, settings, "How does OPUS keep its selection computationally efficient?")
     assert not obj["refused"] and "CountSketch" in obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("turns, standalone, cited, fact", [
+    # the described papers are what "the second one" counts through, though the answer cited one of them
+    (["Two papers caught my eye: the one that recycles web data with a rephraser, and the one that converts "
+      "LLMs into spiking networks. What does each do?", "Does the second one require retraining the model?"],
+     "Does the one that converts LLMs into spiking networks require retraining the model?", "ANN-to-SNN", ""),
+    # "the models" of the benchmark under discussion
+    (["Is there a benchmark that compares LLMs with humans on abstract reasoning?",
+      "How do the models cope with tasks in more dimensions?"], None, "A$^2$RBench", "3D"),
+    # "that paradigm": what the last question described, in the paper under discussion
+    (["Which work lets a reasoning model show intermediate responses to the user while it is still thinking?",
+      "What do they call that paradigm?"], None, "PLAINTAIN", "interleaved reasoning"),
+    # "the name": a part of the paper under discussion
+    (["Is there a paper on decoding that adapts computation to the model's uncertainty?",
+      "What does the name stand for?"], "What does the name stand for? (EDEN)", "EDEN", "Entropy-informed"),
+    # "the projection": given by the last answer ("projects the residual connection space ...")
+    (["What is mHC?", "What property does the projection restore?"], None, "Manifold-Constrained", "identity mapping"),
+])
+def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundled_store, settings, turns,
+                                                                          standalone, cited, fact):
+    """`cited`: a string of the cited paper's abstract (its name as the abstract writes it)."""
+    from assistant.answering import answer
+    from assistant.conversation import Conversation
+    from assistant.events import Answer
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    conv = Conversation()
+    llm = make_llm(settings, "extractive")
+    for q in turns:
+        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
+                                         conversation=conv), q))
+    last = Answer.from_events(events, turns[-1])
+    if standalone:
+        assert last.standalone_question == standalone
+    assert not last.refused, last.text
+    assert [cited in c.paper.abstract for c in last.citations] == [True], last.text
+    assert fact.casefold() in last.text.casefold()
+
+
+def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_not():
+    from assistant.answering import refers_to_last_answer
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    conv = Conversation([Turn("What is mHC?", answer="mHC projects the residual connection space onto a manifold [1].",
+                              citations=(Citation(1, Paper(abstract="", title="mHC", id="p1")),))])
+    assert refers_to_last_answer("What property does the projection restore?", conv)
+    assert not refers_to_last_answer("What property does the optimizer restore?", conv)  # not given
+    assert not refers_to_last_answer("Which paper studies the residual connection?", conv)  # a search
+    assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
+
+
+def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():
+    """"by 2-3× [1]": × after a number is its unit, so [1] cites source 1 (the extractive answer lost
+    its citation); "a 4 × [2] matrix": × between operands is math."""
+    from assistant.answering import check_citations
+
+    assert check_citations("RePro improves data efficiency by 2-3× [1].", 1) == (
+        "RePro improves data efficiency by 2-3× [1].", [1], [])
+    assert check_citations("a 4 × [2] matrix", 2)[1] == []

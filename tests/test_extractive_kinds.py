@@ -285,3 +285,142 @@ def test_extractive_what_is_x_quotes_the_sentence_that_defines_it(bundled_store,
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"].split("[1]")[0], obj["answer"]  # the first sentence quoted defines it
+
+
+def test_the_question_kind_is_read_after_a_discourse_opener():
+    """"Separately, which paper ..." asks which paper as "Which paper ..." does; an opener is no subject."""
+    from assistant.extractive import question_kind
+
+    assert question_kind("Separately, which paper finds that Muon's updates have uneven neuron norms?") == "papers"
+    assert question_kind("Different topic. Which paper recasts fine-tuning as distribution matching?") == "papers"
+    assert question_kind("Hi, what is EDEN?") == "definition"
+
+
+def test_what_a_how_much_question_measures():
+    """"How much <noun> ..." asks about that noun; "how much faster / does X improve" names none."""
+    from assistant.extractive import measured_noun
+
+    assert measured_noun("How much extra optimizer memory does NorMuon need compared with plain Muon?") == "memory"
+    assert measured_noun("How much KV cache compression does STAR-KV achieve?") == "compression"
+    assert measured_noun("How much does WinQ improve accuracy?") is None
+    assert measured_noun("How much faster is it?") is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # the abstract states the speed in other words: "accelerates QAT by up to 4×"
+    ("And by how much does WinQ speed up training?", "4×"),
+    # "To address these challenges, we propose mHC": the sentence before states the challenges
+    ("Which problems of the original hyper-connections does mHC address?", "memory access"),
+    ("Which problems of the original hyper-connections does mHC address?", "instability"),
+    # baselines are described by their method, not named
+    ("What baselines does RankTuner beat?", "entropy-only"),
+])
+def test_extractive_answer_states_the_asked_fact_said_in_other_words(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert expected in obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_which_paper_question_after_an_opener_names_the_paper(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "Separately, which paper finds that Muon's updates have very uneven "
+                                               "neuron norms, so that a few neurons dominate?")
+    assert obj["answer"].startswith("NorMuon [1]: "), obj["answer"]
+    assert _cited_titles(obj) == ["NorMuon"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "How much extra optimizer memory does NorMuon need compared with plain Muon?",  # its numbers are steps, points
+    "Which language models were quantized in the WinQ experiments?",  # "models" are named, and none is
+])
+def test_a_number_or_name_about_something_else_does_not_answer(bundled_store, settings, question):
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+
+
+def test_a_question_asking_for_a_number_of_things_and_the_sentences_listing_them():
+    from assistant.extractive import asked_count, enumerates
+
+    assert asked_count("What two ingredients make up WinQ?") == "two"
+    assert asked_count("Which 3 stages does the pipeline have?") == "three"
+    assert asked_count("What is WinQ?") is None
+    assert enumerates("It involves: (1) resetting weights and (2) computing gradients of noisy weights.", "two")
+    assert enumerates("Existing methods either rely on static filters, or use raw gradients.", "two")
+    assert enumerates("We quantify these with two metrics measuring backward attention.", "two")
+    assert not enumerates("We introduce three novel RL strategies (preplan tokens, anchor tokens, and coupling).",
+                          "two")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("What two ingredients make up WinQ?", ["interpolation", "noise-injected"]),
+    ("Which two families of existing data-selection methods does OPUS criticise?", ["static filters",
+                                                                                    "raw gradients"]),
+])
+def test_extractive_what_two_things_quotes_the_sentence_listing_them(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert all(e in obj["answer"] for e in expected), obj["answer"]
+
+
+@pytest.mark.integration
+def test_how_long_does_training_take_is_not_answered_by_a_percentage(bundled_store, settings):
+    """The WinQ abstract states 4× and 8.8% "under the same training cost", no training time."""
+    obj = _extractive(bundled_store, settings, "How long does WinQ training take?")
+    assert obj["answer"] == "The abstracts do not say."
+
+
+@pytest.mark.integration
+def test_a_yes_no_question_about_a_named_paper_is_answered_from_it_not_refused(bundled_store, settings):
+    """No sentence of ALIVE's abstract shares a word with "screenshots" or "page structure": its best
+    sentences are quoted and cited, not "The abstracts do not say."."""
+    obj = _extractive(bundled_store, settings, "Does ALIVE look at screenshots or at the page structure?")
+    assert not obj["refused"], obj["answer"]
+    assert _cited_titles(obj) == ["ALIVE"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # "what does X improve" asks for X's results, not its definition (issue 8's example)
+    ("What does NorMuon improve over AdamW?", "21.74%"),
+    # the tasks are listed in words, not named
+    ("What tasks was EDEN evaluated on?", "code generation"),
+])
+def test_extractive_results_and_described_things_of_a_named_paper(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_which_papers_report_results_on_benchmarks_names_the_benchmarks_in_each_line(bundled_store, settings):
+    """Each paper's line adds its sentence naming the benchmarks with a score when its best sentences
+    name none: DiffuSearch's "... on MATH500", EAPO's "On AIME 2024/2025 ..."."""
+    obj = _extractive(bundled_store, settings, "Which papers report results on mathematical reasoning benchmarks?")
+    lines = {line.split(" [")[0]: line for line in obj["answer"].splitlines()}
+    assert "MATH500" in lines["DiffuSearch"]
+    assert "AIME" in lines["EAPO"]
+
+
+def test_the_authors_as_the_subject_of_a_research_verb_are_not_the_asked_detail():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("Which objective do the authors propose?") is None
+    assert detail_asked("What do the authors find about exploration?") is None
+    assert detail_asked("Who are the authors of the NorMuon paper?") == "authors"
+    assert detail_asked("Which authors wrote it?") == "authors"
+
+
+def test_a_quantity_written_in_words_is_a_stated_quantity():
+    from assistant.extractive import states_quantity
+
+    assert states_quantity("ALIVE remains orders of magnitude more efficient than GUI agents.")
+    assert states_quantity("RePro doubles the gains of prompting.")
+    assert not states_quantity("ALIVE is more efficient than GUI agents.")
+
+
+@pytest.mark.integration
+def test_how_much_more_efficient_is_answered_by_a_quantity_in_words(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "How much more efficient is ALIVE than GUI agents?")
+    assert "orders of magnitude" in obj["answer"], obj["answer"]
+    assert _cited_titles(obj) == ["ALIVE"]

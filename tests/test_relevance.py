@@ -305,11 +305,12 @@ def test_a_several_paper_question_names_each_paper_that_covers_the_theme(bundled
 
 @pytest.mark.integration
 def test_each_line_of_a_several_paper_answer_states_what_the_paper_finds(bundled_store, settings):
-    """A line per paper: its matching sentence and, when that is not one, its result with a number."""
+    """A line per paper: the sentence the learned scorer ranks best and, when that states no number, its
+    result with a number; the line says how the paper uses the theme (here: with quantization)."""
     obj, cited = _ask(bundled_store, settings, "Which papers use quantization in language models?")
     lines = obj["answer"].splitlines()
     star = [ln for ln in lines if ln.startswith("STAR-KV [")]
-    assert star and "75%" in star[0] and "near lossless low-bit quantization" in star[0]
+    assert star and "75%" in star[0] and "quantization" in star[0].split("[")[1]
 
 
 @pytest.mark.integration

@@ -4,7 +4,7 @@
 
 SciFact: the product's hybrid (shipped settings) and dense retrieval over two SciFact stores under the
 benchmark cache, one embedded with the shipped fp32 model (the store `retrieval_scifact.py` uses) and
-one with the int8 copy (``embedding_precision="int8"``: onnxruntime `quantize_dynamic`, per-channel);
+one with the int8 copy (``embedding_precision="int8"``: `store.embeddings.quantized_model`);
 nDCG@10 / Recall@100 on the BEIR train and test splits. airas known-item search: the first `--airas`
 papers of airas-papers-db (the same reader order as `ingest_speed.py`'s 5k subset), each store
 embedded with one precision; every paper with a real title is searched for by its title, and by
@@ -112,7 +112,8 @@ def write(sci, known, n: int, load_before: str, started: float) -> None:
     if known:
         body += "\n\n" + markdown_table(["retriever (precision)", "query", "papers", "success@1", "MRR@10"], known)
     body += (f"\n\nSciFact: BEIR train (809 queries) and test (300 queries), product settings (hybrid = tmm, "
-             f"dense 0.8 / BM25 0.2, 100 candidates). int8 = onnxruntime `quantize_dynamic` (QInt8 weights, per "
+             f"dense 0.8 / BM25 0.2, 100 candidates). int8 = the product's int8 copy (`quantized_model`: the "
+             f"attention fused into onnxruntime's Attention operator, then `quantize_dynamic`, QInt8 weights per "
              f"channel) of the shipped fp32 file. ")
     body += (f"Known-item: the first {n} airas papers; each paper with a real title is the target of one query "
              f"(its title, or its abstract's first sentence). " if known else "Known-item: not measured in this run. ")

@@ -211,6 +211,44 @@ def test_int8_model_is_made_once_per_user_and_falls_back_to_the_data_folder(tmp_
 
 @pytest.mark.integration
 @needs_model
+def test_int8_copy_fuses_the_attention_and_never_reuses_an_older_copy(tmp_path, monkeypatch):
+    import onnx
+
+    from assistant.store.embeddings import OnnxMiniLM, fuse_attention, quantized_model
+
+    fp32 = MODEL_DIR / "onnx" / "model.onnx"
+    st = fp32.stat()
+    user = tmp_path / "user-cache"
+    user.mkdir()
+    older = user / f"model-int8-{st.st_size}-{int(st.st_mtime)}.onnx"  # the unfused copy's name (INT8_VERSION 1)
+    older.write_text("not a model")
+    path = quantized_model(fp32, [user])
+    assert path != older and path.name.startswith("model-int8v2-")
+    ops = [n.op_type for n in onnx.load(str(path)).graph.node]
+    assert ops.count("QAttention") == 6 and "Softmax" not in ops  # one fused attention per layer
+
+    # the fused fp32 graph computes what the shipped one does (the int8 copy differs only by quantisation)
+    graph = onnx.load(str(fp32))
+    assert fuse_attention(graph) == 6
+    fused = tmp_path / "fused.onnx"
+    onnx.save(graph, str(fused))
+    texts = [p.document for p in PAPERS] + ["KV cache"]
+    shipped = OnnxMiniLM(MODEL_DIR).embed(texts)
+    rewritten = OnnxMiniLM(MODEL_DIR)
+    monkeypatch.setattr(rewritten, "model_file", lambda: fused)
+    assert np.allclose(rewritten.embed(texts), shipped, atol=1e-5)
+    int8 = OnnxMiniLM(MODEL_DIR, precision="int8", model_cache_dir=user).embed(texts)
+    assert (int8 * shipped).sum(1).min() > 0.98
+
+    # a graph without the named attention blocks (or without an attention mask) is left as it is
+    plain = onnx.load(str(fp32))
+    plain.graph.input.remove(next(i for i in plain.graph.input if i.name == "attention_mask"))
+    before = plain.SerializeToString()
+    assert fuse_attention(plain) == 0 and plain.SerializeToString() == before
+
+
+@pytest.mark.integration
+@needs_model
 def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
     from assistant.store.embeddings import OnnxMiniLM
 

@@ -65,8 +65,9 @@ class OnnxMiniLM:
     chromadb downloads the model there if it is missing.
 
     `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
-    fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
-    activations quantised on the fly), written once per user to `model_cache_dir` (default
+    fp32 file with onnxruntime's own tool (`quantized_model`: each layer's attention fused into one
+    Attention node, then `quantize_dynamic`, int8 weights per output channel, activations quantised on
+    the fly), written once per user to `model_cache_dir` (default
     `default_model_cache_dir`, so every data folder and test run shares it; the model folder itself
     may be read-only) and reused; a copy an earlier version left in `cache_dir` (the data folder's
     cache) is reused too, and `cache_dir` is the fallback when the user cache cannot be written. It
@@ -470,7 +471,7 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as exc:
         raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
-                             f"onnx, or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
+                             f"'paper-assistant[int8]', or set ASSISTANT_EMBEDDING_PRECISION=fp32") from None
     failure = None
     root = logging.getLogger()
     for folder in folders:

@@ -274,7 +274,8 @@ def main(argv=None) -> int:
             if line.strip():
                 r = json.loads(line)
                 score = min(max(r["score"], 1e-6), 1 - 1e-6)
-                rows.append({**r, "key": question_key(r.get("file", path), r["qid"], r.get("precision")), "papers": int(size or 19),
+                key = question_key(r.get("file", path), r["qid"], r.get("precision"))
+                rows.append({**r, "key": key, "papers": int(size or 19),
                              "score_logit": math.log(score / (1 - score))})
     if args.by_file:
         return report_file_cv(rows, args.max_fr, args.min_ooc)

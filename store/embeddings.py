@@ -373,10 +373,12 @@ def fuse_attention(model, num_heads: int = 12) -> int:
         return 0
     by_name = {n.name: n for n in g.node}
     weights = {t.name: t for t in g.initializer}
-    prefixes = sorted({m.group(1) for n in g.node if (m := re.match(r"(.*/layer\.\d+/attention/)self/query/MatMul$", n.name))})
+    block = re.compile(r"(.*/layer\.\d+/attention/)self/query/MatMul$")
+    prefixes = sorted({m.group(1) for n in g.node if (m := block.match(n.name))})
     fused = []
     for p in prefixes:
-        parts = [(by_name.get(f"{p}self/{k}/MatMul"), by_name.get(f"{p}self/{k}/Add")) for k in ("query", "key", "value")]
+        parts = [(by_name.get(f"{p}self/{k}/MatMul"), by_name.get(f"{p}self/{k}/Add"))
+                 for k in ("query", "key", "value")]
         dense = by_name.get(f"{p}output/dense/MatMul")
         if dense is None or any(mm is None or add is None or mm.input[1] not in weights for mm, add in parts):
             return 0
@@ -394,8 +396,9 @@ def fuse_attention(model, num_heads: int = 12) -> int:
                               name="attention_mask_int32")]
     for p, x, w, b, dense in fused:
         g.initializer.extend([w, b])
-        nodes.append(helper.make_node("Attention", [x, w.name, b.name, "attention_mask_int32"], [f"{p}Attention_output"],
-                                      domain="com.microsoft", num_heads=num_heads, name=f"{p}Attention"))
+        nodes.append(helper.make_node("Attention", [x, w.name, b.name, "attention_mask_int32"],
+                                      [f"{p}Attention_output"], domain="com.microsoft", num_heads=num_heads,
+                                      name=f"{p}Attention"))
         dense.input[0] = f"{p}Attention_output"
     g.node.extend(nodes)
     graph_outputs = {o.name for o in g.output}

@@ -23,10 +23,18 @@ from benchmarks._report import markdown_table, write_section
 from benchmarks._scifact import CACHE, MODEL_DIR, evaluate, load_qrels, load_queries, open_store
 
 
+def _tag(precision: str) -> str:
+    """The store folder's tag: ``int8v2`` for the int8 copy of `INT8_VERSION` 2 (a store embedded with an older
+    copy is not reused), ``fp32`` as is."""
+    from assistant.store.embeddings import INT8_VERSION
+
+    return f"int8v{INT8_VERSION}" if precision == "int8" else precision
+
+
 def scifact_rows(precision: str) -> list[list[object]]:
     from assistant.retrieval import Retriever
 
-    data_dir = CACHE / ("scifact-store" if precision == "fp32" else f"scifact-store-{precision}")
+    data_dir = CACHE / ("scifact-store" if precision == "fp32" else f"scifact-store-{_tag(precision)}")
     t0 = time.perf_counter()
     store, report, doc_of = open_store(data_dir=data_dir, embedding_precision=precision)
     print(f"SciFact {precision}: {len(doc_of)} abstracts, embedded {report.embedded} in "
@@ -68,7 +76,7 @@ def known_item_rows(precision: str, n: int) -> list[list[object]]:
     from assistant.store.ingest import ingest
 
     path = airas_subset(n)
-    settings = load_settings(data_dir=CACHE / f"airas-{n}-{precision}", embedding_model_dir=MODEL_DIR,
+    settings = load_settings(data_dir=CACHE / f"airas-{n}-{_tag(precision)}", embedding_model_dir=MODEL_DIR,
                              embedding_precision=precision)
     store = PaperStore(settings)
     t0 = time.perf_counter()

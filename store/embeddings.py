@@ -97,6 +97,7 @@ class OnnxMiniLM:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.model_cache_dir = Path(model_cache_dir).expanduser() if model_cache_dir else None
         self.threads = threads
+        self.int8_version = INT8_VERSION  # which int8 copy `model_file` runs (`use_int8_version`)
         self.stats = EmbedStats()
         self._load_lock = threading.Lock()
 
@@ -142,7 +143,7 @@ class OnnxMiniLM:
         folders = [self.model_cache_dir or default_model_cache_dir()]
         if self.cache_dir is not None:
             folders.append(self.cache_dir / "models")  # where earlier versions made it; the fallback
-        return quantized_model(fp32, folders)
+        return quantized_model(fp32, folders, version=self.int8_version)
 
     def use_precision(self, precision: str) -> None:
         """Run `precision` from now on (the precision an existing collection was built with): a session
@@ -157,13 +158,27 @@ class OnnxMiniLM:
                 self.__dict__.pop("_session", None)
                 self.__dict__.pop("_bulk_session", None)
 
+    def use_int8_version(self, version: int) -> None:
+        """Run int8 copy `version` of the model (`INT8_VERSION`; 1: the copy before the attention was fused)
+        when the precision is int8: the copy an existing int8 collection was built with. A session loaded
+        (or loading) for another copy is dropped."""
+        with self._load_lock:
+            if version != self.int8_version:
+                self.int8_version = version
+                if self.precision == "int8":
+                    self.__dict__.pop("_session", None)
+                    self.__dict__.pop("_bulk_session", None)
+
     def cache_key(self) -> str:
         """Names the vectors this embedder computes, for caches of derived vectors: the model name,
         the precision and the size and modification time of the shipped model file
-        (``all-MiniLM-L6-v2-fp32-90405214-1700000000``). Raises `EmbeddingError` when the files are
-        missing."""
+        (``all-MiniLM-L6-v2-fp32-90405214-1700000000``; ``int8v2`` for the int8 copy of `INT8_VERSION` 2).
+        Raises `EmbeddingError` when the files are missing."""
         st = (self._folder / "model.onnx").stat()
-        return f"{self.name}-{self.precision}-{st.st_size}-{int(st.st_mtime)}"
+        precision = self.precision
+        if precision == "int8" and self.int8_version > 1:
+            precision = f"int8v{self.int8_version}"
+        return f"{self.name}-{precision}-{st.st_size}-{int(st.st_mtime)}"
 
     @cached_property
     def _session(self):
@@ -447,7 +462,7 @@ def _same_outputs(a: Path, b: Path) -> bool:
     return outs[0].shape == outs[1].shape and float(np.abs((outs[0] - outs[1]) * mask[:, :, None]).max()) < 1e-4
 
 
-def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
+def quantized_model(fp32: Path, folders: Path | Sequence[Path], version: int = INT8_VERSION) -> Path:
     """The int8 copy of the ONNX model `fp32`, made on first use and reused afterwards: the self-attention
     blocks fused into onnxruntime's Attention operator (`fuse_attention`; kept only when the fused graph
     computes what the shipped one does, within 1e-4, else the graph is quantised as it is), then
@@ -455,9 +470,10 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
     nodes become QAttention).
 
     `folders`: where to look for the copy, in order; it is written to the first one that can be
-    written (the others are fallbacks, e.g. a read-only home). The file name carries `INT8_VERSION` and
-    the fp32 file's size and modification time, so a changed model, or a copy made another way, is
-    never reused; it is written under a temporary name and renamed, so two processes quantising at
+    written (the others are fallbacks, e.g. a read-only home). `version` 1 makes the copy made before the
+    attention was fused (no `fuse_attention`, the file name it had then), for int8 collections built with
+    it. The file name carries the version and the fp32 file's size and modification time, so a changed
+    model, or a copy made another way, is never reused; it is written under a temporary name and renamed, so two processes quantising at
     once both end with a whole file. Quantising takes a few seconds (docs/benchmarks.md). Raises
     `EmbeddingError` when the onnx package is missing or no folder can be written.
     """
@@ -465,7 +481,8 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
 
     folders = [Path(folders)] if isinstance(folders, (str, Path)) else [Path(f) for f in folders]
     st = fp32.stat()
-    name = f"{fp32.stem}-int8v{INT8_VERSION}-{st.st_size}-{int(st.st_mtime)}.onnx"
+    tag = f"int8v{version}" if version > 1 else "int8"
+    name = f"{fp32.stem}-{tag}-{st.st_size}-{int(st.st_mtime)}.onnx"
     for folder in folders:
         if (folder / name).exists():
             return folder / name
@@ -487,7 +504,7 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
             root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
             source = fp32
             graph = onnx.load(str(fp32))
-            if fuse_attention(graph):
+            if version > 1 and fuse_attention(graph):
                 onnx.save(graph, str(fused))
                 if _same_outputs(fp32, fused):
                     source = fused

@@ -249,6 +249,34 @@ def test_int8_copy_fuses_the_attention_and_never_reuses_an_older_copy(tmp_path, 
 
 @pytest.mark.integration
 @needs_model
+def test_an_int8_collection_made_before_the_fused_copy_is_searched_with_the_copy_before(data_dir, tmp_path,
+                                                                                        monkeypatch):
+    from assistant.settings import load_settings
+    from assistant.store.collection import PaperStore
+    from assistant.store.embeddings import INT8_VERSION
+
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    new = PaperStore(load_settings(embedding_precision="int8"))
+    assert new.collection.metadata["embedding_int8_version"] == INT8_VERSION == 2
+    assert new.embedder.model_file().name.startswith("model-int8v2-")
+
+    # as the code before this change left it: int8, no copy recorded, vectors of the unfused copy
+    old = PaperStore(load_settings(embedding_precision="int8", collection="old"))
+    old.embedder.use_int8_version(1)
+    old.upsert(PAPERS, old.embedder.embed([p.document for p in PAPERS]))
+    meta = {k: v for k, v in old.collection.metadata.items() if k != "embedding_int8_version" and "hnsw" not in k}
+    old.collection.modify(metadata=meta)
+    old.mark_changed()
+
+    opened = PaperStore(load_settings(collection="old"))  # the default precision, a fresh process
+    assert opened.collection is not None and opened.embedder.int8_version == 1
+    assert opened.embedder.model_file().name.startswith("model-int8-")  # the unfused copy, its old name
+    assert opened.embedder.cache_key() != new.embedder.cache_key()  # no derived vectors shared between copies
+    assert Retriever(opened).search("KV cache compression", top_k=1)[0].paper.id == "p1"
+
+
+@pytest.mark.integration
+@needs_model
 def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
     from assistant.store.embeddings import OnnxMiniLM
 

@@ -73,9 +73,10 @@ class Settings(BaseSettings):
                                                              "(default: openai_base_url).")
     embedding_precision: Literal["fp32", "int8"] = Field(
         "fp32", description="ONNX MiniLM weights of a new collection: 'fp32' as shipped, or 'int8' (quantised once "
-                            "per user from the fp32 file with onnxruntime's quantize_dynamic, per channel, into "
-                            "model_cache_dir; needs the int8 extra; ingest ~1.8x faster at SciFact nDCG@10 -0.001, "
-                            "but answers over the 19 bundled abstracts lose a few questions, docs/benchmarks.md). "
+                            "per user from the fp32 file: attention fused into onnxruntime's Attention operator, then "
+                            "quantize_dynamic per channel, into model_cache_dir; needs the int8 extra; about half the "
+                            "CPU per abstract at SciFact nDCG@10 +0.002, but answers over the 19 bundled abstracts "
+                            "lose a few conversation turns, docs/benchmarks.md). "
                             "An existing collection is searched with the precision it was built with; set "
                             "explicitly, a collection built with the other one is an error.")
     model_cache_dir: Path | None = Field(

@@ -20,7 +20,9 @@ each turn is scored alone (ids ``c01.1``, ``c01.2``, ...).
 
 ``--dump`` writes one line per (question or turn, retrieved paper) with the relevance evidence, the
 file, the question as judged (a turn's standalone question) and whether the paper is gold: the data
-`benchmarks.fit_relevance` fits the gate on.
+`benchmarks.fit_relevance` fits the gate on, with the embedding precision of the collection (``precision``:
+``fp32`` or ``int8``, ``ASSISTANT_EMBEDDING_PRECISION`` with a new ``--data-dir``), so that dumps of both
+precisions can be pooled.
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ def main(argv=None) -> int:
     papers = store.papers()
     title = {p.id: p.title for p in papers}
     retriever = Retriever(store)
+    precision = getattr(store.embedder, "precision", None)
     llm = make_llm(settings, args.llm)
     only = set(filter(None, args.only.split(",")))
     rows = []
@@ -122,7 +125,7 @@ def main(argv=None) -> int:
             if dump:
                 for s in folded.relevance:
                     dump.write(json.dumps({**s, "qid": q.id, "file": name, "type": q.type, "q": standalone,
-                                           "gold": s["id"] in gold}) + "\n")
+                                           "gold": s["id"] in gold, "precision": precision}) + "\n")
             if args.show:
                 facts_missed = row["fact_recall"] is not None and row["fact_recall"] < 1
                 bad = (q.type in ev.ANSWERABLE

@@ -8,10 +8,14 @@ falls on every configuration alike; the table gives the median rate and the spre
 the product's embedder (`assistant.store.embeddings.OnnxMiniLM`, fp32, graph optimisation ALL, one intra-op
 thread per core that sleeps rather than spins when idle, batches of 8), the same with other batch sizes / thread counts / graph optimisation
 levels / tokenisation of the next batch overlapped with inference, the int8 copy made with
-onnxruntime's `quantize_dynamic` (per-channel), and chromadb's own embedding function
-(`ONNXMiniLM_L6_V2`, batches of 32 padded to 256 pieces) as the reference. Fidelity: the cosine of
-each configuration's vectors to the product's fp32 vectors (mean and minimum over the abstracts).
-Model loading is outside the timed part (it is measured once per configuration, as 'load s').
+onnxruntime's `quantize_dynamic` in several variants (per-channel or per-tensor weights, QInt8 or QUInt8
+weights, reduce_range, after onnxruntime's transformer optimizer, after the product's attention fusion
+`store.embeddings.fuse_attention`, attention MatMuls quantised too, session graph optimisation levels),
+and chromadb's own embedding function (`ONNXMiniLM_L6_V2`, batches of 32 padded to 256 pieces) as the
+reference. Fidelity: the cosine of each configuration's vectors to the product's fp32 vectors (mean and
+minimum over the abstracts). Cost: besides the rate, the process's CPU time (user + system, all threads)
+per abstract, the figure that load from other work disturbs least (a shared machine slows the wall
+clock, not the work). Model loading is outside the timed part (measured once per configuration, 'load s').
 """
 
 from __future__ import annotations
@@ -45,13 +49,14 @@ class Configured:
 
     def __init__(self, label: str, batch_size: int = 8, threads: int = 0, opt: str = "all",
                  precision: str = "fp32", overlap: bool = False, cache_dir: Path | None = None,
-                 inter_threads: int = 0, spinning: bool = False):
+                 inter_threads: int = 0, spinning: bool = False, variant=None):
         from assistant.store.embeddings import OnnxMiniLM
 
         self.label = label
         self.model = OnnxMiniLM(MODEL_DIR, batch_size=batch_size, precision=precision, cache_dir=cache_dir,
-                                threads=threads)
+                                threads=threads, model_cache_dir=cache_dir)
         self.opt, self.overlap, self.inter_threads, self.spinning = opt, overlap, inter_threads, spinning
+        self.variant, self.cache_dir = variant, cache_dir  # variant(fp32 file, folder) -> the ONNX file to run
 
     def load(self) -> None:
         import onnxruntime as ort
@@ -60,17 +65,26 @@ class Configured:
                   "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
                   "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
                   "none": ort.GraphOptimizationLevel.ORT_DISABLE_ALL}
-        so = ort.SessionOptions()
-        so.log_severity_level = 3
-        so.graph_optimization_level = levels[self.opt]
-        so.intra_op_num_threads = self.model.threads
-        if not self.spinning:
-            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        if self.inter_threads:
-            so.execution_mode = ort.ExecutionMode.ORT_PARALLEL
-            so.inter_op_num_threads = self.inter_threads
-        self.model.__dict__["_session"] = ort.InferenceSession(str(self.model.model_file()), sess_options=so,
-                                                               providers=["CPUExecutionProvider"])
+        path = self.model.model_file()
+        if self.variant is not None:
+            path = self.variant(self.model._folder / "model.onnx", self.cache_dir)
+
+        def session(threads: int):
+            so = ort.SessionOptions()
+            so.log_severity_level = 3
+            so.graph_optimization_level = levels[self.opt]
+            so.intra_op_num_threads = threads
+            if not self.spinning:
+                so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            if self.inter_threads:
+                so.execution_mode = ort.ExecutionMode.ORT_PARALLEL
+                so.inter_op_num_threads = self.inter_threads
+            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"])
+
+        # both sessions: queries and small calls run on the first, a call of 8 batches or more on the second
+        # from one worker thread per core (the product's ingest path)
+        self.model.__dict__["_session"] = session(self.model.threads)
+        self.model.__dict__["_bulk_session"] = session(1)
         _ = self.model._tokenizer
 
     def embed(self, texts: list[str]):
@@ -121,7 +135,63 @@ class ChromaDefault:
         return np.asarray(self.ef(texts), dtype=np.float32)
 
 
+def quantized(name: str, source: str = "shipped", **options):
+    """A variant for `Configured`: `quantize_dynamic(**options)` of the shipped fp32 file (`source`
+    "shipped"), of it after onnxruntime's transformer optimizer ("optimizer": BERT fusions, 12 heads of
+    384; it fuses the layer norms and GELUs of this export, not its attention) or after the product's
+    attention fusion ("fused"), written once to the run's temporary folder."""
+    def make(fp32: Path, folder: Path) -> Path:
+        import logging
+
+        import onnx
+        from onnxruntime.quantization import quantize_dynamic
+
+        out = folder / f"{name}.onnx"
+        if out.exists():
+            return out
+        logging.getLogger().setLevel(logging.ERROR)
+        src = fused(fp32, folder) if source == "fused" else optimized(fp32, folder) if source == "optimizer" else fp32
+        extra = {"DefaultTensorType": onnx.TensorProto.FLOAT, **options.get("extra_options", {})}
+        quantize_dynamic(str(src), str(out), extra_options=extra,
+                         **{k: v for k, v in options.items() if k != "extra_options"})
+        return out
+    return make
+
+
+def fused(fp32: Path, folder: Path) -> Path:
+    """The fp32 file with each self-attention block fused into one Attention node (`fuse_attention`)."""
+    import onnx
+
+    from assistant.store.embeddings import fuse_attention
+
+    out = folder / "fp32-fused-attention.onnx"
+    if not out.exists():
+        model = onnx.load(str(fp32))
+        assert fuse_attention(model) == 6
+        onnx.save(model, str(out))
+    return out
+
+
+def optimized(fp32: Path, folder: Path) -> Path:
+    """The fp32 file after onnxruntime's transformer optimizer (model type bert, 12 heads, hidden 384)."""
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    out = folder / "fp32-optimizer.onnx"
+    if not out.exists():
+        optimize_model(str(fp32), model_type="bert", num_heads=12, hidden_size=384, opt_level=0,
+                       use_gpu=False).save_model_to_file(str(out))
+    return out
+
+
 def configurations(cache_dir: Path) -> list:
+    from onnxruntime.quantization import QuantType
+
+    s8, u8 = QuantType.QInt8, QuantType.QUInt8
+    v1 = quantized("pc-s8", per_channel=True, weight_type=s8)  # the product's int8 copy before INT8_VERSION 2
+
+    def variant(label: str, make, **kw) -> Configured:
+        return Configured(label, variant=make, cache_dir=cache_dir, **kw)
+
     return [
         Configured("product: fp32, opt ALL, threads=cores, no spinning, batch 8"),
         Configured("fp32, idle threads spinning (onnxruntime's default)", spinning=True),
@@ -133,8 +203,24 @@ def configurations(cache_dir: Path) -> list:
         Configured("fp32, graph opt BASIC", opt="basic"),
         Configured("fp32, graph opt EXTENDED", opt="extended"),
         Configured("fp32, next batch tokenised in a thread", overlap=True),
-        Configured("int8 per-channel (quantize_dynamic), batch 8", precision="int8", cache_dir=cache_dir),
-        Configured("int8 per-channel, batch 16", precision="int8", cache_dir=cache_dir, batch_size=16),
+        variant("fp32, attention fused (fuse_attention)", fused),
+        Configured("product int8: attention fused, then quantize_dynamic per-channel QInt8", precision="int8",
+                   cache_dir=cache_dir),
+        Configured("int8 product, batch 16", precision="int8", cache_dir=cache_dir, batch_size=16),
+        variant("int8 per-channel QInt8, unfused (the int8 copy before)", v1),
+        variant("int8 per-channel QInt8, unfused, graph opt EXTENDED", v1, opt="extended"),
+        variant("int8 per-channel QInt8, unfused, graph opt BASIC", v1, opt="basic"),
+        variant("int8 per-tensor QInt8", quantized("pt-s8", per_channel=False, weight_type=s8)),
+        variant("int8 per-channel QUInt8", quantized("pc-u8", per_channel=True, weight_type=u8)),
+        variant("int8 per-tensor QUInt8", quantized("pt-u8", per_channel=False, weight_type=u8)),
+        variant("int8 per-channel QInt8, reduce_range",
+                quantized("pc-s8-rr", per_channel=True, weight_type=s8, reduce_range=True)),
+        variant("int8 per-channel QInt8, attention MatMuls too (MatMulConstBOnly off)",
+                quantized("pc-s8-all", per_channel=True, weight_type=s8, extra_options={"MatMulConstBOnly": False})),
+        variant("int8 per-channel QInt8 after the transformer optimizer (attention not fused)",
+                quantized("opt-pc-s8", "optimizer", per_channel=True, weight_type=s8)),
+        variant("int8 per-channel QInt8, attention fused, Attention left fp32 (MatMul only)",
+                quantized("fused-mm", "fused", per_channel=True, weight_type=s8, op_types_to_quantize=["MatMul"])),
         ChromaDefault(),
     ]
 
@@ -157,29 +243,36 @@ def main() -> None:
             loads[c.label] = time.perf_counter() - t0
             c.embed(texts[:16])  # first-run allocations outside the timing
         rates: dict[str, list[float]] = {c.label: [] for c in configs}
+        cpu: dict[str, list[float]] = {c.label: [] for c in configs}
         vectors: dict[str, np.ndarray] = {}
         for r in range(args.rounds):
             for c in configs:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 vectors[c.label] = c.embed(texts)
                 rates[c.label].append(len(texts) / (time.perf_counter() - t0))
-                print(f"round {r + 1}: {c.label:<62} {rates[c.label][-1]:6.1f} abstracts/s", flush=True)
+                cpu[c.label].append((time.process_time() - c0) / len(texts) * 1000)
+                print(f"round {r + 1}: {c.label:<62} {rates[c.label][-1]:6.1f} abstracts/s "
+                      f"{cpu[c.label][-1]:6.1f} ms CPU each", flush=True)
     load_after = open("/proc/loadavg").read().split()[:3]
     ref = vectors[configs[0].label]
     base = statistics.median(rates[configs[0].label])
+    base_cpu = statistics.median(cpu[configs[0].label])
     rows = []
     for c in configs:
         cos = (vectors[c.label] * ref).sum(1)
         med = statistics.median(rates[c.label])
-        rows.append([c.label, f"{med:.1f}", f"{min(rates[c.label]):.1f}–{max(rates[c.label]):.1f}",
+        ms = statistics.median(cpu[c.label])
+        rows.append([c.label, f"{ms:.1f}", f"{min(cpu[c.label]):.1f}–{max(cpu[c.label]):.1f}", f"{ms / base_cpu:.2f}",
+                     f"{med:.1f}", f"{min(rates[c.label]):.1f}–{max(rates[c.label]):.1f}",
                      f"{med / base:.2f}", f"{loads[c.label]:.2f}", f"{cos.mean():.5f}", f"{cos.min():.4f}"])
-    body = markdown_table(["configuration", "abstracts/s (median)", "range", "vs product", "load s",
+    body = markdown_table(["configuration", "CPU ms per abstract (median)", "range", "CPU vs product fp32",
+                           "abstracts/s (median)", "range", "vs product", "load s",
                            "mean cos to fp32", "min cos to fp32"], rows)
     body += (f"\n\n{len(texts)} airas abstracts (title + abstract), {args.rounds} interleaved rounds per "
              f"configuration, model loading excluded. 1-minute load average {load_before[0]} before and "
-             f"{load_after[0]} after (2 cores shared with other work, so compare rows, not runs). The int8 "
-             "model is quantised from the shipped fp32 file in a temporary folder; its quality on retrieval is "
-             "in the SciFact table.")
+             f"{load_after[0]} after (2 cores shared with other work, so compare rows, not runs; the CPU time "
+             "per abstract is what load disturbs least). Every int8 model is quantised from the shipped fp32 "
+             "file in a temporary folder; the product's int8 quality on retrieval is in the SciFact table.")
     write_section("embed_options", "Embedding throughput: onnxruntime options", body,
                   f"python -m benchmarks.embed_options --n {args.n} --rounds {args.rounds}")
 

@@ -12,6 +12,12 @@ library is needed), and prints the weights for `assistant.relevance` and, per qu
 paper's log-odds and the gold papers' log-odds, so a threshold can be read from the distributions of
 answerable and out-of-collection questions.
 
+Dumps of both embedding precisions (each line records ``precision``; e.g. one dump made with
+``ASSISTANT_EMBEDDING_PRECISION=fp32`` and one with ``=int8``, each in a new data folder) are pooled
+by passing both: a question dumped at each precision counts as two questions (its key carries the
+precision), and it stays in its file, so ``--by-file`` holds both out together. The gate is then fit
+on the similarities of both models, whichever a collection was built with.
+
 ``--by-file`` (how the current weights and thresholds were chosen): every dump line names its
 question file; the model is fit on all files but one and decides the held-out file's questions as
 `relevance.judge` would (`simulate`: threshold, several-paper threshold, a third for another
@@ -73,8 +79,10 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 5000, lr: f
     return w
 
 
-def question_key(path: str, qid: str) -> str:
-    return f"{path}#{qid}"
+def question_key(path: str, qid: str, precision: str | None = None) -> str:
+    """``FILE#ID``, or ``FILE#ID@PRECISION`` for a line that records its embedding precision other than
+    fp32 (so fp32 dumps made before precisions were recorded keep their keys)."""
+    return f"{path}#{qid}" + (f"@{precision}" if precision and precision != "fp32" else "")
 
 
 def folds_of(keys: list[str], k: int, seed: int = 0) -> dict[str, int]:
@@ -267,7 +275,8 @@ def main(argv=None) -> int:
             if line.strip():
                 r = json.loads(line)
                 score = min(max(r["score"], 1e-6), 1 - 1e-6)
-                rows.append({**r, "key": question_key(r.get("file", path), r["qid"]), "papers": int(size or 19),
+                key = question_key(r.get("file", path), r["qid"], r.get("precision"))
+                rows.append({**r, "key": key, "papers": int(size or 19),
                              "score_logit": math.log(score / (1 - score))})
     if args.by_file:
         return report_file_cv(rows, args.max_fr, args.min_ooc)

@@ -4,7 +4,7 @@
 
 SciFact: the product's hybrid (shipped settings) and dense retrieval over two SciFact stores under the
 benchmark cache, one embedded with the shipped fp32 model (the store `retrieval_scifact.py` uses) and
-one with the int8 copy (``embedding_precision="int8"``: onnxruntime `quantize_dynamic`, per-channel);
+one with the int8 copy (``embedding_precision="int8"``: `store.embeddings.quantized_model`);
 nDCG@10 / Recall@100 on the BEIR train and test splits. airas known-item search: the first `--airas`
 papers of airas-papers-db (the same reader order as `ingest_speed.py`'s 5k subset), each store
 embedded with one precision; every paper with a real title is searched for by its title, and by
@@ -23,10 +23,18 @@ from benchmarks._report import markdown_table, write_section
 from benchmarks._scifact import CACHE, MODEL_DIR, evaluate, load_qrels, load_queries, open_store
 
 
+def _tag(precision: str) -> str:
+    """The store folder's tag: ``int8v2`` for the int8 copy of `INT8_VERSION` 2 (a store embedded with an older
+    copy is not reused), ``fp32`` as is."""
+    from assistant.store.embeddings import INT8_VERSION
+
+    return f"int8v{INT8_VERSION}" if precision == "int8" else precision
+
+
 def scifact_rows(precision: str) -> list[list[object]]:
     from assistant.retrieval import Retriever
 
-    data_dir = CACHE / ("scifact-store" if precision == "fp32" else f"scifact-store-{precision}")
+    data_dir = CACHE / ("scifact-store" if precision == "fp32" else f"scifact-store-{_tag(precision)}")
     t0 = time.perf_counter()
     store, report, doc_of = open_store(data_dir=data_dir, embedding_precision=precision)
     print(f"SciFact {precision}: {len(doc_of)} abstracts, embedded {report.embedded} in "
@@ -68,7 +76,7 @@ def known_item_rows(precision: str, n: int) -> list[list[object]]:
     from assistant.store.ingest import ingest
 
     path = airas_subset(n)
-    settings = load_settings(data_dir=CACHE / f"airas-{n}-{precision}", embedding_model_dir=MODEL_DIR,
+    settings = load_settings(data_dir=CACHE / f"airas-{n}-{_tag(precision)}", embedding_model_dir=MODEL_DIR,
                              embedding_precision=precision)
     store = PaperStore(settings)
     t0 = time.perf_counter()
@@ -112,7 +120,8 @@ def write(sci, known, n: int, load_before: str, started: float) -> None:
     if known:
         body += "\n\n" + markdown_table(["retriever (precision)", "query", "papers", "success@1", "MRR@10"], known)
     body += (f"\n\nSciFact: BEIR train (809 queries) and test (300 queries), product settings (hybrid = tmm, "
-             f"dense 0.8 / BM25 0.2, 100 candidates). int8 = onnxruntime `quantize_dynamic` (QInt8 weights, per "
+             f"dense 0.8 / BM25 0.2, 100 candidates). int8 = the product's int8 copy (`quantized_model`: the "
+             f"attention fused into onnxruntime's Attention operator, then `quantize_dynamic`, QInt8 weights per "
              f"channel) of the shipped fp32 file. ")
     body += (f"Known-item: the first {n} airas papers; each paper with a real title is the target of one query "
              f"(its title, or its abstract's first sentence). " if known else "Known-item: not measured in this run. ")

@@ -2,7 +2,8 @@
 through `HttpClient` when ``ASSISTANT_CHROMA_URL`` is set.
 
 The collection records the embedding model, dimension and ONNX precision it was built with (collection
-metadata ``embedding_model`` / ``embedding_dim`` / ``embedding_precision``) and a ``revision`` counter
+metadata ``embedding_model`` / ``embedding_dim`` / ``embedding_precision``, and for int8 which copy of the
+model, ``embedding_int8_version``) and a ``revision`` counter
 that every change bumps (before the first write and after the last), so derived indexes (BM25) know
 when to rebuild. Vectors are compared by cosine distance.
 """
@@ -78,6 +79,10 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
                         "embedding_dim": embedding_dim, "revision": 0}
             if embedding_precision:
                 metadata["embedding_precision"] = embedding_precision
+            if embedding_precision == "int8":
+                from assistant.store.embeddings import INT8_VERSION
+
+                metadata["embedding_int8_version"] = INT8_VERSION
             collection = client.get_or_create_collection(name, embedding_function=None, metadata=metadata)
         else:
             names = {c if isinstance(c, str) else c.name for c in client.list_collections()}
@@ -109,6 +114,12 @@ def built_precision(collection) -> str:
     """The ONNX precision the collection's vectors were made with: its ``embedding_precision`` metadata,
     ``"fp32"`` when unrecorded (collections made before it was recorded, when fp32 was the only one)."""
     return str((collection.metadata or {}).get("embedding_precision") or "fp32")
+
+
+def built_int8_version(collection) -> int:
+    """Which int8 copy of the model an int8 collection's vectors were made with (`INT8_VERSION`): its
+    ``embedding_int8_version`` metadata, 1 when unrecorded (int8 collections made before it was recorded)."""
+    return int((collection.metadata or {}).get("embedding_int8_version") or 1)
 
 
 def revision(collection) -> int:

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, built_precision,
-                                    bump_revision, make_client, open_collection, revision, set_sync_threshold)
+from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, built_int8_version,
+                                    built_precision, bump_revision, make_client, open_collection, revision,
+                                    set_sync_threshold)
 from assistant.store.embeddings import PRECISIONS, Embedder, make_embedder
 from assistant.store.paper import Paper
 
@@ -70,6 +71,8 @@ class PaperStore:
             built = built_precision(collection)
             if built != precision:  # the hint was missing or stale: run what the collection was built with
                 embedder.use_precision(built)
+            if built == "int8":  # an int8 collection made before the attention-fused copy runs the copy before
+                embedder.use_int8_version(built_int8_version(collection))
             self._remember_precision(built)
         return collection
 

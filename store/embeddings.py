@@ -65,8 +65,9 @@ class OnnxMiniLM:
     chromadb downloads the model there if it is missing.
 
     `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
-    fp32 file with onnxruntime's own tool (`quantize_dynamic`, int8 weights per output channel,
-    activations quantised on the fly), written once per user to `model_cache_dir` (default
+    fp32 file with onnxruntime's own tool (`quantized_model`: each layer's attention fused into one
+    Attention node, then `quantize_dynamic`, int8 weights per output channel, activations quantised on
+    the fly), written once per user to `model_cache_dir` (default
     `default_model_cache_dir`, so every data folder and test run shares it; the model folder itself
     may be read-only) and reused; a copy an earlier version left in `cache_dir` (the data folder's
     cache) is reused too, and `cache_dir` is the fallback when the user cache cannot be written. It
@@ -96,6 +97,7 @@ class OnnxMiniLM:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.model_cache_dir = Path(model_cache_dir).expanduser() if model_cache_dir else None
         self.threads = threads
+        self.int8_version = INT8_VERSION  # which int8 copy `model_file` runs (`use_int8_version`)
         self.stats = EmbedStats()
         self._load_lock = threading.Lock()
 
@@ -141,7 +143,7 @@ class OnnxMiniLM:
         folders = [self.model_cache_dir or default_model_cache_dir()]
         if self.cache_dir is not None:
             folders.append(self.cache_dir / "models")  # where earlier versions made it; the fallback
-        return quantized_model(fp32, folders)
+        return quantized_model(fp32, folders, version=self.int8_version)
 
     def use_precision(self, precision: str) -> None:
         """Run `precision` from now on (the precision an existing collection was built with): a session
@@ -156,13 +158,27 @@ class OnnxMiniLM:
                 self.__dict__.pop("_session", None)
                 self.__dict__.pop("_bulk_session", None)
 
+    def use_int8_version(self, version: int) -> None:
+        """Run int8 copy `version` of the model (`INT8_VERSION`; 1: the copy before the attention was fused)
+        when the precision is int8: the copy an existing int8 collection was built with. A session loaded
+        (or loading) for another copy is dropped."""
+        with self._load_lock:
+            if version != self.int8_version:
+                self.int8_version = version
+                if self.precision == "int8":
+                    self.__dict__.pop("_session", None)
+                    self.__dict__.pop("_bulk_session", None)
+
     def cache_key(self) -> str:
         """Names the vectors this embedder computes, for caches of derived vectors: the model name,
         the precision and the size and modification time of the shipped model file
-        (``all-MiniLM-L6-v2-fp32-90405214-1700000000``). Raises `EmbeddingError` when the files are
-        missing."""
+        (``all-MiniLM-L6-v2-fp32-90405214-1700000000``; ``int8v2`` for the int8 copy of `INT8_VERSION` 2).
+        Raises `EmbeddingError` when the files are missing."""
         st = (self._folder / "model.onnx").stat()
-        return f"{self.name}-{self.precision}-{st.st_size}-{int(st.st_mtime)}"
+        precision = self.precision
+        if precision == "int8" and self.int8_version > 1:
+            precision = f"int8v{self.int8_version}"
+        return f"{self.name}-{precision}-{st.st_size}-{int(st.st_mtime)}"
 
     @cached_property
     def _session(self):
@@ -343,26 +359,135 @@ def default_model_cache_dir() -> Path:
     return Path(base).expanduser() / "paper-assistant" / "models"
 
 
-def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
-    """The int8 copy of the ONNX model `fp32`, made on first use with onnxruntime's `quantize_dynamic`
-    (per-channel int8 weights; Jacob et al., CVPR 2018) and reused afterwards.
+INT8_VERSION = 2
+"""Version of the int8 copy `quantized_model` makes, in its file name (a copy of another version is never
+reused): 1 = `quantize_dynamic` of the shipped graph; 2 = the same after `fuse_attention`, which
+`quantize_dynamic` turns into onnxruntime's QAttention: 34.3 vs 38.9 ms of CPU per airas abstract (-12 %),
+mean cosine to the fp32 vectors 0.9952 both (docs/benchmarks.md, "Embedding throughput")."""
+
+
+def fuse_attention(model, num_heads: int = 12) -> int:
+    """Replace each BERT self-attention block of the ONNX graph `model` (an ``onnx.ModelProto``, changed
+    in place) by one onnxruntime ``com.microsoft.Attention`` node: the three query/key/value projections
+    (MatMul + bias Add, packed into one ``(hidden, 3 * hidden)`` weight), the scaled dot product, the
+    padding mask and the softmax; the output projection (``attention/output/dense``) then reads the
+    Attention node. onnxruntime's own fusion (``onnxruntime.transformers.optimizer``) does not recognise
+    the attention of the shipped export (its mask is a ``Where`` and a NaN guard follows the softmax), so
+    the blocks are found by the node names of a Hugging Face BERT export
+    (``.../layer.N/attention/self/{query,key,value}/MatMul``). Returns the number of blocks fused (0
+    when the graph has no such names or no ``attention_mask`` input: nothing is changed). The caller
+    checks the fused graph's output against the original (`quantized_model` does).
+    """
+    import re
+
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    g = model.graph
+    if "attention_mask" not in {i.name for i in g.input}:
+        return 0
+    by_name = {n.name: n for n in g.node}
+    weights = {t.name: t for t in g.initializer}
+    block = re.compile(r"(.*/layer\.\d+/attention/)self/query/MatMul$")
+    prefixes = sorted({m.group(1) for n in g.node if (m := block.match(n.name))})
+    fused = []
+    for p in prefixes:
+        parts = [(by_name.get(f"{p}self/{k}/MatMul"), by_name.get(f"{p}self/{k}/Add"))
+                 for k in ("query", "key", "value")]
+        dense = by_name.get(f"{p}output/dense/MatMul")
+        if dense is None or any(mm is None or add is None or mm.input[1] not in weights for mm, add in parts):
+            return 0
+        x = parts[0][0].input[0]
+        biases = [next((i for i in add.input if i in weights), None) for _, add in parts]
+        if None in biases or any(mm.input[0] != x for mm, _ in parts):
+            return 0
+        w = numpy_helper.from_array(np.concatenate([numpy_helper.to_array(weights[mm.input[1]]) for mm, _ in parts], 1),
+                                    f"{p}qkv_weight")
+        b = numpy_helper.from_array(np.concatenate([numpy_helper.to_array(weights[i]) for i in biases]), f"{p}qkv_bias")
+        fused.append((p, x, w, b, dense))
+    if not fused:
+        return 0
+    nodes = [helper.make_node("Cast", ["attention_mask"], ["attention_mask_int32"], to=TensorProto.INT32,
+                              name="attention_mask_int32")]
+    for p, x, w, b, dense in fused:
+        g.initializer.extend([w, b])
+        nodes.append(helper.make_node("Attention", [x, w.name, b.name, "attention_mask_int32"],
+                                      [f"{p}Attention_output"], domain="com.microsoft", num_heads=num_heads,
+                                      name=f"{p}Attention"))
+        dense.input[0] = f"{p}Attention_output"
+    g.node.extend(nodes)
+    graph_outputs = {o.name for o in g.output}
+    while True:  # drop the nodes nothing reads any more (the unfused attention)
+        used = {i for n in g.node for i in n.input} | graph_outputs
+        dead = [n for n in g.node if not any(o in used for o in n.output)]
+        if not dead:
+            break
+        for n in dead:
+            g.node.remove(n)
+    used = {i for n in g.node for i in n.input}
+    kept = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(kept)
+    ready = {i.name for i in g.input} | {t.name for t in g.initializer} | {""}
+    ordered, rest = [], list(g.node)
+    while rest:  # topological order (the new nodes were appended at the end)
+        now = [n for n in rest if all(i in ready for i in n.input)]
+        if not now:
+            raise ValueError("fused attention graph has a cycle")
+        for n in now:
+            ordered.append(n)
+            ready.update(n.output)
+        rest = [n for n in rest if n not in now]
+    del g.node[:]
+    g.node.extend(ordered)
+    if not any(o.domain == "com.microsoft" for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return len(fused)
+
+
+def _same_outputs(a: Path, b: Path) -> bool:
+    """Whether ONNX files `a` and `b` compute the same first output (within 1e-4) on a probe batch of
+    two padded word-piece sequences (one input in another order would differ far more)."""
+    import numpy as np
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(0)
+    ids = rng.integers(1000, 20000, size=(2, 24), dtype=np.int64)
+    mask = np.ones_like(ids)
+    mask[1, 15:] = 0
+    feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    outs = [ort.InferenceSession(str(f), so, providers=["CPUExecutionProvider"]).run(None, feed)[0] for f in (a, b)]
+    return outs[0].shape == outs[1].shape and float(np.abs((outs[0] - outs[1]) * mask[:, :, None]).max()) < 1e-4
+
+
+def quantized_model(fp32: Path, folders: Path | Sequence[Path], version: int = INT8_VERSION) -> Path:
+    """The int8 copy of the ONNX model `fp32`, made on first use and reused afterwards: the self-attention
+    blocks fused into onnxruntime's Attention operator (`fuse_attention`; kept only when the fused graph
+    computes what the shipped one does, within 1e-4, else the graph is quantised as it is), then
+    onnxruntime's `quantize_dynamic` (per-channel int8 weights, Jacob et al., CVPR 2018; the Attention
+    nodes become QAttention).
 
     `folders`: where to look for the copy, in order; it is written to the first one that can be
-    written (the others are fallbacks, e.g. a read-only home). The file name carries the fp32 file's
-    size and modification time, so a changed model is quantised again; it is written under a
-    temporary name and renamed, so two processes quantising at once both end with a whole file.
-    Quantising takes a few seconds (docs/benchmarks.md). Raises `EmbeddingError` when the onnx
-    package is missing or no folder can be written.
+    written (the others are fallbacks, e.g. a read-only home). `version` 1 makes the copy made before the
+    attention was fused (no `fuse_attention`, the file name it had then), for int8 collections built with
+    it. The file name carries the version and the fp32 file's size and modification time, so a changed
+    model, or a copy made another way, is never reused; it is written under a temporary name and renamed, so two processes quantising at
+    once both end with a whole file. Quantising takes a few seconds (docs/benchmarks.md). Raises
+    `EmbeddingError` when the onnx package is missing or no folder can be written.
     """
     import os
 
     folders = [Path(folders)] if isinstance(folders, (str, Path)) else [Path(f) for f in folders]
     st = fp32.stat()
-    name = f"{fp32.stem}-int8-{st.st_size}-{int(st.st_mtime)}.onnx"
+    tag = f"int8v{version}" if version > 1 else "int8"
+    name = f"{fp32.stem}-{tag}-{st.st_size}-{int(st.st_mtime)}.onnx"
     for folder in folders:
         if (folder / name).exists():
             return folder / name
     try:
+        import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as exc:
         raise EmbeddingError(f"int8 embeddings need the onnx package ({exc.name} is missing): pip install "
@@ -372,11 +497,19 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
     for folder in folders:
         out = folder / name
         tmp = out.with_name(f"{name}.{os.getpid()}.tmp")
+        fused = out.with_name(f"{name}.{os.getpid()}.fused.tmp")
         level, handlers = root.level, list(root.handlers)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
-            quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+            source = fp32
+            graph = onnx.load(str(fp32))
+            if version > 1 and fuse_attention(graph):
+                onnx.save(graph, str(fused))
+                if _same_outputs(fp32, fused):
+                    source = fused
+            quantize_dynamic(str(source), str(tmp), per_channel=True, weight_type=QuantType.QInt8,
+                             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
             tmp.replace(out)
             return out
         except Exception as exc:
@@ -386,6 +519,10 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path]) -> Path:
             except OSError:
                 pass
         finally:
+            try:
+                fused.unlink(missing_ok=True)
+            except OSError:
+                pass
             # a module the quantiser imports calls logging.basicConfig: without this, every later log
             # record of the process (bm25s' DEBUG lines) would be printed on stderr
             root.setLevel(level)

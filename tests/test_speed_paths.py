@@ -211,6 +211,72 @@ def test_int8_model_is_made_once_per_user_and_falls_back_to_the_data_folder(tmp_
 
 @pytest.mark.integration
 @needs_model
+def test_int8_copy_fuses_the_attention_and_never_reuses_an_older_copy(tmp_path, monkeypatch):
+    import onnx
+
+    from assistant.store.embeddings import OnnxMiniLM, fuse_attention, quantized_model
+
+    fp32 = MODEL_DIR / "onnx" / "model.onnx"
+    st = fp32.stat()
+    user = tmp_path / "user-cache"
+    user.mkdir()
+    older = user / f"model-int8-{st.st_size}-{int(st.st_mtime)}.onnx"  # the unfused copy's name (INT8_VERSION 1)
+    older.write_text("not a model")
+    path = quantized_model(fp32, [user])
+    assert path != older and path.name.startswith("model-int8v2-")
+    ops = [n.op_type for n in onnx.load(str(path)).graph.node]
+    assert ops.count("QAttention") == 6 and "Softmax" not in ops  # one fused attention per layer
+
+    # the fused fp32 graph computes what the shipped one does (the int8 copy differs only by quantisation)
+    graph = onnx.load(str(fp32))
+    assert fuse_attention(graph) == 6
+    fused = tmp_path / "fused.onnx"
+    onnx.save(graph, str(fused))
+    texts = [p.document for p in PAPERS] + ["KV cache"]
+    shipped = OnnxMiniLM(MODEL_DIR).embed(texts)
+    rewritten = OnnxMiniLM(MODEL_DIR)
+    monkeypatch.setattr(rewritten, "model_file", lambda: fused)
+    assert np.allclose(rewritten.embed(texts), shipped, atol=1e-5)
+    int8 = OnnxMiniLM(MODEL_DIR, precision="int8", model_cache_dir=user).embed(texts)
+    assert (int8 * shipped).sum(1).min() > 0.98
+
+    # a graph without the named attention blocks (or without an attention mask) is left as it is
+    plain = onnx.load(str(fp32))
+    plain.graph.input.remove(next(i for i in plain.graph.input if i.name == "attention_mask"))
+    before = plain.SerializeToString()
+    assert fuse_attention(plain) == 0 and plain.SerializeToString() == before
+
+
+@pytest.mark.integration
+@needs_model
+def test_an_int8_collection_made_before_the_fused_copy_is_searched_with_the_copy_before(data_dir, tmp_path,
+                                                                                        monkeypatch):
+    from assistant.settings import load_settings
+    from assistant.store.collection import PaperStore
+    from assistant.store.embeddings import INT8_VERSION
+
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    new = PaperStore(load_settings(embedding_precision="int8"))
+    assert new.collection.metadata["embedding_int8_version"] == INT8_VERSION == 2
+    assert new.embedder.model_file().name.startswith("model-int8v2-")
+
+    # as the code before this change left it: int8, no copy recorded, vectors of the unfused copy
+    old = PaperStore(load_settings(embedding_precision="int8", collection="old"))
+    old.embedder.use_int8_version(1)
+    old.upsert(PAPERS, old.embedder.embed([p.document for p in PAPERS]))
+    meta = {k: v for k, v in old.collection.metadata.items() if k != "embedding_int8_version" and "hnsw" not in k}
+    old.collection.modify(metadata=meta)
+    old.mark_changed()
+
+    opened = PaperStore(load_settings(collection="old"))  # the default precision, a fresh process
+    assert opened.collection is not None and opened.embedder.int8_version == 1
+    assert opened.embedder.model_file().name.startswith("model-int8-")  # the unfused copy, its old name
+    assert opened.embedder.cache_key() != new.embedder.cache_key()  # no derived vectors shared between copies
+    assert Retriever(opened).search("KV cache compression", top_k=1)[0].paper.id == "p1"
+
+
+@pytest.mark.integration
+@needs_model
 def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
     from assistant.store.embeddings import OnnxMiniLM
 

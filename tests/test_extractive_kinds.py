@@ -285,3 +285,46 @@ def test_extractive_what_is_x_quotes_the_sentence_that_defines_it(bundled_store,
     obj = _extractive(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert expected in obj["answer"].split("[1]")[0], obj["answer"]  # the first sentence quoted defines it
+
+
+# --- a known paper described in other words is cited (issue 8, airas 16k kinds) --------------------------
+
+_TOOL_ABSTRACT = ("We present a learned approach that detects and fixes bugs in Python programs. A graph "
+                  "network predicts a sequence of edits on the program's syntax tree. By training on 120,000 "
+                  "commits mined from GitHub, our tool fixes bugs in 4,210 out of 20,000 programs end to end. "
+                  "The code is available at https://github.com/x/y.")
+_DESCENT_ABSTRACT = ("Over-parameterized networks show double descent. We show that epoch-wise double descent "
+                     "arises from a superposition of bias-variance tradeoffs learned at different epochs, and that "
+                     "scaling the step sizes of the layers removes it. Experiments on CIFAR-10 confirm the theory.")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("abstract, question, quoted", [
+    # "commits mined from GitHub" is the training data, not a code availability statement
+    (_TOOL_ABSTRACT, "A learned tool repairs bugs in Python code by predicting edits on a graph. How many "
+                     "programs did it fix end to end?", "4,210 out of 20,000 programs"),
+    # "training epochs" describes the paper asked for; it does not ask for the number of epochs
+    (_DESCENT_ABSTRACT, "Which paper argues that double descent over training epochs comes from several "
+                        "bias-variance tradeoffs, and removes it by rescaling step sizes?",
+     "superposition of bias-variance tradeoffs"),
+])
+def test_a_known_paper_described_in_other_words_is_quoted_and_cited(real_store, settings, abstract, question,
+                                                                     quoted):
+    from assistant.answering import check_citations
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract=abstract, title="A Known Paper", id="p1")
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], real_store.embedder)
+    assert quoted in text
+    assert check_citations(text, 1)[1] == [1]
+
+
+def test_the_number_of_epochs_asked_is_a_detail_a_described_paper_is_not():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("How many epochs was the model trained for?") == "hyperparameters"
+    assert detail_asked("Which random seeds did they use?") == "hyperparameters"
+    assert detail_asked("Which paper shows double descent over training epochs?") is None
+    assert detail_asked("Which work studies choosing seed users in a social network?") is None

@@ -111,7 +111,8 @@ SEARCH_EF = 400
 neighbours searches with ``max(ef_search, k)``). At 16,124 papers and the retriever's 100 dense
 candidates, 100 missed the exact nearest paper of 3 of 151 development questions (airas_dev and
 airas_fresh..fresh3; one a known item whose paper came only from BM25 and so had no dense similarity)
-and 2.6% of the exact ten nearest (recall of the exact 100: 0.912); 400 missed 1 and 0.5% (0.988)."""
+and 2.6% of the exact ten nearest (recall of the exact 100: 0.912); 400 missed 1 and 0.5% (0.988).
+BEIR SciFact test nDCG@10: dense 0.642 -> 0.645, hybrid 0.735 -> 0.733 (train 0.7395 -> 0.7398)."""
 
 
 def set_search_ef(collection, value: int = SEARCH_EF) -> None:

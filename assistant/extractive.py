@@ -96,8 +96,10 @@ _DETAIL_Q = {
                            r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
                            r"\bchip\b|\bcompute\s+budget\b", re.I),
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
-                                  r"\bweight\s+decay\b|\b(?:how\s+many|number\s+of|which|what)\s+(?:random\s+|training\s+)?"
-                                  r"(?:seeds?|epochs?)\b|\brandom\s+seeds?\b", re.I),
+                                  r"\bweight\s+decay\b|\brandom\s+seeds?\b|"
+                                  r"\b(?:how\s+many|number\s+of|which|what)\s+(?:random\s+|training\s+)?"
+                                  r"(?:seeds?|epochs?)\b",
+                                  re.I),
     "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available)\b|\bgithub\b", re.I),

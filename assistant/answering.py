@@ -60,10 +60,13 @@ _PIECE = re.compile(rf"(?P<cue>\^|†|#|{_CUE_WORD}\.?\s*(?:no\.?\s*)?[:#]?\s*)?
                     rf"(?:\s*[-–—]\s*(?:\^|{_CUE_WORD}\.?\s*)?(?P<b>\d{{1,3}}))?", re.I)
 _FILE_CITATION = re.compile(rf"(?:{_CUE_WORD}\s*)?(\d{{1,3}})(?::\d+)?\s*†.*", re.I)  # 【4:0†source】
 _SEPARATORS = re.compile(r"\s*(?:,\s*and\b|,|;|、|&|\band\b)\s*", re.I)
-_NOT_CITING = re.compile(  # bracketed numbers after these are references to the text or math, not sources
-    r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|appendix|app|algorithms?|alg|"
-    r"theorems?|thm|lemmas?|props?|propositions?|corollary|definitions?|def|lines?|steps?|chapters?|ch|"
-    r"intervals?|ranges?|between|within|dimensions?|shape|sizes?)\.?|[=∈≤≥<>∼≈∝§]|(?<![\d.%])×|\\in)\s*$", re.I)
+# Bracketed numbers after these are references to the text or math, not sources. Words a quoted sentence
+# may end with take no plural: "... and baseline MARL algorithms [1]." cites, "Algorithm [1]" does not;
+# nor does a factor: "2-3× [1]" cites, "d × [1]" does not.
+_NOT_CITING = re.compile(
+    r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|appendix|app|algorithm|alg|"
+    r"theorems?|thm|lemmas?|props?|propositions?|corollary|definitions?|def|line|step|chapters?|ch|"
+    r"interval|range|between|within|dimension|shape|size)\.?|[=∈≤≥<>∼≈∝§]|(?<![\d.%])×|\\in)\s*$", re.I)
 _TRAIL = re.compile(r"(?:\s+(?:a|an|and|o|or|&)|\s*[,;，、])?\s*$")  # held back: may go with a removed marker
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|or|&)(?!\w)|[,;，、]")
 

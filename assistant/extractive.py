@@ -65,7 +65,7 @@ _NUMBER_Q = re.compile(
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
-    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:\w+[\s-]+){{0,3}}?"
+    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique)\b)\w+[\s-]+){{0,3}}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
     r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
@@ -101,7 +101,10 @@ _DETAIL_Q = {
                            r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
                            r"\bchip\b|\bcompute\s+budget\b", re.I),
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
-                                  r"\bweight\s+decay\b|\bseeds?\b|\bepochs?\b", re.I),
+                                  r"\bweight\s+decay\b|\brandom\s+seeds?\b|"
+                                  r"\b(?:how\s+many|number\s+of|which|what)\s+(?:random\s+|training\s+)?"
+                                  r"(?:seeds?|epochs?)\b",
+                                  re.I),
     "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available)\b|\bgithub\b", re.I),
@@ -152,7 +155,7 @@ def question_kind(question: str) -> str:
         return "definition"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
-    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q):
+    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q) and not (_PAPERS.search(q) and not asks_number(q)):
         return "number"
     if _PAPERS.search(q):
         return "papers"
@@ -169,6 +172,16 @@ def question_kind(question: str) -> str:
     if _DEFINITION_Q.search(q):
         return "definition"
     return "other"
+
+
+_CLAUSE_START = re.compile(r"(?:^|[.?!;:,(]|\band|\bor|\bbut|\b(?:in|by|at|for|on|to|of|with))\s*$", re.I)
+
+
+def asks_number(question: str) -> bool:
+    """True when a clause of `question` asks for a quantity ("How many programs did it fix?", "...,
+    and how many SKUs did it have?"); False when "how much" only describes what a paper does ("Which
+    paper bounds how much information gets squeezed in GNNs?": a paper is asked for)."""
+    return any(_CLAUSE_START.search(question[:m.start()]) for m in _NUMBER_Q.finditer(question))
 
 
 def asks_several(question: str) -> bool:
@@ -452,7 +465,11 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
     for i, clause in enumerate(asked_quantities(question)):
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
-        numeric = [(len(words & stems(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        noun = counted_noun(clause) if count else None
+        # "On how many models was it run?": "models" is no content word, but "over 50 models" counts them
+        counts = re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun.rstrip('s'))}", re.I) if noun else None
+        numeric = [(len(words & stems(x[2])) + bool(counts and counts.search(plain(x[2]))), x) for x in rows
+                   if states_quantity(x[2], count)]
         if _SPEED.search(fold(clause)):
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
@@ -460,7 +477,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
-        counted = stems(counted_noun(clause) or "") if count else set()
+        counted = stems(noun or "")
         if counted:  # "how many bits ...": a sentence that counts something else does not answer
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
@@ -893,7 +910,11 @@ class ExtractiveSynthesizer:
         focus = focus_stems(question, pointers)
         kind = question_kind(question)
         if kind == "which":
-            kind = "entity" if pointers else "papers"
+            # a name inside the asked noun phrase ("Which decentralized SGD algorithm removes ...?")
+            # describes the paper asked for; one elsewhere ("Which datasets does NorMuon use?") names it
+            subject = _ENTITY_Q.search(fold(question))
+            named = [nm for nm in pointers if not (subject and mentions(subject.group(0), nm))]
+            kind = "entity" if named else "papers"
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)
         detail = detail_asked(question)

@@ -545,7 +545,8 @@ def salient_words(question: str) -> list[str]:
 
 
 _AVAILABILITY = re.compile(
-    r"https?://|github|\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
+    r"https?://|github\.(?:com|io)\b|"
+    r"\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
     r"[^.]{0,60}\b(?:(?:publicly|freely)\s+)?(?:available|released|open-sourced|found)\b", re.I)
 _ABOUT_AVAILABILITY = re.compile(r"github|gitlab|repositor(?:y|ies)|urls?|links?|availab\w*|open|sourced?|"
                                  r"releas\w*|download\w*|https?", re.I)

@@ -123,6 +123,10 @@ def test_model_citing_2_and_7_with_three_sources_keeps_2_and_drops_7(store, open
     ("claim [9] and more", 3, "claim and more", [], [9]),
     ("see [a] and [x1]", 3, "see [a] and [x1]", [], []),
     ("[0] zero", 2, "zero", [], [0]),
+    # a quoted sentence ending in a plural noun cites; "Algorithm [1]" refers to the text
+    ("It outperforms baseline MARL algorithms [1].", 1, "It outperforms baseline MARL algorithms [1].", [1], []),
+    ("It converges in fewer steps [2].", 2, "It converges in fewer steps [2].", [2], []),
+    ("as in Algorithm [1].", 1, "as in Algorithm [1].", [], []),
 ])
 def test_check_citations(raw, n, clean, cited, dropped):
     from assistant.answering import check_citations

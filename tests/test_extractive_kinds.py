@@ -424,3 +424,92 @@ def test_how_much_more_efficient_is_answered_by_a_quantity_in_words(bundled_stor
     obj = _extractive(bundled_store, settings, "How much more efficient is ALIVE than GUI agents?")
     assert "orders of magnitude" in obj["answer"], obj["answer"]
     assert _cited_titles(obj) == ["ALIVE"]
+
+
+# --- a known paper described in other words is cited (issue 8, airas 16k kinds) --------------------------
+
+_TOOL_ABSTRACT = ("We present a learned approach that detects and fixes bugs in Python programs. A graph "
+                  "network predicts a sequence of edits on the program's syntax tree. By training on 120,000 "
+                  "commits mined from GitHub, our tool fixes bugs in 4,210 out of 20,000 programs end to end. "
+                  "The code is available at https://github.com/x/y.")
+_DESCENT_ABSTRACT = ("Over-parameterized networks show double descent. We show that epoch-wise double descent "
+                     "arises from a superposition of bias-variance tradeoffs learned at different epochs, and that "
+                     "scaling the step sizes of the layers removes it. Experiments on CIFAR-10 confirm the theory.")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("abstract, question, quoted", [
+    # "commits mined from GitHub" is the training data, not a code availability statement
+    (_TOOL_ABSTRACT, "A learned tool repairs bugs in Python code by predicting edits on a graph. How many "
+                     "programs did it fix end to end?", "4,210 out of 20,000 programs"),
+    # "training epochs" describes the paper asked for; it does not ask for the number of epochs
+    (_DESCENT_ABSTRACT, "Which paper argues that double descent over training epochs comes from several "
+                        "bias-variance tradeoffs, and removes it by rescaling step sizes?",
+     "superposition of bias-variance tradeoffs"),
+])
+def test_a_known_paper_described_in_other_words_is_quoted_and_cited(real_store, settings, abstract, question,
+                                                                     quoted):
+    from assistant.answering import check_citations
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract=abstract, title="A Known Paper", id="p1")
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], real_store.embedder)
+    assert quoted in text
+    assert check_citations(text, 1)[1] == [1]
+
+
+def test_the_number_of_epochs_asked_is_a_detail_a_described_paper_is_not():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("How many epochs was the model trained for?") == "hyperparameters"
+    assert detail_asked("Which random seeds did they use?") == "hyperparameters"
+    assert detail_asked("Which paper shows double descent over training epochs?") is None
+    assert detail_asked("Which work studies choosing seed users in a social network?") is None
+
+
+@pytest.mark.parametrize("question, kind", [
+    # "how much" inside what the paper does: a paper is asked for
+    ("Which paper bounds how much information is squeezed in message passing, and adds edges to reduce it?", "papers"),
+    ("Which paper measures how far apart two black-box models are by comparing explanations?", "papers"),
+    # a quantity asked in a clause of its own
+    ("Which paper derives a bandit index for inventories, and how many SKUs did its largest problem have?", "number"),
+    ("A tool repairs bugs in programs. How many programs did it fix?", "number"),
+    ("By how much does WinQ reduce memory?", "number"),
+    # "datasets" is what the method maps, not what is asked
+    ("Which method maps two datasets without correspondences into one Euclidean space?", "other"),
+    ("Which datasets does NorMuon use?", "entity"),
+])
+def test_question_kind_of_a_known_item_described_in_other_words(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+def test_a_count_of_the_asked_thing_answers_how_many_though_it_is_no_content_word():
+    from assistant.extractive import number_answer
+
+    rows = [(0.9, 1, "We propose two extensions of the PGD attack that fix its step size.", 0.7, 3, 0),
+            (0.4, 1, "We apply our ensemble to over 50 models from recent papers.", 0.3, 0, 1),
+            (0.3, 1, "In all but 1 of the cases the robust accuracy is lower than reported.", 0.3, 0, 2)]
+    chosen = number_answer("Which paper fixes PGD's step size? On how many models was it run?", rows, ["PGD"], 1)
+    assert [x[2] for x in chosen] == ["We apply our ensemble to over 50 models from recent papers."]
+
+
+@pytest.mark.integration
+def test_a_field_name_inside_the_asked_noun_phrase_does_not_make_it_an_entity_question(real_store, settings):
+    """"SGD" is in the paper's title, but "Which decentralized SGD algorithm ...?" asks which paper."""
+    from assistant.answering import check_citations
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+
+    paper = Paper(title="DSGD-EX: Decentralized SGD with Exact Consensus", id="p1",
+                  abstract="Decentralized SGD trains networks without a central server. The best topology needs a "
+                           "power-of-two number of agents. We remove this restriction and propose DSGD-EX, which "
+                           "works for any number of agents with unit per-iteration communication.")
+    question = "Which decentralized SGD algorithm drops the power-of-two agent count requirement?"
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], real_store.embedder)
+    assert "We remove this restriction" in text
+    assert check_citations(text, 1)[1] == [1]

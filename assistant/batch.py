@@ -307,6 +307,31 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
     return answered, repaired, errors
 
 
+def check_same_questions(path: Path, questions: Sequence[BatchQuestion]) -> None:
+    """For ``--resume``: raise `BatchError`, leaving `path` untouched, when an id answered in `path` now
+    names a different question (ids are line numbers in a text file, so a line added above the others
+    renumbers them; or another questions file is resumed into these answers): resuming would skip it and
+    keep the old answer under its id. The message names the id, the line and both questions. Lines that
+    are not JSON (a torn last line) and records without ``question`` are not compared."""
+    path = Path(path)
+    if not path.exists():
+        return
+    asked: dict[str, str] = {}
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            rec = json.loads(raw) if raw.strip() else None
+        except ValueError:
+            continue
+        if _is_answer(rec) and isinstance(rec.get("question"), str):
+            asked.setdefault(str(rec["question_id"]), rec["question"])
+    for q in questions:
+        before = asked.get(q.id)
+        if before is not None and " ".join(before.split()) != " ".join(q.question.split()):
+            raise BatchError(f"{path}: question {q.id} was answered as {before[:60]!r}, but line {q.line} of the "
+                             f"questions file now asks {q.question[:60]!r}, so --resume would skip it; the "
+                             f"questions changed since that run: write to a new -o file, or use --overwrite")
+
+
 class JsonlAppender:
     """Appends one JSON object per line to a file: one ``os.write`` per line on an ``O_APPEND``
     descriptor, then ``fsync``; safe to call from several threads."""
@@ -370,12 +395,15 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
     calling thread) stops the run: answers written so far stay, unfinished ones are asked on resume.
     The turns of a conversation are asked in order by one worker, in one `Conversation`; on resume its
     history is rebuilt from the turns already answered in `output`.
-    Raises `BatchError` (nothing written) when resuming into a file that is not an answers file.
+    Raises `BatchError` (nothing written) when resuming into a file that is not an answers file, or
+    whose answered ids name other questions than `questions` (`check_same_questions`).
     """
     summary = BatchSummary(total=len(questions), output=str(output))
     started = time.perf_counter()
     done_ids: set[str] = set()
     if resume:
+        check_answers_file(output)
+        check_same_questions(output, questions)
         done_ids, summary.repaired, summary.retried_errors = load_answered(output)
     todo = [q for q in questions if q.id not in done_ids]
     summary.skipped = len(questions) - len(todo)

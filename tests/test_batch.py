@@ -348,3 +348,39 @@ def test_batch_asks_the_turns_of_a_conversation_in_order_and_resumes_per_turn(bu
     assert sorted(r["question_id"] for r in again) == ["c01.1", "c01.2", "c01.3", "s1"]
     assert again[-1]["question_id"] == "c01.2"
     assert again[-1]["standalone_question"] == "How much faster is STAR-KV?"
+
+
+@pytest.mark.parametrize("now", ["What is NorMuon?\nWhat is WinQ?\nWhat is EDEN?\n",  # a line added above
+                                 "What is STAR-KV?\n"])  # another questions file resumed into these answers
+def test_resume_refuses_answers_whose_ids_name_other_questions(tmp_path, now):
+    """Text-file ids are line numbers: resuming after the questions changed would skip a new question and
+    keep an old answer under its id. The run stops before touching anything and says why."""
+    answers = "".join(json.dumps({"question_id": str(i), "question": q, "answer": "x"}) + "\n"
+                      for i, q in enumerate(["What is WinQ?", "What is EDEN?"], start=1))
+    out = tmp_path / "answers.jsonl"
+    out.write_text(answers)
+    questions = tmp_path / "q.txt"
+    questions.write_text(now)
+    result = _batch([str(questions), "-o", str(out), "--resume"])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {out}: question 1 was answered as ")
+    assert "--overwrite" in result.stderr and "new -o file" in result.stderr
+    assert out.read_text() == answers  # untouched
+
+
+def test_resume_accepts_the_same_questions_respaced(tmp_path):
+    from assistant.batch import BatchQuestion, check_same_questions
+
+    out = tmp_path / "a.jsonl"
+    out.write_text(json.dumps({"question_id": "1", "question": "What is  WinQ?", "answer": "x"}) + "\n")
+    check_same_questions(out, [BatchQuestion("1", "What is WinQ? ", line=1)])  # no error
+
+
+def test_an_existing_file_of_something_else_is_named_as_such_not_offered_resume(tmp_path):
+    questions = tmp_path / "one.txt"
+    questions.write_text("What is EDEN?\n")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    result = _batch([str(questions), "-o", str(notes)])
+    assert result.exit_code == 1 and "not an answers file" in result.stderr and "--resume" not in result.stderr
+    assert notes.read_text() == "my notes\n"

@@ -189,7 +189,7 @@ def batch(
     says how many, and --overwrite re-answers them), failed ones asked again. Ends with a summary; exit code 1
     if any question failed or any input line was not a question.
     """
-    from assistant.batch import check_answers_file, read_questions, run_batch, same_file
+    from assistant.batch import check_answers_file, check_same_questions, read_questions, run_batch, same_file
     from assistant.retrieval import Retriever
 
     with user_errors():
@@ -213,9 +213,12 @@ def batch(
             raise UserError(f"cannot write the answers file {output}: {exc.strerror or exc}; "
                             f"choose another -o path") from None
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
+            check_answers_file(output)  # a file of something else: say so rather than suggest --resume
             raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
         if (resume or overwrite) and output.exists():
             check_answers_file(output)  # never resume into or overwrite a file that holds something else
+        if resume:
+            check_same_questions(output, items)  # an id answered for another question would be skipped
         if overwrite and output.exists():
             output.unlink()
         filters = make_filters(venue, year, author)

@@ -138,10 +138,11 @@ _AUXILIARY = set("""was were is are did does do has have had can could would wil
 of by with from to at during""".split())
 
 
-_OPENER = re.compile(r"^\s*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,.;:!]\s+)+(?=(?:which|what|how|who|is|are|does|do|did|can|"
-                     r"compare|contrast)\b)", re.I)
+_OPENER = re.compile(r"^\s*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,.;:!]\s+|(?:ok(?:ay)?|so|and|now|well|then|also|but|"
+                     r"alright|right)\s+)+(?=(?:which|what|how|who|is|are|does|do|did|can|compare|contrast)\b)", re.I)
 """A discourse opener before the question proper ("Separately, which paper ...", "Different topic. Which
-paper ...", "OK. Is there ..."): one or two words and a stop, then an interrogative word."""
+paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a stop, or discourse markers (a
+closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
 def question_kind(question: str) -> str:
@@ -298,7 +299,7 @@ def defined_term(question: str) -> str | None:
     acronym = acronym_asked(question)
     if acronym:
         return acronym
-    m = _DEFINITION_Q.search(fold(question))
+    m = _DEFINITION_Q.search(_OPENER.sub("", fold(question)))
     if not m:
         return None
     term = (m.group("x") or m.group("y") or m.group("z") or "").strip()

@@ -513,3 +513,13 @@ def test_a_field_name_inside_the_asked_noun_phrase_does_not_make_it_an_entity_qu
     text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], real_store.embedder)
     assert "We remove this restriction" in text
     assert check_citations(text, 1)[1] == [1]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("lead_in", ["Now, ", "OK so ", "And "])
+def test_a_discourse_marker_before_what_is_x_still_gets_the_definition(bundled_store, settings, lead_in):
+    """"Now, what is NorMuon?" asks what "What is NorMuon?" asks: the same defining sentence, same paper."""
+    plain = _extractive(bundled_store, settings, "What is NorMuon?")
+    led = _extractive(bundled_store, settings, lead_in + "what is NorMuon?")
+    assert _cited_titles(led) == _cited_titles(plain) == ["NorMuon"]
+    assert led["answer"].split("[1]")[0] == plain["answer"].split("[1]")[0], led["answer"]

@@ -743,12 +743,18 @@ def sentence_coverage(hits: WordHits, sentences_of: Sequence[Sequence[str]], flo
     return out
 
 
+UNCOVERED_MAX_WORDS = 32
+"""At most this many key words (the first some paper lacks, in question order) get `uncovered_terms`
+evidence: the 665 questions of the development files have at most 23 (`salient_words`), so none is cut; a
+paragraph pasted as a question has a hundred or more, each one more embedding of the whole paragraph."""
+
+
 def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder) -> list[tuple[float, str]]:
     """Per row of `hits`: ``(uncovered, word)``, how far the paper is from covering, in meaning, a key
     word of `question` it does not contain (the largest over such words; ``(0.0, "")`` when it lacks
     none), and that word. `qvec`: the question's vector ``(dim,)``; `vectors_of[i]`: row i's sentence
     vectors ``(n, dim)`` (`sentence_vectors`, None without sentences); `embedder` embeds the question
-    without each key word (one call of ``len(hits.words)`` texts).
+    without each key word some paper lacks (one call of at most `UNCOVERED_MAX_WORDS` texts).
 
     A key word's part of the question is ``u = v(question) - v(question without the word)`` (MiniLM
     vectors, unit length): its length says how much the word moves the question (a topic word
@@ -770,17 +776,23 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
                for i in range(len(vectors_of))]
     if not any(lacking):
         return out
+    # only words some paper lacks are embedded, at most UNCOVERED_MAX_WORDS of them (in question order):
+    # a pasted paragraph asked as a question would otherwise cost one embedding of it per word
+    needed = sorted({j for row in lacking for j in row})[:UNCOVERED_MAX_WORDS]
+    lacking = [[j for j in row if j in needed] for row in lacking]
     q = fold(question)
-    without = [re.sub(r"\s+", " ", re.sub(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", " ", q, flags=re.I)).strip()
-               for w in hits.words]
-    parts = qvec[None, :] - embedder.embed(without)  # (words, dim)
+    without = [re.sub(r"\s+", " ", re.sub(rf"(?<![^\W_]){re.escape(hits.words[j])}(?![^\W_])", " ", q,
+                                          flags=re.I)).strip() for j in needed]
+    parts = qvec[None, :] - embedder.embed(without)  # (needed words, dim)
     length = np.linalg.norm(parts, axis=1)
     direction = parts / np.maximum(length[:, None], 1e-9)
+    at = {j: k for k, j in enumerate(needed)}
     for i, vectors in enumerate(vectors_of):
         if vectors is None or not len(vectors) or not lacking[i]:
             continue
-        cover = (vectors @ direction[lacking[i]].T).max(axis=0)
-        gaps = length[lacking[i]] * np.maximum(0.0, 1.0 - cover / UNCOVERED_COVERED)
+        cols = [at[j] for j in lacking[i]]
+        cover = (vectors @ direction[cols].T).max(axis=0)
+        gaps = length[cols] * np.maximum(0.0, 1.0 - cover / UNCOVERED_COVERED)
         k = int(np.argmax(gaps))
         out[i] = (float(gaps[k]), hits.words[lacking[i][k]])
     return out

@@ -53,6 +53,7 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
         return FakeApp()
 
     monkeypatch.setattr(tui_app, "make_app", fake_make_app)
+    monkeypatch.setattr("assistant.cli.chat._has_terminal", lambda: True)  # CliRunner's streams are not one
     args = ["chat", "--open", first[:6], "--llm", "extractive", "--venue", "ICML"]
     assert CliRunner().invoke(app, args).exit_code == 0
     assert seen["chat_id"] == first and seen["backend"] == "extractive" and seen["filters"].venue == "ICML"
@@ -87,3 +88,14 @@ def test_similar_lists_the_nearest_papers(settings, bundled_store):
     result = CliRunner().invoke(app, ["similar", normuon.id, "-k", "3"])
     assert result.exit_code == 0 and result.stdout.startswith("Papers like NorMuon")
     assert CliRunner().invoke(app, ["similar", "no-such-id"]).exit_code == 1
+
+
+def test_chat_without_a_terminal_is_one_error_line_not_a_hang():
+    """`assistant chat < questions.txt` (or in a pipe) would wait for a terminal forever; it says why and
+    what to use instead."""
+    from assistant.cli import app
+
+    result = CliRunner().invoke(app, ["chat"], input="What is NorMuon?\n")  # stdin and stdout are not a terminal
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: assistant chat needs a terminal") and "assistant batch" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -6,6 +6,7 @@ Textual and the store are imported inside the command, so ``assistant --help`` s
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -14,6 +15,11 @@ import typer
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
                                   check_backend, echo_json, find_paper, get_settings, make_filters, open_store,
                                   readable, user_errors)
+
+
+def _has_terminal() -> bool:
+    """Whether standard input and output are both a terminal, as the chat app needs."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def chat(
@@ -50,6 +56,9 @@ def chat(
 
         chats = ChatStore(settings.paths.conversations_db)
         chat_id = _chat_to_open(chats, open_id)
+        if not _has_terminal():  # Textual would wait for a terminal forever
+            raise UserError("assistant chat needs a terminal (its input or output is a pipe or file); "
+                            "for scripts use `assistant ask` or `assistant batch`")
         from assistant.tui.app import make_app
 
         make_app(settings, backend=llm, model=model, filters=filters, top_k=k, chat_store=chats,

@@ -75,7 +75,8 @@ def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_st
     out = tmp_path / "a.jsonl"
     kept = {"question": "What is STAR-KV?", "answer": "From the model.", "backend": "openai", "model": "gpt-x",
             "citations": [], "refused": False}
-    out.write_text(json.dumps({**kept, "question_id": "q1"}) + "\n" + json.dumps({**kept, "question_id": "q2"}) + "\n")
+    out.write_text(json.dumps({**kept, "question_id": "q1"}) + "\n"
+                   + json.dumps({**kept, "question_id": "q2", "question": "What is WinQ?"}) + "\n")
     res = run("batch", str(questions), "-o", str(out), "--resume", "--llm", "extractive")
     assert res.exit_code == 0, res.output
     assert ("note: 2 answers kept in " + str(out) + " came from another backend (openai), not extractive; "

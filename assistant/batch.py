@@ -267,12 +267,13 @@ def check_answers_file(path: Path) -> None:
                              f"it was left as it is: choose another -o file")
 
 
-def load_answered(path: Path) -> tuple[set[str], str, int]:
+def load_answered(path: Path, questions: Sequence[BatchQuestion] = ()) -> tuple[set[str], str, int]:
     """For ``--resume``: the ids answered in `path`, after repairing it.
 
     At most a torn last line (a run killed while writing it) is removed, and so are error records (their
     questions are asked again); the file is rewritten atomically only if something was removed. Raises
-    `BatchError`, leaving the file untouched, when it is not an answers file (`check_answers_file`).
+    `BatchError`, leaving the file untouched, when it is not an answers file (`check_answers_file`) or
+    an id it answered now names another of `questions` (`check_same_questions`).
     Returns ``(answered ids, what was repaired or "", error records removed)``.
     """
     path = Path(path)
@@ -282,6 +283,7 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
     data = path.read_bytes()
     keep: list[bytes] = []
     answered: set[str] = set()
+    records: list[dict] = []
     bad = errors = 0
     for raw in data.split(b"\n"):
         if not raw.strip():
@@ -291,6 +293,7 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
         except ValueError:
             bad += 1  # the torn last line (check_answers_file allows no other)
             continue
+        records.append(rec)
         qid = str(rec["question_id"])
         if rec.get("error"):
             errors += 1
@@ -299,6 +302,7 @@ def load_answered(path: Path) -> tuple[set[str], str, int]:
             continue
         answered.add(qid)
         keep.append(raw)
+    _same_questions(path, records, questions)  # before any repair: a refused resume changes nothing
     repaired = f"removed {bad} torn last line" if bad else ""
     if bad or errors or (data and not data.endswith(b"\n")):
         tmp = path.with_name(path.name + ".tmp")
@@ -316,12 +320,19 @@ def check_same_questions(path: Path, questions: Sequence[BatchQuestion]) -> None
     path = Path(path)
     if not path.exists():
         return
-    asked: dict[str, str] = {}
+    records = []
     for raw in path.read_bytes().split(b"\n"):
         try:
-            rec = json.loads(raw) if raw.strip() else None
+            records.append(json.loads(raw) if raw.strip() else None)
         except ValueError:
             continue
+    _same_questions(path, records, questions)
+
+
+def _same_questions(path: Path, records: Sequence, questions: Sequence[BatchQuestion]) -> None:
+    """`check_same_questions` over the parsed lines `records` of `path`."""
+    asked: dict[str, str] = {}
+    for rec in records:
         if _is_answer(rec) and isinstance(rec.get("question"), str):
             asked.setdefault(str(rec["question_id"]), rec["question"])
     for q in questions:
@@ -396,15 +407,13 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
     The turns of a conversation are asked in order by one worker, in one `Conversation`; on resume its
     history is rebuilt from the turns already answered in `output`.
     Raises `BatchError` (nothing written) when resuming into a file that is not an answers file, or
-    whose answered ids name other questions than `questions` (`check_same_questions`).
+    whose answered ids name other questions than `questions` (`load_answered`).
     """
     summary = BatchSummary(total=len(questions), output=str(output))
     started = time.perf_counter()
     done_ids: set[str] = set()
     if resume:
-        check_answers_file(output)
-        check_same_questions(output, questions)
-        done_ids, summary.repaired, summary.retried_errors = load_answered(output)
+        done_ids, summary.repaired, summary.retried_errors = load_answered(output, questions)
     todo = [q for q in questions if q.id not in done_ids]
     summary.skipped = len(questions) - len(todo)
     units = _units(questions, todo, done_ids, output)

@@ -384,3 +384,17 @@ def test_an_existing_file_of_something_else_is_named_as_such_not_offered_resume(
     result = _batch([str(questions), "-o", str(notes)])
     assert result.exit_code == 1 and "not an answers file" in result.stderr and "--resume" not in result.stderr
     assert notes.read_text() == "my notes\n"
+
+
+def test_load_answered_refuses_other_questions_before_repairing(tmp_path):
+    """The library path (`run_batch(resume=True)`): the same refusal, and the torn last line is not yet
+    repaired, so a refused resume changes nothing."""
+    from assistant.batch import BatchError, BatchQuestion, load_answered
+
+    out = tmp_path / "a.jsonl"
+    text = json.dumps({"question_id": "1", "question": "What is WinQ?", "answer": "x"}) + '\n{"question_id": "2", "q'
+    out.write_text(text)
+    with pytest.raises(BatchError, match=r"question 1 was answered as 'What is WinQ\?'"):
+        load_answered(out, [BatchQuestion("1", "What is NorMuon?", line=1)])
+    assert out.read_text() == text
+    assert load_answered(out, [BatchQuestion("1", "What is WinQ?", line=1)]) == ({"1"}, "removed 1 torn last line", 0)

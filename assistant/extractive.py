@@ -145,11 +145,16 @@ paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a sto
 closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
+def _proper(question: str) -> str:
+    """`question` folded, without a discourse opener (`_OPENER`): the question proper."""
+    return _OPENER.sub("", fold(question))
+
+
 def question_kind(question: str) -> str:
     """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
     else an entity)."""
-    q = _OPENER.sub("", fold(question))
+    q = _proper(question)
     if detail_asked(q):
         return "detail"
     if acronym_asked(q):
@@ -299,7 +304,7 @@ def defined_term(question: str) -> str | None:
     acronym = acronym_asked(question)
     if acronym:
         return acronym
-    m = _DEFINITION_Q.search(_OPENER.sub("", fold(question)))
+    m = _DEFINITION_Q.search(_proper(question))
     if not m:
         return None
     term = (m.group("x") or m.group("y") or m.group("z") or "").strip()

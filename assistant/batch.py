@@ -63,7 +63,8 @@ class BatchQuestion:
 class BatchSummary:
     """Counts of one run: `answered` (new answers written), `failed` (error records written),
     `skipped` (already answered before this run), `refused` (answered "not in the abstracts"),
-    `bad_input` (input lines that are not questions, as ``"file:line: reason"``), `seconds` wall time."""
+    `bad_input` (input lines that are not questions, as ``"file:line: reason"``), `seconds` wall time;
+    `stopped`: why the run stopped before the end (`STOP_AFTER` questions in a row failed alike), else ""."""
 
     total: int = 0
     answered: int = 0
@@ -75,6 +76,7 @@ class BatchSummary:
     bad_input: list[str] = field(default_factory=list)
     seconds: float = 0.0
     output: str = ""
+    stopped: str = ""
 
     @property
     def per_minute(self) -> float:
@@ -85,7 +87,8 @@ class BatchSummary:
         return {"total": self.total, "answered": self.answered, "failed": self.failed, "skipped": self.skipped,
                 "refused": self.refused, "retried_errors": self.retried_errors, "repaired": self.repaired or None,
                 "bad_input": self.bad_input, "seconds": round(self.seconds, 3),
-                "questions_per_minute": round(self.per_minute, 2), "output": self.output}
+                "questions_per_minute": round(self.per_minute, 2), "output": self.output,
+                "stopped": self.stopped or None}
 
 
 # --- input ------------------------------------------------------------------------------------------
@@ -368,6 +371,13 @@ class JsonlAppender:
 
 # --- running ----------------------------------------------------------------------------------------
 
+STOP_AFTER = 3
+"""A run stops when this many questions in a row fail with the same error kind of `SHARED_FAILURES`:
+they fail on what every question needs (the Chroma server stopped, the model files gone, the LLM
+server down or the key refused), so the rest would fail alike; unanswered ones are asked on resume."""
+SHARED_FAILURES = frozenset({ErrorKind.STORE, ErrorKind.EMBEDDING, ErrorKind.CONNECTION, ErrorKind.AUTH,
+                             ErrorKind.CONFIG})
+
 def answer_record(q: BatchQuestion, *, retriever: Retriever, llm: LLM, settings: Settings,
                   filters: Filters | None = None, top_k: int | None = None,
                   cancel: threading.Event | None = None, conversation: Conversation | None = None) -> dict:
@@ -404,6 +414,7 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
     called with each record after it is written and `on_start(to_answer, already_answered)` once before
     the first (for a progress bar). Setting `cancel` (or Ctrl-C in the
     calling thread) stops the run: answers written so far stay, unfinished ones are asked on resume.
+    `STOP_AFTER` failures in a row of one `SHARED_FAILURES` kind stop it too (`BatchSummary.stopped`).
     The turns of a conversation are asked in order by one worker, in one `Conversation`; on resume its
     history is rebuilt from the turns already answered in `output`.
     Raises `BatchError` (nothing written) when resuming into a file that is not an answers file, or
@@ -446,12 +457,26 @@ def run_batch(questions: Sequence[BatchQuestion], output: Path, *, retriever: Re
         conversation, steps = item
         return [step(q, conversation) for q in steps]
 
+    streak: list[str] = []  # error kinds of the latest questions, while they fail alike
+
     def count(record: dict | None) -> None:
         if record is None:
             return
         if record.get("error"):
             summary.failed += 1
+            kind = record.get("error_kind")
+            if kind not in SHARED_FAILURES:
+                streak.clear()
+            elif streak[-1:] != [kind]:
+                streak[:] = [kind]
+            else:
+                streak.append(kind)
+            if len(streak) >= STOP_AFTER and not summary.stopped:
+                summary.stopped = (f"{STOP_AFTER} questions in a row failed ({kind}), the last with: "
+                                   f"{' '.join(str(record['error']).split())}")
+                cancel.set()
         else:
+            streak.clear()
             summary.answered += 1
             summary.refused += bool(record.get("refused"))
         if on_record is not None:

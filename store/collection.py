@@ -138,7 +138,11 @@ class PaperStore:
             raise
         except Exception as exc:
             where = self.settings.chroma_url or str(self.settings.paths.chroma_dir)
-            raise StoreError(f"Chroma {what} failed at {where} ({type(exc).__name__}: {str(exc)[:160]})") from None
+            detail = " ".join(str(exc).split())[:160]  # one line: a server's error text can span several
+            hint = ""
+            if self.settings.chroma_url and _is_connection_error(exc):
+                hint = "; is the server still running? start it (chroma run --path DIR --port N) and try again"
+            raise StoreError(f"Chroma {what} failed at {where} ({type(exc).__name__}: {detail}){hint}") from None
 
     # --- reading -----------------------------------------------------------------------------------
     def count(self) -> int:
@@ -406,3 +410,15 @@ def _save_papers(folder, key: str, papers: list[Paper]) -> None:
         (folder / "papers.pickle").unlink(missing_ok=True)  # the cache's earlier format
     except OSError:
         pass  # a read-only data folder only costs reading the papers from Chroma next time
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    """Whether `exc` (or what caused it) says the Chroma server could not be reached: httpx's
+    ``ConnectError``/``ConnectTimeout`` or an `OSError` such as connection refused."""
+    seen = 0
+    while exc is not None and seen < 5:
+        name = type(exc).__name__
+        if name in ("ConnectError", "ConnectTimeout", "RemoteProtocolError") or isinstance(exc, ConnectionError):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False

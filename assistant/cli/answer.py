@@ -182,7 +182,8 @@ def batch(
     """Answer every question of a file; write one JSON line per answer as each finishes.
 
     Each line has the fields of `ask --json` plus "question_id" (the JSONL id, else the line number),
-    and "error"/"error_kind" when that question failed (the batch goes on). The turns of a conversation
+    and "error"/"error_kind" when that question failed (the batch goes on, but stops after 3 in a row
+    fail alike on what all need: the store, the model, the LLM server). The turns of a conversation
     are asked in order in one conversation, one line each ("question_id" c01.1, c01.2, ...; a follow-up's
     "standalone_question" says how it was read). --resume continues a stopped
     or killed run: answered ids are skipped (even when another backend answered them: a note
@@ -242,6 +243,9 @@ def batch(
                        f"with --resume to answer the rest", err=True)
             raise typer.Exit(130) from None
         summary.bad_input = problems
+        if summary.stopped:
+            typer.echo(printable(f"error: stopped: {summary.stopped}; the answers written so far are kept in "
+                                 f"{output}: fix that and run the same command with --resume"), err=True)
         if as_json:
             echo_json(summary.to_json() | {"backend": backend.name, "model": backend.model})
         else:
@@ -294,7 +298,7 @@ def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):
             if record.get("error"):
                 failed += 1
                 bar.console.print(printable(f"question {record['question_id']}: error: {record['error']}"),
-                                  highlight=False, markup=False)
+                                  highlight=False, markup=False, soft_wrap=True)  # one line, as in a log
             bar.update(task, advance=1, failed=failed)
 
         def on_start(todo: int, already: int) -> None:

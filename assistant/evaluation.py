@@ -28,7 +28,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -404,8 +404,13 @@ def _round(v: float | None) -> float | None:
 
 def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
     """Fill `result.metrics` from its retrieved / cited ids and answer text. With `answered` False
-    (retrieval only), the answer metrics are None."""
+    (retrieval only), the answer metrics are None. A question whose gold names no paper of the
+    collection, or several (`result.problems`), is not scored: every metric None (`summarize` counts it
+    as ``unscored``), since any figure for it would measure the question file, not the answer."""
     q, gold = result.question, result.gold_ids
+    if result.problems:
+        result.metrics = dict.fromkeys(METRICS)
+        return result
     has_gold = bool(q.gold) and q.type != "out_of_corpus"
     m: dict[str, float | None] = dict.fromkeys(METRICS)
     m["recall_at_5"] = recall_at_k(result.retrieved, gold, RECALL_K) if has_gold else None
@@ -417,9 +422,7 @@ def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
             m["gold_cited"] = gold_cited(result.cited, gold) if q.gold or q.gold_ids else None
             m["false_refusal_rate"] = float(refuses(result.answer, result.refused))
         if q.type == "multi":
-            m["multi_recall"] = multi_recall(result.cited, gold) if gold or q.gold else None
-            if not gold and q.gold:  # gold named but not found in the collection: nothing can be cited
-                m["multi_recall"] = 0.0
+            m["multi_recall"] = multi_recall(result.cited, gold) if gold else None
         m["refusal_rate"] = refusal(q.type, result.answer, result.cited)
         if q.type == "not_in_abstract":
             m["not_in_abstract_rate"] = m["refusal_rate"]
@@ -431,11 +434,13 @@ def score(result: QuestionResult, answered: bool = True) -> QuestionResult:
 
 def summarize(results: Sequence[QuestionResult]) -> dict:
     """``{"overall": {...}, "<type>": {...}, "chat": {...}}``: each the mean of every metric over the
-    questions it applies to (None when it applies to none), with ``n`` questions and ``errors``. A
+    questions it applies to (None when it applies to none), with ``n`` questions, ``errors`` and
+    ``unscored`` (gold not found in the collection, `score`). A
     ``<type>`` block counts the questions and conversation turns of that type; ``chat`` every turn."""
 
     def block(rs: Sequence[QuestionResult]) -> dict:
-        out: dict[str, float | int | None] = {"n": len(rs), "errors": sum(1 for r in rs if r.error)}
+        out: dict[str, float | int | None] = {"n": len(rs), "errors": sum(1 for r in rs if r.error),
+                                               "unscored": sum(1 for r in rs if r.problems)}
         for name in METRICS:
             vals = [r.metrics[name] for r in rs if r.metrics.get(name) is not None]
             out[name] = round(sum(vals) / len(vals), 4) if vals else None
@@ -506,22 +511,31 @@ def _answer_into(result: QuestionResult, question: Question, **kwargs) -> None:
     result.answer, result.refused, result.error = folded.text, folded.refused, folded.error
 
 
-def run_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,
-             filters: Filters | None = None, top_k: int | None = None,
-             progress: Callable[[int, int, QuestionResult], None] | None = None) -> list[QuestionResult]:
-    """Evaluate every question in order; the turns of one conversation share one `Conversation`, so a
-    turn's history is the assistant's own earlier answers. `progress(done, total, result)` after each."""
+def iter_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,
+              filters: Filters | None = None, top_k: int | None = None) -> Iterator[QuestionResult]:
+    """Evaluate every question in order, yielding each `QuestionResult` as it is scored (a caller
+    interrupted half way keeps the results so far); the turns of one conversation share one
+    `Conversation`, so a turn's history is the assistant's own earlier answers."""
     from assistant.conversation import Conversation
 
     papers = retriever.store.papers()
     conversations: dict[str, Conversation] = {}
-    out = []
-    for n, q in enumerate(questions, start=1):
+    for q in questions:
         conv = conversations.setdefault(q.conversation, Conversation()) if q.conversation else None
-        out.append(evaluate_question(q, retriever=retriever, papers=papers, llm=llm, settings=settings,
-                                     filters=filters, top_k=top_k, conversation=conv))
+        yield evaluate_question(q, retriever=retriever, papers=papers, llm=llm, settings=settings,
+                                filters=filters, top_k=top_k, conversation=conv)
+
+
+def run_eval(questions: Sequence[Question], *, retriever: Retriever, llm=None, settings: Settings | None = None,
+             filters: Filters | None = None, top_k: int | None = None,
+             progress: Callable[[int, int, QuestionResult], None] | None = None) -> list[QuestionResult]:
+    """`iter_eval` as a list; `progress(done, total, result)` after each question."""
+    out = []
+    for result in iter_eval(questions, retriever=retriever, llm=llm, settings=settings, filters=filters,
+                            top_k=top_k):
+        out.append(result)
         if progress:
-            progress(n, len(questions), out[-1])
+            progress(len(out), len(questions), result)
     return out
 
 

@@ -328,6 +328,59 @@ def test_eval_retrieval_only_json_and_thresholds(bundled_store, qa_file, tmp_pat
     assert "refusal_rate n/a is below the minimum 0.500" in res.stderr
 
 
+@pytest.mark.integration
+def test_eval_interrupted_keeps_the_questions_evaluated_so_far(bundled_store, qa_file, tmp_path, monkeypatch):
+    """Ctrl+C on the third question: the report of the first two is printed and written to -o, marked
+    interrupted, exit 130 (with a real LLM, an hour of answers is not thrown away)."""
+    from assistant import evaluation
+    from assistant.cli import app
+
+    real = evaluation.evaluate_question
+    calls = []
+
+    def stopped_at_the_third(question, **kwargs):
+        calls.append(question.id)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(question, **kwargs)
+
+    monkeypatch.setattr(evaluation, "evaluate_question", stopped_at_the_third)
+    out = tmp_path / "report.json"
+    res = CliRunner().invoke(app, ["eval", str(qa_file), "--retrieval-only", "--json", "-o", str(out)])
+    assert res.exit_code == 130, res.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and data["evaluated"] == 2 and data["total"] == 3
+    assert [q["id"] for q in data["questions"]] == ["s1", "s2"]
+    assert data["summary"]["single"]["recall_at_5"] == 1.0
+    assert "interrupted after 2 of 3 questions" in res.stderr
+
+
+def test_a_question_whose_gold_is_not_in_the_collection_is_not_scored():
+    """A typo in a gold title must not pull the figures down (it scored 0 before): the question is
+    left out of every mean and counted as unscored."""
+    good = _scored("s1", "single", ["p_star"], ["p_star"], "STAR-KV [1].")
+    typo = QuestionResult(Question("s2", "single", "?", ("NOT-A-PAPER",)), retrieved=["p_nor"], cited=["p_nor"],
+                          answer="NorMuon [1].", problems=["gold 'NOT-A-PAPER' matches no paper in the collection"])
+    score(typo)
+    assert all(v is None for v in typo.metrics.values())
+    s = summarize([good, typo])
+    assert s["single"]["citation_precision"] == 1.0 and s["single"]["gold_cited"] == 1.0
+    assert s["single"]["n"] == 2 and s["single"]["unscored"] == 1
+
+
+@pytest.mark.integration
+def test_eval_names_the_line_of_a_gold_that_matches_no_paper(bundled_store, tmp_path):
+    from assistant.cli import app
+
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(json.dumps(QA[0]) + "\n" + json.dumps(QA[1] | {"id": "s2", "gold": ["NorMuonn"]}) + "\n")
+    res = CliRunner().invoke(app, ["eval", str(qa), "--retrieval-only", "--json"])
+    assert res.exit_code == 1
+    assert f"{qa}:2 (s2): gold 'NorMuonn' matches no paper in the collection: the question is not scored" in res.stderr
+    summary = json.loads(res.stdout)["summary"]
+    assert summary["single"]["recall_at_5"] == 1.0 and summary["single"]["unscored"] == 1
+
+
 def test_eval_bad_file_is_one_line_and_exit_1(tmp_path):
     from assistant.cli import app
 

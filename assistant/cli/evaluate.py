@@ -61,8 +61,10 @@ def eval_(
     citation; not_in_abstract: "the abstracts do not state it"). The turns of a conversation are asked
     in order in one conversation (ids c01.1, c01.2, ...). Prints a table per question and a summary by
     type; --json prints {"summary": {"overall": {...}, "<type>": {...}, "chat": {...}}, "questions":
-    [...]}. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, or
-    after evaluating the rest when a line of the file was bad and skipped; 2 on a bad flag.
+    [...]}. Ctrl+C reports (and writes to -o) the questions evaluated so far, marked "interrupted", exit
+    130. Exits 3 when a --min-*/--max-* threshold is missed (for CI); 1 on a bad file or setting, or
+    after evaluating the rest when a line of the file was bad and skipped, or a question's gold names no
+    paper of the collection (or several: it is not scored); 2 on a bad flag.
     """
     from assistant.evaluation import check_thresholds, load_questions, report
     from assistant.retrieval import Retriever
@@ -85,10 +87,17 @@ def eval_(
         backend = None
         if not retrieval_only:
             backend = make_backend(settings, llm, model, quiet=as_json)
-        results = _run_with_progress(questions, retriever, backend, settings, filters, k, quiet=as_json)
+        results: list = []  # filled as each question is scored: Ctrl+C keeps the ones so far
+        interrupted = False
+        try:
+            _run_with_progress(questions, results, retriever, backend, settings, filters, k, quiet=as_json)
+        except KeyboardInterrupt:
+            interrupted = True
         meta = {"file": str(questions_file), "backend": getattr(backend, "name", None),
                 "model": getattr(backend, "model", None), "top_k": k or settings.top_k,
                 "filters": filters.to_json(), "collection": settings.collection, "papers": store.count()}
+        if interrupted:
+            meta |= {"interrupted": True, "evaluated": len(results), "total": len(questions)}
         data = report(results, **meta)
         if output is not None:
             try:
@@ -100,42 +109,49 @@ def eval_(
             echo_json(data)
         else:
             _print_report(data, results)
-        for r in results:
-            for problem in r.problems:
-                typer.echo(printable(f"warning: {questions_file}:{r.question.line} ({r.question.id}): {problem}"), err=True)
+        unscored = [r for r in results if r.problems]
+        for r in unscored:
+            typer.echo(printable(f"error: {questions_file}:{r.question.line} ({r.question.id}): "
+                                 f"{'; '.join(r.problems)}: the question is not scored; fix its gold"), err=True)
         missed = check_thresholds(data["summary"], {
             "recall_at_5": min_recall_at_5, "mrr": min_mrr, "fact_recall": min_fact_recall,
             "citation_precision": min_citation_precision, "refusal_rate": min_refusal_rate,
             "gold_cited": min_gold_cited, "multi_recall": min_multi_recall,
             "not_in_abstract_rate": min_not_in_abstract_rate, "out_of_corpus_rate": min_out_of_corpus_rate},
             {"false_refusal_rate": max_false_refusal_rate})
+        if interrupted:
+            kept = f"; the report of those is in {output}" if output is not None else ""
+            typer.echo(f"interrupted after {len(results)} of {len(questions)} questions: the summary above is "
+                       f"of those only{kept}", err=True)
+            raise typer.Exit(130)
         for line in missed:
             typer.echo(f"FAILED: {line}", err=True)
         if missed:
             raise typer.Exit(3)
-        if skipped:
-            typer.echo(f"error: {len(skipped)} line(s) of {questions_file} skipped (above); fix them and run "
-                       f"eval again", err=True)
+        if skipped or unscored:
+            typer.echo(f"error: {len(skipped)} line(s) of {questions_file} skipped and {len(unscored)} question(s) "
+                       f"not scored (above); fix them and run eval again", err=True)
             raise typer.Exit(1)
 
 
-def _run_with_progress(questions, retriever, backend, settings, filters, k, quiet: bool):
+def _run_with_progress(questions, results: list, retriever, backend, settings, filters, k, quiet: bool) -> None:
+    """Evaluate `questions`, appending each result to `results` as it is scored (so that a Ctrl+C keeps
+    the ones so far), with a progress bar on stderr unless `quiet`."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from assistant.evaluation import run_eval
+    from assistant.evaluation import iter_eval
 
-    kwargs = dict(retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
+    scored = iter_eval(questions, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
     if quiet:
-        return run_eval(questions, **kwargs)
+        results.extend(scored)
+        return
     with Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task("", total=len(questions))
-
-        def progress(done, total, result):
-            bar.update(task, completed=done, description=result.question.id)
-
-        return run_eval(questions, progress=progress, **kwargs)
+        for result in scored:
+            results.append(result)
+            bar.update(task, completed=len(results), description=result.question.id)
 
 
 NARROW_METRICS = ("recall_at_5", "fact_recall", "citation_precision", "gold_cited")

@@ -52,7 +52,7 @@ def make_filters(venue: str | None = None, year: int | str | tuple[int | None, i
     """`Filters` from the arguments users type: `venue` (case-insensitive, several comma-separated:
     ``"ICML,ICLR"``), `year` (``2026``, ``"2021-2023"``, ``"2021-"`` or a ``(min, max)`` tuple, inclusive)
     and `author` (whole name parts of any author, case-insensitive: ``"Chen"``, ``"Yann LeCun"``). Raises
-    `ValueError` (one line) for a year that is not a year or range."""
+    `assistant.retrieval.QueryError` (a `ValueError`, one line) for a year that is not a year or range."""
     from assistant.retrieval import Filters, parse_year
 
     if isinstance(year, tuple):
@@ -60,6 +60,21 @@ def make_filters(venue: str | None = None, year: int | str | tuple[int | None, i
     else:
         lo, hi = parse_year(year)
     return Filters(venue=venue or None, year_min=lo, year_max=hi, author=author or None)
+
+
+def _check_setting_names(overrides: dict) -> None:
+    """Raise `SettingsError` for a keyword that is no settings field (a typo would otherwise be
+    ignored, as the config file's keys are not: `assistant.settings.load_settings`), naming the
+    closest field (`difflib`)."""
+    import difflib
+
+    from assistant.settings import Settings, SettingsError
+
+    for name in overrides:
+        if name not in Settings.model_fields:
+            close = difflib.get_close_matches(name, list(Settings.model_fields), n=1)
+            hint = f"did you mean {close[0]}?" if close else "see assistant.settings.Settings for the names"
+            raise SettingsError(f"PaperCollection.open: '{name}' is not a setting; {hint}")
 
 
 class PaperCollection:
@@ -91,11 +106,13 @@ class PaperCollection:
         environment and config file; `overrides` are any other settings fields (``top_k=5``,
         ``llm="openai"``, ``model="gpt-4o-mini"``, ``embedding_model_dir=...``). `embedder` replaces the
         embedding model (an object with ``name``, ``dim`` and ``embed(texts) -> (n, dim) float32``).
-        Raises `assistant.settings.SettingsError` for an invalid setting; nothing else is checked until used.
+        Raises `assistant.settings.SettingsError` for an invalid setting or a name that is no setting
+        (``topk=2``: the error names ``top_k``); nothing else is checked until used.
         """
         fields = {"data_dir": Path(data_dir).expanduser() if data_dir is not None else None,
                   "chroma_url": chroma_url, "collection": name, **overrides}
         fields = {k: v for k, v in fields.items() if v is not None}
+        _check_setting_names(overrides)
         if settings is None:
             from assistant.settings import load_settings
 
@@ -162,7 +179,7 @@ class PaperCollection:
         `make_filters`, or a ready `filters`. Each `assistant.retrieval.SearchResult` has ``paper``,
         ``score`` (fused, higher is better), ``rank`` (from 1), ``dense_similarity`` (cosine, or None
         when not a dense candidate) and ``bm25_score``. Empty for a blank query or an empty collection.
-        Raises `ValueError` for a bad year.
+        Raises `assistant.retrieval.QueryError` (a `ValueError`) for a bad year or a `top_k` below 1.
         """
         from assistant.retrieval import Retriever
 

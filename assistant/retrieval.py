@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from assistant.enums import ErrorKind
+from assistant.errors import AssistantError
 from assistant.store.paper import Paper
 
 if TYPE_CHECKING:
@@ -116,21 +118,41 @@ class Filters:
         return {"venue": self.venue, "year_min": self.year_min, "year_max": self.year_max, "author": self.author}
 
 
+class QueryError(AssistantError, ValueError):
+    """A search argument that cannot be used (a year that is no year, a `top_k` below 1): one line
+    naming the value and what to write instead. A `ValueError` too, for callers that catch that."""
+
+    kind = ErrorKind.USAGE
+
+
+def _count(top_k) -> int:
+    """`top_k` as an int ≥ 1 (numpy integers too), else `QueryError`: a negative one sliced the
+    ranking from the end, 0 silently meant the default."""
+    import operator
+
+    try:
+        if not isinstance(top_k, bool) and operator.index(top_k) >= 1:
+            return operator.index(top_k)
+    except TypeError:
+        pass
+    raise QueryError(f"top_k must be a whole number of papers, at least 1 (got {top_k!r})")
+
+
 def parse_year(text: str | int | None) -> tuple[int | None, int | None]:
     """``"2023"`` → (2023, 2023); ``"2021-2023"`` / ``"2021..2023"`` → (2021, 2023); ``"2021-"`` →
-    (2021, None). Raises `ValueError` with a one-line message otherwise."""
+    (2021, None). Raises `QueryError` (a `ValueError`) with a one-line message otherwise."""
     if text is None or text == "":
         return None, None
     text = str(text).strip()
     m = re.fullmatch(r"(\d{4})?\s*(?:-|\.\.|–|:)\s*(\d{4})?|(\d{4})", text)
     if not m or not (m.group(1) or m.group(2) or m.group(3)):
-        raise ValueError(f"year '{text}' is not a year or range; use 2023 or 2021-2023")
+        raise QueryError(f"year '{text}' is not a year or range; use 2023 or 2021-2023")
     if m.group(3):
         return int(m.group(3)), int(m.group(3))
     lo = int(m.group(1)) if m.group(1) else None
     hi = int(m.group(2)) if m.group(2) else None
     if lo and hi and lo > hi:
-        raise ValueError(f"year range '{text}' is empty; put the earlier year first")
+        raise QueryError(f"year range '{text}' is empty; put the earlier year first")
     return lo, hi
 
 
@@ -241,14 +263,15 @@ class Retriever:
         """The `top_k` best papers for `query`, best first (fewer if fewer match the filters;
         empty for an empty collection or a blank query).
 
-        Raises `StoreError` / `EmbeddingError` when the store or model is unusable.
+        Raises `StoreError` / `EmbeddingError` when the store or model is unusable, `QueryError` for a
+        `top_k` below 1.
         """
         import unicodedata
 
         import numpy as np
 
         s = self.settings
-        top_k = top_k or s.top_k
+        top_k = s.top_k if top_k is None else _count(top_k)
         filters = filters or Filters()
         query = " ".join(unicodedata.normalize("NFKC", query or "").split())  # fullwidth, NFD: the stored form
         papers, bm25 = self.store.bm25()

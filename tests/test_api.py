@@ -91,6 +91,27 @@ def test_open_rejects_an_invalid_setting_in_one_line(tmp_path):
         PaperCollection.open(tmp_path, top_k=0)
 
 
+def test_open_names_a_misspelled_setting(tmp_path):
+    from assistant import PaperCollection, SettingsError
+
+    with pytest.raises(SettingsError, match="'topk' is not a setting; did you mean top_k"):
+        PaperCollection.open(tmp_path, topk=2)  # was ignored: search still returned 8
+
+
+def test_search_refuses_a_top_k_below_one_and_a_bad_year_as_usage_errors(papers):
+    from assistant import AssistantError
+
+    for k in (-1, 0):  # -1 returned all papers but the last (a slice from the end), 0 the default 8
+        with pytest.raises(AssistantError, match="top_k must be .* at least 1") as err:
+            papers.search("KV cache", top_k=k)
+        assert err.value.kind == "usage"
+        with pytest.raises(ValueError, match="at least 1"):
+            papers.as_retriever(top_k=k).retrieve("KV cache")
+    with pytest.raises(AssistantError, match="not a year") as err:
+        papers.search("x", year="abc")
+    assert err.value.kind == "usage" and isinstance(err.value, ValueError)
+
+
 def test_search_filters_by_venue_year_and_author(papers):
     assert [r.paper.title for r in papers.search("language models", venue="NeurIPS")] == [PAPERS[2]["title"]]
     assert {r.paper.venue for r in papers.search("language models", year="2025-2026")} == {"ICML"}

@@ -25,8 +25,9 @@ def _error_classes():
     from assistant.store.embeddings import EmbeddingError
     from assistant.prompts import PromptError
     from assistant.store.readers import InputError
+    from assistant.retrieval import QueryError
 
-    return [(PromptError, "config"), (UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
+    return [(QueryError, "usage"), (PromptError, "config"), (UserError, "usage"), (EmptyCollectionError, "empty"), (ContextError, "context_length"),
             (QuestionFileError, "input"), (LLMError, "error"), (SettingsError, "settings"), (BatchError, "input"),
             (ChatStoreError, "store"), (AnswerError, "error"), (StoreError, "store"), (EmbeddingError, "embedding"),
             (InputError, "input")]
@@ -95,3 +96,19 @@ def test_an_empty_llm_option_is_an_error_not_the_default(tmp_path):
 
     res = CliRunner().invoke(app, ["--data-dir", str(tmp_path), "ask", "What is WinQ?", "--llm", ""])
     assert res.exit_code == 1 and "unknown LLM backend ''" in res.output
+
+
+def test_a_global_option_after_the_command_says_where_it_goes(capsys):
+    """`assistant ask "..." --chroma-url URL` said "No such option" and pointed at `ask --help`, which
+    does not list it: the option exists, before the command."""
+    from assistant.cli import main
+
+    with pytest.raises(SystemExit) as code:
+        main(["ask", "What is STAR-KV?", "--chroma-url", "http://localhost:8000"])
+    err = capsys.readouterr().err
+    assert code.value.code == 2 and err.count("\n") == 1
+    assert "--chroma-url is an option of `assistant` itself: put it before the command" in err
+    assert "ASSISTANT_CHROMA_URL" in err
+    with pytest.raises(SystemExit) as code:
+        main(["search", "x", "--bogus"])
+    assert code.value.code == 2 and "No such option: --bogus" in capsys.readouterr().err

@@ -56,6 +56,9 @@ def _global(
                "embedding_model_dir": embedding_model_dir}
 
 
+GLOBAL_OPTIONS = ("data_dir", "collection", "chroma_url", "embedding_model_dir")
+"""The options of `assistant` itself (`_global`), written before the command."""
+
 for command in (collection.ingest, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
                 chat.chat, chat.similar):
     app.command()(command)
@@ -76,7 +79,14 @@ def main(args: list[str] | None = None) -> None:
     except click_exc.UsageError as exc:
         if type(exc).__name__ != "NoArgsIsHelpError":  # a bare `assistant`: typer has printed the help
             where = exc.ctx.command_path if exc.ctx is not None else "assistant"
-            typer.echo(f"error: {' '.join(exc.format_message().split())} (see `{where} --help`)", err=True)
+            message = f"{' '.join(exc.format_message().split())} (see `{where} --help`)"
+            name = getattr(exc, "option_name", None) or ""
+            if isinstance(exc, click_exc.NoSuchOption) and name.lstrip("-").replace("-", "_") in GLOBAL_OPTIONS:
+                # `assistant ask "..." --chroma-url URL`: the option exists, but before the command
+                message = (f"{name} is an option of `assistant` itself: put it before the command "
+                           f"(assistant {name} ... {where.split()[-1]} ...), or set "
+                           f"ASSISTANT_{name.lstrip('-').replace('-', '_').upper()}")
+            typer.echo(f"error: {message}", err=True)
         code = exc.exit_code
     except click_exc.ClickException as exc:
         typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)

@@ -122,7 +122,7 @@ def test_ingest_missing_file_is_one_line():
 
 def test_bad_year_is_one_line():
     result = run("search", "x", "--year", "last year")
-    assert result.exit_code == 1 and "--year" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith("error: --year: ") and result.stderr.count("\n") == 1
 
 
 @pytest.mark.integration

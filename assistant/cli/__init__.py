@@ -8,7 +8,8 @@ this module -> command modules -> common -> the library.
 
 Heavy libraries (chromadb, onnxruntime, llama-index, textual) are imported inside the commands that
 need them, so ``assistant --help`` is instant. Every command that prints results has ``--json``.
-User mistakes end with one line on stderr (``error: ...``) and exit code 1, never a traceback.
+User mistakes end with one line on stderr (``error: ...``), never a traceback: exit code 2 for a usage
+mistake (an unknown option, a bad or empty argument or option value), 1 for any other failure.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def main(args: list[str] | None = None) -> None:
         code = exc.exit_code
     except AssistantError as exc:  # raised outside a command's own `user_errors` (none is expected)
         typer.echo(f"error: {printable(str(exc))}", err=True)
-        code = 1
+        code = getattr(exc, "exit_code", 1)
     except typer.Abort:
         typer.echo("aborted", err=True)
         code = 1

@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli.common import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, echo_json, find_paper, get_settings,
-                                  make_filters, open_store, readable, stdout_console, user_errors)
+from assistant.cli.common import (AuthorOpt, JsonOpt, UsageError, VenueOpt, YearOpt, echo_json, find_paper, get_settings,
+                                  make_filters, open_store, readable, require_text, stdout_console, user_errors)
 from assistant.text import printable
 
 
@@ -142,8 +142,10 @@ def search(
     from assistant.retrieval import Retriever
 
     with user_errors({"query": query} if as_json else None):
+        query = require_text(query, "the search query", "give the words to look for, e.g. "
+                             "`assistant search \"KV cache compression\"`")
         if mode not in ("hybrid", "dense", "bm25"):
-            raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
+            raise UsageError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         store = open_store(settings, load_model=mode != "bm25")
@@ -223,6 +225,7 @@ def show(
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
     with user_errors({"id": paper_id} if as_json else None):
+        require_text(paper_id, "the paper id or title", "give an id (see `assistant papers`), a prefix of it, or the title")
         store = open_store(get_settings(ctx))
         p = find_paper(store, paper_id)
         if as_json:

@@ -33,9 +33,34 @@ class StoreError(AssistantError):
     kind = ErrorKind.STORE
 
 
+_READ_ONLY_ERRNOS = {30, 13, 1}  # EROFS, EACCES, EPERM
+
+
+def is_read_only_error(exc: BaseException) -> bool:
+    """Whether `exc` says a file could not be written: an `OSError` with EROFS / EACCES / EPERM, or
+    SQLite's "attempt to write a readonly database" (code 8, SQLITE_READONLY) as Chroma reports it."""
+    if isinstance(exc, OSError) and exc.errno in _READ_ONLY_ERRNOS:
+        return True
+    text = str(exc).lower()
+    return "readonly database" in text or "read-only file system" in text or "permission denied" in text
+
+
+def read_only_message(settings: Settings, exc: BaseException) -> str:
+    """One line for a data folder the store cannot write: which folder, the system's reason, and what to do
+    (Chroma's embedded store writes to its folder even to search)."""
+    folder = settings.paths.data_dir
+    text = " ".join(str(exc).split())
+    reason = (getattr(exc, "strerror", None)
+              or ("SQLite: attempt to write a readonly database" if "readonly database" in text.lower() else text[-80:]))
+    copy = f"e.g. a copy made with `cp -a {folder} ~/paper-data`" if folder.is_dir() else "e.g. ~/paper-data"
+    return (f"the data folder {folder} is read-only ({reason}), and the Chroma store needs to write there even "
+            f"to search; point ASSISTANT_DATA_DIR (or --data-dir) at a folder you can write, {copy}")
+
+
 def make_client(settings: Settings):
     """A Chroma client: `HttpClient` for ``settings.chroma_url``, else a `PersistentClient` in
-    ``<data_dir>/chroma``. Raises `StoreError` when the server is unreachable."""
+    ``<data_dir>/chroma``. Raises `StoreError` when the server is unreachable or the folder cannot be
+    written (a read-only data folder: the message says so and names ASSISTANT_DATA_DIR / --data-dir)."""
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
@@ -57,6 +82,8 @@ def make_client(settings: Settings):
         path.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except Exception as exc:
+        if is_read_only_error(exc):
+            raise StoreError(read_only_message(settings, exc)) from None
         raise StoreError(f"cannot open the Chroma store in {path} ({type(exc).__name__}: {exc}); "
                          f"check ASSISTANT_DATA_DIR") from None
 

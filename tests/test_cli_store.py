@@ -249,3 +249,62 @@ def test_a_refusal_under_filters_says_only_the_filtered_papers_were_searched():
     assert obj["refused"] and obj["citations"] == []
     assert obj["answer"] == ("No paper in the collection is about this question (only papers matching the "
                              "filters were searched: year=2020-2030).")
+
+
+def _read_only_mount_works() -> bool:
+    import shutil
+    import subprocess
+
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind -o ro / / 2>/dev/null || exit 3"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not _read_only_mount_works(), reason="needs `unshare -m` and a read-only bind mount")
+@pytest.mark.parametrize("command", [["search", "NorMuon"], ["ingest", "papers.json"]])
+def test_a_read_only_data_folder_is_named_as_read_only(command, tmp_path):
+    """A real read-only folder (a read-only bind mount of a data folder that holds a store): the one
+    error line says it is read-only and how to point the product elsewhere."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    (tmp_path / "papers.json").write_text(json.dumps([{"title": "NorMuon", "abstract": "NorMuon saves compute."}]))
+    env = {**os.environ, "ASSISTANT_DATA_DIR": str(data)}
+    made = subprocess.run([sys.executable, "-m", "assistant", "ingest", "papers.json"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    args = " ".join(command)
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f'mount --bind -o ro "{data}" "{data}" && '
+                             f'"{sys.executable}" -m assistant {args}'], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: the data folder {data} is read-only (SQLite: attempt to write a readonly database)")
+    assert "ASSISTANT_DATA_DIR (or --data-dir)" in line and f"cp -a {data} " in line
+
+
+@pytest.mark.parametrize("failure", [OSError(30, "Read-only file system"),
+                                     RuntimeError("error returned from database: (code: 8) attempt to write a "
+                                                  "readonly database")])
+def test_the_store_names_a_read_only_folder_and_what_to_do(failure, tmp_path, monkeypatch):
+    """Unit check of the message for both ways Chroma fails on a folder it cannot write (the read-only
+    bind mount above needs privileges this test does not)."""
+    import chromadb
+
+    from assistant.settings import load_settings
+    from assistant.store.chroma import StoreError, make_client
+
+    def refuse(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(chromadb, "PersistentClient", refuse)
+    settings = load_settings(data_dir=tmp_path)
+    with pytest.raises(StoreError) as info:
+        make_client(settings)
+    message = str(info.value)
+    assert message.startswith(f"the data folder {tmp_path} is read-only (")
+    assert "point ASSISTANT_DATA_DIR (or --data-dir) at a folder you can write" in message and "\n" not in message

@@ -130,10 +130,7 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
             f"back, or use another collection (ASSISTANT_COLLECTION)")
     recorded = built_precision(collection)
     if built_with and embedding_precision and check_precision and recorded != embedding_precision:
-        raise StoreError(
-            f"collection '{name}' was built with {built_with} {recorded} embeddings but the configured "
-            f"precision is {embedding_precision}; set ASSISTANT_EMBEDDING_PRECISION={recorded}, or use "
-            f"another collection (ASSISTANT_COLLECTION)")
+        raise StoreError(precision_mismatch_message(name, built_with, collection, embedding_precision))
     set_search_ef(collection)
     return collection
 
@@ -159,6 +156,27 @@ def set_search_ef(collection, value: int = SEARCH_EF) -> None:
         collection.modify(configuration={"hnsw": {"ef_search": value}})
     except Exception as exc:  # recall only
         logging.getLogger(__name__).debug("cannot set hnsw ef_search: %s", exc)
+
+
+def precision_mismatch_message(name: str, built_with: str, collection, configured: str) -> str:
+    """One line for a collection built at another ONNX precision than ``ASSISTANT_EMBEDDING_PRECISION``
+    set explicitly: what it was built with (for int8, whether with the old copy of the model:
+    ``embedding_int8_version`` 1 or unrecorded) and the ways out: unset the setting (a collection is
+    searched with the precision it was built with), set it to the collection's, or re-ingest into another
+    collection."""
+    recorded = built_precision(collection)
+    built = f"{built_with} {recorded} embeddings"
+    if recorded == "int8":
+        from assistant.store.embeddings import INT8_VERSION
+
+        version = (collection.metadata or {}).get("embedding_int8_version")
+        if built_int8_version(collection) < INT8_VERSION:
+            built += (" (the old int8 copy, embedding_int8_version "
+                      + (f"{version}" if version else "unrecorded") + ", which is made again for it)")
+    return (f"collection '{name}' was built with {built} but the configured precision is {configured}; unset "
+            f"ASSISTANT_EMBEDDING_PRECISION (a collection is searched with the precision it was built with) or "
+            f"set ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection "
+            f"(ASSISTANT_COLLECTION) for {configured}")
 
 
 def built_precision(collection) -> str:

@@ -308,3 +308,32 @@ def test_the_store_names_a_read_only_folder_and_what_to_do(failure, tmp_path, mo
     message = str(info.value)
     assert message.startswith(f"the data folder {tmp_path} is read-only (")
     assert "point ASSISTANT_DATA_DIR (or --data-dir) at a folder you can write" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("built, configured, says", [
+    ({"embedding_precision": "int8"}, "fp32",
+     "int8 embeddings (the old int8 copy, embedding_int8_version unrecorded, which is made again for it) but "
+     "the configured precision is fp32"),
+    ({"embedding_precision": "int8", "embedding_int8_version": 1}, "fp32",
+     "int8 embeddings (the old int8 copy, embedding_int8_version 1, which is made again for it)"),
+    ({"embedding_precision": "int8", "embedding_int8_version": 2}, "fp32",
+     "was built with all-MiniLM-L6-v2 int8 embeddings but the configured precision is fp32"),
+    ({"embedding_precision": "fp32"}, "int8", "fp32 embeddings but the configured precision is int8"),
+    ({}, "int8", "fp32 embeddings but the configured precision is int8"),  # made before precision was recorded
+])
+def test_a_precision_mismatch_names_the_old_int8_copy_and_every_way_out(built, configured, says, tmp_path):
+    import chromadb
+
+    from assistant.store.chroma import StoreError, open_collection
+
+    client = chromadb.PersistentClient(path=str(tmp_path / "chroma"))
+    client.create_collection("papers", metadata={"hnsw:space": "cosine", "embedding_model": "all-MiniLM-L6-v2",
+                                                 "embedding_dim": 384, "revision": 0, **built})
+    with pytest.raises(StoreError) as info:
+        open_collection(client, "papers", "all-MiniLM-L6-v2", 384, embedding_precision=configured)
+    message = str(info.value)
+    recorded = built.get("embedding_precision", "fp32")
+    assert says in message and "\n" not in message
+    assert message.endswith(f"unset ASSISTANT_EMBEDDING_PRECISION (a collection is searched with the precision it "
+                            f"was built with) or set ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into "
+                            f"another collection (ASSISTANT_COLLECTION) for {configured}")

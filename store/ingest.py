@@ -48,12 +48,15 @@ def paper_id(paper: Paper) -> str:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A record that was not ingested: where it is and why. `error` is False for duplicates."""
+    """A record that was not ingested: where it is and why. `error` is False for duplicates; `whole_file`
+    is True when the whole file was skipped (unreadable, or not abstracts; `line` then names the line
+    at fault, if any)."""
 
     source: str
     line: int
     reason: str
     error: bool = True
+    whole_file: bool = False
 
     def __str__(self) -> str:
         return f"{self.source}:{self.line}: {self.reason}" if self.line else f"{self.source}: {self.reason}"
@@ -112,7 +115,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
         try:
             files += iter_input_files([one])
         except InputError as exc:
-            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))
     for path in files:
         try:
             for record in read_file(path):
@@ -135,7 +138,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                 report.warnings.extend(Skipped(record.source, record.line, w, error=False) for w in record.warnings)
                 papers.append(paper)
         except InputError as exc:
-            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))
     return papers
 
 

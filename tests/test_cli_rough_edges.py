@@ -175,3 +175,27 @@ def test_every_usage_mistake_is_one_error_line_and_exit_code_2(args, says, tmp_p
     assert exit_.value.code == 2, err
     assert err.startswith(says) and err.count("\n") == 1, err
     assert not (tmp_path / "data" / "chroma").exists()  # refused before the store was opened
+
+
+def test_ingest_refuses_files_that_are_not_abstracts_and_keeps_the_others(fake_store, monkeypatch, tmp_path):
+    """A README, a program, a CSV of numbers and BEIR's queries file beside a real list: one error line
+    each naming the file and the expected format, nothing from them, the real list ingested, exit 1."""
+    from tests.conftest import ICML_FILE
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "NOTES.md").write_text("# Notes\n\n## Setup\n\n```sh\nmake run\n```\n\n- one\n- two\n")
+    (folder / "numbers.csv").write_text("x,y\n1,2\n3,4\n")
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "1", "text": "Vitamin D lowers fracture risk."}) + "\n")
+    script = tmp_path / "tool.py"
+    script.write_text("import sys\nprint(sys.argv)\n")
+    res = run("ingest", str(folder), str(script), str(ICML_FILE))
+    assert res.exit_code == 1
+    errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 4, (res.stdout, res.stderr)
+    for name in ("NOTES.md", "numbers.csv", "queries.jsonl", "tool.py"):
+        line = next(e for e in errors if f"{name}" in e.split(":", 2)[1])
+        assert "'abstract'" in line and "the file is skipped, the others are kept" in line, line
+    assert res.stdout.startswith("added 19, updated 0, unchanged 0, skipped 4 (4 errors, 0 duplicates)")
+    assert fake_store.count() == 19 and {p.source for p in fake_store.papers()} == {ICML_FILE.name}

@@ -104,7 +104,7 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
             if title == "errors":
-                what = "record" if s.line else "file"
+                what = "file" if s.whole_file or not s.line else "record"
                 typer.echo(f"error: {printable(str(s))}; the {what} is skipped, the others are kept", err=True)
             else:
                 typer.echo(f"  skipped {printable(str(s))}")

@@ -337,3 +337,64 @@ def test_a_precision_mismatch_names_the_old_int8_copy_and_every_way_out(built, c
     assert message.endswith(f"unset ASSISTANT_EMBEDDING_PRECISION (a collection is searched with the precision it "
                             f"was built with) or set ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into "
                             f"another collection (ASSISTANT_COLLECTION) for {configured}")
+
+
+# --- remove ----------------------------------------------------------------------------------------
+
+def _two_files(tmp_path):
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text("".join(json.dumps({"title": f"Zebra paper {i}", "abstract": f"Zebrafish stripes {i} studied."})
+                             + "\n" for i in range(3)))
+    return wrong
+
+
+def test_remove_by_file_undoes_an_ingest_and_search_agrees(fake_store, monkeypatch, tmp_path):
+    from assistant.retrieval import Retriever
+    from assistant.store.ingest import ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    wrong = _two_files(tmp_path)
+    ingest([ICML_FILE, wrong], fake_store)
+    assert fake_store.count() == 22
+    assert Retriever(fake_store).search("zebrafish stripes", top_k=3, mode="bm25")[0].paper.title.startswith("Zebra")
+    result = run("remove", "--source", str(wrong))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "removed 3 papers from 'papers'; 19 left; re-ingest the file to undo\n"
+    assert fake_store.count() == 19 and len(fake_store.papers()) == 19
+    assert not [p for p in fake_store.papers() if p.source == "wrong.jsonl"]
+    for mode in ("bm25", "dense", "hybrid"):  # the BM25 index and Chroma agree: no removed paper comes back
+        hits = Retriever(fake_store).search("zebrafish stripes", top_k=19, mode=mode)
+        assert not [h for h in hits if h.paper.title.startswith("Zebra")], mode
+    assert run("remove", "--source", "wrong.jsonl").exit_code == 1  # nothing left from it: an error, not silence
+
+
+def test_remove_by_id_or_title_and_nothing_when_one_names_no_paper(fake_store, monkeypatch, tmp_path):
+    from assistant.store.ingest import ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    ingest([_two_files(tmp_path)], fake_store)
+    first = next(p for p in fake_store.papers() if p.title == "Zebra paper 0")
+    result = run("remove", first.id[:10], "zebra paper 1", "no such paper")
+    assert result.exit_code == 1 and result.stderr.startswith("error: no paper with id 'no such paper'")
+    assert fake_store.count() == 3  # one bad name: nothing removed
+    result = run("remove", first.id[:10], "zebra paper 1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["removed"] == 2 and data["remaining"] == 1 and first.id in data["ids"]
+    assert [p.title for p in fake_store.papers()] == ["Zebra paper 2"]
+
+
+def test_remove_all_asks_first_and_the_emptied_default_collection_stays_empty(fake_store, monkeypatch, tmp_path):
+    from assistant.store.ingest import ensure_default_collection, ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    ingest([_two_files(tmp_path)], fake_store)
+    result = run("remove", "--all")  # no terminal to ask on
+    assert result.exit_code == 2 and fake_store.count() == 3
+    assert result.stderr == ("error: --all would remove all 3 papers of the collection 'papers': add --yes to "
+                             "confirm (there is no terminal to ask)\n")
+    assert run("remove", "--all", "--source", "wrong.jsonl").exit_code == 2
+    assert run("remove").exit_code == 2
+    result = run("remove", "--all", "--yes")
+    assert result.exit_code == 0 and result.stdout == "removed 3 papers from 'papers'; 0 left\n"
+    assert ensure_default_collection(fake_store) is None and fake_store.count() == 0  # not refilled with ICML 2026

@@ -1,7 +1,7 @@
 """The `assistant` command line: thin commands over the library; docstrings are the help text.
 
 This module makes the typer `app` and registers the commands, which live in `assistant.cli.collection`
-(ingest, search, papers, show, stats), `assistant.cli.answer` (ask, batch), `assistant.cli.chat` (chat,
+(ingest, remove, search, papers, show, stats), `assistant.cli.answer` (ask, batch), `assistant.cli.chat` (chat,
 similar) and `assistant.cli.evaluate` (eval); what they share (options, settings,
 backend names, store opening, the error handler) is `assistant.cli.common`. Imports go one way:
 this module -> command modules -> common -> the library.
@@ -57,7 +57,7 @@ def _global(
                "embedding_model_dir": embedding_model_dir}
 
 
-for command in (collection.ingest, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
+for command in (collection.ingest, collection.remove, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
                 chat.chat, chat.similar):
     app.command()(command)
 app.command("eval")(evaluate.eval_)

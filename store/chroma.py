@@ -28,9 +28,23 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 
 class StoreError(AssistantError):
-    """The store cannot be opened or used; the message is one line saying what to do."""
+    """The store cannot be opened or used; the message is one line saying what to do. `problem` names
+    the failure in a few words (the chat app's header shows it)."""
 
     kind = ErrorKind.STORE
+    problem = "store unavailable"
+
+
+class PrecisionMismatchError(StoreError):
+    """The collection was built at another ONNX precision than ``ASSISTANT_EMBEDDING_PRECISION`` says."""
+
+    problem = "embedding precision mismatch"
+
+
+class ReadOnlyStoreError(StoreError):
+    """The data folder (the embedded Chroma store) cannot be written."""
+
+    problem = "read-only data folder"
 
 
 _READ_ONLY_ERRNOS = {30, 13, 1}  # EROFS, EACCES, EPERM
@@ -83,7 +97,7 @@ def make_client(settings: Settings):
         return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except Exception as exc:
         if is_read_only_error(exc):
-            raise StoreError(read_only_message(settings, exc)) from None
+            raise ReadOnlyStoreError(read_only_message(settings, exc)) from None
         raise StoreError(f"cannot open the Chroma store in {path} ({type(exc).__name__}: {exc}); "
                          f"check ASSISTANT_DATA_DIR") from None
 
@@ -130,7 +144,7 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
             f"back, or use another collection (ASSISTANT_COLLECTION)")
     recorded = built_precision(collection)
     if built_with and embedding_precision and check_precision and recorded != embedding_precision:
-        raise StoreError(precision_mismatch_message(name, built_with, collection, embedding_precision))
+        raise PrecisionMismatchError(precision_mismatch_message(name, built_with, collection, embedding_precision))
     set_search_ef(collection)
     return collection
 
@@ -174,9 +188,8 @@ def precision_mismatch_message(name: str, built_with: str, collection, configure
             built += (" (the old int8 copy, embedding_int8_version "
                       + (f"{version}" if version else "unrecorded") + ", which is made again for it)")
     return (f"collection '{name}' was built with {built} but the configured precision is {configured}; unset "
-            f"ASSISTANT_EMBEDDING_PRECISION (a collection is searched with the precision it was built with) or "
-            f"set ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection "
-            f"(ASSISTANT_COLLECTION) for {configured}")
+            f"ASSISTANT_EMBEDDING_PRECISION (each collection is searched at its own) or set "
+            f"ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection (ASSISTANT_COLLECTION)")
 
 
 def built_precision(collection) -> str:

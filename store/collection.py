@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, built_int8_version,
+from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, ReadOnlyStoreError, StoreError,
+                                    built_int8_version,
                                     built_precision, bump_revision, is_read_only_error, make_client,
                                     open_collection, read_only_message, revision, set_sync_threshold)
 from assistant.store.embeddings import PRECISIONS, Embedder, make_embedder
@@ -138,7 +139,7 @@ class PaperStore:
             raise
         except Exception as exc:
             if not self.settings.chroma_url and is_read_only_error(exc):
-                raise StoreError(read_only_message(self.settings, exc)) from None
+                raise ReadOnlyStoreError(read_only_message(self.settings, exc)) from None
             where = self.settings.chroma_url or str(self.settings.paths.chroma_dir)
             raise StoreError(f"Chroma {what} failed at {where} ({type(exc).__name__}: {str(exc)[:160]})") from None
 

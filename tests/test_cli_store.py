@@ -334,9 +334,9 @@ def test_a_precision_mismatch_names_the_old_int8_copy_and_every_way_out(built, c
     message = str(info.value)
     recorded = built.get("embedding_precision", "fp32")
     assert says in message and "\n" not in message
-    assert message.endswith(f"unset ASSISTANT_EMBEDDING_PRECISION (a collection is searched with the precision it "
-                            f"was built with) or set ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into "
-                            f"another collection (ASSISTANT_COLLECTION) for {configured}")
+    assert message.endswith(f"unset ASSISTANT_EMBEDDING_PRECISION (each collection is searched at its own) or set "
+                            f"ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection "
+                            f"(ASSISTANT_COLLECTION)")
 
 
 # --- remove ----------------------------------------------------------------------------------------

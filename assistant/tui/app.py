@@ -852,8 +852,7 @@ class ChatApp(App):
         self._select(position)
         view = next((v for v in self.view.turns() if v.position == position), None)
         if view is not None:
-            self.view._in_view = position
-            self.view.scroll_to_widget(view, animate=False, top=True)
+            self.view.show_turn(view)
 
     # --- edit and ask again ---------------------------------------------------------------------
     def action_edit_last(self) -> None:

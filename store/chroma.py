@@ -94,6 +94,12 @@ def make_client(settings: Settings):
     path = settings.paths.chroma_dir
     try:
         path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
+        # Chroma opens its SQLite file for writing even to read; on a read-only folder it fails with an
+        # error of its own, and a second attempt in the same process with an unrelated one (a chat retrying)
+        with tempfile.TemporaryFile(dir=path):
+            pass
         return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except Exception as exc:
         if is_read_only_error(exc):

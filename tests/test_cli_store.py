@@ -283,7 +283,7 @@ def test_a_read_only_data_folder_is_named_as_read_only(command, tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 1
     line = result.stderr.strip().splitlines()[-1]
-    assert line.startswith(f"error: the data folder {data} is read-only (SQLite: attempt to write a readonly database)")
+    assert line.startswith(f"error: the data folder {data} is read-only (Read-only file system)")
     assert "ASSISTANT_DATA_DIR (or --data-dir)" in line and f"cp -a {data} " in line
 
 

@@ -143,7 +143,7 @@ def test_ingest_with_venue_and_year_for_a_plain_list(monkeypatch):
 
 def test_search_json_error_is_json_on_stdout_too():
     result = run("search", "x", "--year", "abc", "--json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert json.loads(result.stdout) == {"query": "x", "error": result.stderr.strip().removeprefix("error: "),
                                          "error_kind": "usage"}
 

@@ -199,7 +199,7 @@ def batch(
             check_backend(llm)
         filters = make_filters(venue, year, author)
         if same_file(questions, output):
-            raise UsageError(f"-o {output} is the questions file itself; give the answers another file")
+            raise UserError(f"-o {output} is the questions file itself; give the answers another file")
         items, problems = read_questions(questions)  # BatchError: one line, exit code 1
         for p in problems:
             skipped = "" if "skipped" in p else "; the line is skipped"
@@ -208,7 +208,7 @@ def batch(
             raise UserError(f"{questions}: no questions found; write one question per line (.txt) or one JSON "
                             f"object with 'q' per line (.jsonl)")
         if output.is_dir():
-            raise UsageError(f"{output} is a folder; give -o a file such as {output / 'answers.jsonl'}")
+            raise UserError(f"{output} is a folder; give -o a file such as {output / 'answers.jsonl'}")
         try:  # fail now, not after the model has loaded
             output.parent.mkdir(parents=True, exist_ok=True)
             output.open("ab").close()

@@ -285,26 +285,37 @@ def _check_records_name_abstracts(path: Path, records: list[Record]) -> None:
                      f"{EXPECTED_FORMATS}")
 
 
-_CODE_LINE = re.compile(
-    r"""^\s*(\#{1,6}\s|```|~~~|\||[-*+]\s|>\s|\$\s|>>>\s|@\w|//|/\*|\*/|<[a-zA-Z/!?]"""
+_CODE_LINE_START = re.compile(
+    r"""(\s{4,}|\t)\S|\s*(\#{1,6}\s|```|~~~|\||[-*+]\s|>\s|\$\s|>>>\s|@\w|//|/\*|\*/|<[a-zA-Z/!?]"""
     r"""|(def|class|import|return|elif|else:|try:|except|const|let|var|function|public|private|package)\b"""
     r"""|from\s+\S+\s+import\b"""
-    r"""|\[?\d{2,4}[-/.:]\d{1,2}[-/.:]\d{1,4})"""  # a date or time starting a log line
-    r"""|[{};]\s*$|^(\s{4,}|\t)\S""")
-"""A line of code, markup (Markdown headings, lists, tables, fences; HTML) or a log, as opposed to prose."""
+    r"""|\[?\d{2,4}[-/.:]\d{1,2}[-/.:]\d{1,4})""")  # the last: a date or time starting a log line
+"""The start of a line of code, markup (Markdown headings, lists, tables, fences; HTML) or a log, as opposed
+to prose (matched at the start of the line only; a line ending in ``{``, ``}`` or ``;`` is code too)."""
+
+
+def _code_line(line: str) -> bool:
+    return bool(_CODE_LINE_START.match(line)) or line.rstrip()[-1:] in ("{", "}", ";")
+
+
+_SPACE = re.compile(r"\s+")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
 
 
 def _not_prose(paragraph: str) -> bool:
     """Whether a paragraph is code, markup or data rather than prose: at least 30% of its lines (after
-    removing the indentation all its lines share) look like code, markup or a log, or under 60% of its
-    characters are letters (numbers, tables of values)."""
-    import textwrap
+    removing the indentation all its lines share) look like code, markup or a log, or under 60% of the
+    characters of its beginning are letters (numbers, tables of values)."""
+    if paragraph[:1].isspace():
+        import textwrap
 
-    lines = [line for line in textwrap.dedent(paragraph).splitlines() if line.strip()]
-    code = sum(bool(_CODE_LINE.search(line)) for line in lines)
-    chars = [c for c in paragraph if not c.isspace()]
-    letters = sum(c.isalpha() for c in chars) / max(1, len(chars))
-    return code >= max(1.0, 0.3 * len(lines)) or letters < 0.6
+        paragraph = textwrap.dedent(paragraph)
+    lines = paragraph.splitlines()
+    code = sum(1 for line in lines if _code_line(line))
+    head = paragraph[:600]  # enough to tell prose from numbers, and cheap on a 16k-paragraph list
+    chars = len(_SPACE.sub("", head))
+    letters = len(_NOT_LETTER.sub("", head))
+    return code >= max(1.0, 0.3 * len(lines)) or letters < 0.6 * chars
 
 
 def _check_text_list(path: Path, records: list[Record], text: str) -> None:
@@ -314,8 +325,11 @@ def _check_text_list(path: Path, records: list[Record], text: str) -> None:
     papers = [r for r in records if r.paper is not None]
     if not papers:
         return
-    code = [r for r in papers if _not_prose(_paragraph_at(text, r.line))]
-    short = [r for r in papers if r not in code and len(r.paper.abstract.split()) < MIN_ABSTRACT_WORDS]
+    lines = text.splitlines()
+    raw = {r.line: _paragraph_at(lines, r.line) for r in papers}
+    prose = {r.line: not _not_prose(raw[r.line]) for r in papers}
+    code = [r for r in papers if not prose[r.line]]
+    short = [r for r in papers if prose[r.line] and len(r.paper.abstract.split()) < MIN_ABSTRACT_WORDS]
     if len(code) >= max(1.0, 0.25 * len(papers)):
         bad, kind = code, "code, markup or log lines"
     elif len(code) + len(short) > 0.5 * len(papers):
@@ -323,19 +337,19 @@ def _check_text_list(path: Path, records: list[Record], text: str) -> None:
     else:
         return
     first = bad[0]
-    snippet = " ".join(_paragraph_at(text, first.line).split())
+    snippet = " ".join(raw[first.line].split())
     snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
     raise InputError(path, f"does not look like a list of abstracts: {len(bad)} of {len(papers)} paragraphs are "
                      f"{kind} (line {first.line}: {snippet!r}); {EXPECTED_FORMATS}")
 
 
-def _paragraph_at(text: str, line: int) -> str:
-    """The raw paragraph (its lines as written) starting at 1-based `line`."""
+def _paragraph_at(lines: list[str], line: int) -> str:
+    """The raw paragraph (its lines as written) starting at 1-based `line` of the file's `lines`."""
     out = []
-    for row in text.splitlines()[line - 1:]:
-        if not row.strip():
+    for i in range(line - 1, len(lines)):
+        if not lines[i].strip():
             break
-        out.append(row)
+        out.append(lines[i])
     return "\n".join(out)
 
 

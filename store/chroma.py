@@ -191,8 +191,8 @@ def precision_mismatch_message(name: str, built_with: str, collection, configure
 
         version = (collection.metadata or {}).get("embedding_int8_version")
         if built_int8_version(collection) < INT8_VERSION:
-            built += (" (the old int8 copy, embedding_int8_version "
-                      + (f"{version}" if version else "unrecorded") + ", which is made again for it)")
+            built += (" of the old int8 copy (embedding_int8_version " + (f"{version}" if version else "unrecorded")
+                      + "; int8 runs that copy for it)")
     return (f"collection '{name}' was built with {built} but the configured precision is {configured}; unset "
             f"ASSISTANT_EMBEDDING_PRECISION (each collection is searched at its own) or set "
             f"ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection (ASSISTANT_COLLECTION)")

@@ -312,10 +312,10 @@ def test_the_store_names_a_read_only_folder_and_what_to_do(failure, tmp_path, mo
 
 @pytest.mark.parametrize("built, configured, says", [
     ({"embedding_precision": "int8"}, "fp32",
-     "int8 embeddings (the old int8 copy, embedding_int8_version unrecorded, which is made again for it) but "
+     "int8 embeddings of the old int8 copy (embedding_int8_version unrecorded; int8 runs that copy for it) but "
      "the configured precision is fp32"),
     ({"embedding_precision": "int8", "embedding_int8_version": 1}, "fp32",
-     "int8 embeddings (the old int8 copy, embedding_int8_version 1, which is made again for it)"),
+     "int8 embeddings of the old int8 copy (embedding_int8_version 1; int8 runs that copy for it)"),
     ({"embedding_precision": "int8", "embedding_int8_version": 2}, "fp32",
      "was built with all-MiniLM-L6-v2 int8 embeddings but the configured precision is fp32"),
     ({"embedding_precision": "fp32"}, "int8", "fp32 embeddings but the configured precision is int8"),

@@ -161,6 +161,9 @@ def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
     (["batch", "q.txt", "-o", "a.jsonl", "--resume", "--overwrite"], "error: --resume and --overwrite contradict"),
     (["search", "x", "-k", "0"], "error: Invalid value for '-k' / '--top-k'"),  # Click's own usage error
     (["search", "x", "--no-such-flag"], "error: No such option: --no-such-flag"),
+    (["remove"], "error: say which papers to remove:"),
+    (["remove", "--all", "p123"], "error: --all removes every paper: give it alone"),
+    (["remove", "--source", ""], "error: --source is empty;"),
 ])
 def test_every_usage_mistake_is_one_error_line_and_exit_code_2(args, says, tmp_path, monkeypatch, capsys):
     from assistant.cli import main
@@ -174,6 +177,7 @@ def test_every_usage_mistake_is_one_error_line_and_exit_code_2(args, says, tmp_p
     err = capsys.readouterr().err
     assert exit_.value.code == 2, err
     assert err.startswith(says) and err.count("\n") == 1, err
+    assert not (tmp_path / "data" / "chroma").exists()  # refused before the store was opened
     assert not (tmp_path / "data" / "chroma").exists()  # refused before the store was opened
 
 

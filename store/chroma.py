@@ -28,14 +28,53 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 
 class StoreError(AssistantError):
-    """The store cannot be opened or used; the message is one line saying what to do."""
+    """The store cannot be opened or used; the message is one line saying what to do. `problem` names
+    the failure in a few words (the chat app's header shows it)."""
 
     kind = ErrorKind.STORE
+    problem = "store unavailable"
+
+
+class PrecisionMismatchError(StoreError):
+    """The collection was built at another ONNX precision than ``ASSISTANT_EMBEDDING_PRECISION`` says."""
+
+    problem = "embedding precision mismatch"
+
+
+class ReadOnlyStoreError(StoreError):
+    """The data folder (the embedded Chroma store) cannot be written."""
+
+    problem = "read-only data folder"
+
+
+_READ_ONLY_ERRNOS = {30, 13, 1}  # EROFS, EACCES, EPERM
+
+
+def is_read_only_error(exc: BaseException) -> bool:
+    """Whether `exc` says a file could not be written: an `OSError` with EROFS / EACCES / EPERM, or
+    SQLite's "attempt to write a readonly database" (code 8, SQLITE_READONLY) as Chroma reports it."""
+    if isinstance(exc, OSError) and exc.errno in _READ_ONLY_ERRNOS:
+        return True
+    text = str(exc).lower()
+    return "readonly database" in text or "read-only file system" in text or "permission denied" in text
+
+
+def read_only_message(settings: Settings, exc: BaseException) -> str:
+    """One line for a data folder the store cannot write: which folder, the system's reason, and what to do
+    (Chroma's embedded store writes to its folder even to search)."""
+    folder = settings.paths.data_dir
+    text = " ".join(str(exc).split())
+    reason = (getattr(exc, "strerror", None)
+              or ("SQLite: attempt to write a readonly database" if "readonly database" in text.lower() else text[-80:]))
+    copy = f"e.g. a copy made with `cp -a {folder} ~/paper-data`" if folder.is_dir() else "e.g. ~/paper-data"
+    return (f"the data folder {folder} is read-only ({reason}), and the Chroma store needs to write there even "
+            f"to search; point ASSISTANT_DATA_DIR (or --data-dir) at a folder you can write, {copy}")
 
 
 def make_client(settings: Settings):
     """A Chroma client: `HttpClient` for ``settings.chroma_url``, else a `PersistentClient` in
-    ``<data_dir>/chroma``. Raises `StoreError` when the server is unreachable."""
+    ``<data_dir>/chroma``. Raises `StoreError` when the server is unreachable or the folder cannot be
+    written (a read-only data folder: the message says so and names ASSISTANT_DATA_DIR / --data-dir)."""
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
@@ -55,8 +94,16 @@ def make_client(settings: Settings):
     path = settings.paths.chroma_dir
     try:
         path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
+        # Chroma opens its SQLite file for writing even to read; on a read-only folder it fails with an
+        # error of its own, and a second attempt in the same process with an unrelated one (a chat retrying)
+        with tempfile.TemporaryFile(dir=path):
+            pass
         return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
     except Exception as exc:
+        if is_read_only_error(exc):
+            raise ReadOnlyStoreError(read_only_message(settings, exc)) from None
         raise StoreError(f"cannot open the Chroma store in {path} ({type(exc).__name__}: {exc}); "
                          f"check ASSISTANT_DATA_DIR") from None
 
@@ -103,10 +150,7 @@ def open_collection(client, name: str, embedding_model: str, embedding_dim: int,
             f"back, or use another collection (ASSISTANT_COLLECTION)")
     recorded = built_precision(collection)
     if built_with and embedding_precision and check_precision and recorded != embedding_precision:
-        raise StoreError(
-            f"collection '{name}' was built with {built_with} {recorded} embeddings but the configured "
-            f"precision is {embedding_precision}; set ASSISTANT_EMBEDDING_PRECISION={recorded}, or use "
-            f"another collection (ASSISTANT_COLLECTION)")
+        raise PrecisionMismatchError(precision_mismatch_message(name, built_with, collection, embedding_precision))
     set_search_ef(collection)
     return collection
 
@@ -132,6 +176,26 @@ def set_search_ef(collection, value: int = SEARCH_EF) -> None:
         collection.modify(configuration={"hnsw": {"ef_search": value}})
     except Exception as exc:  # recall only
         logging.getLogger(__name__).debug("cannot set hnsw ef_search: %s", exc)
+
+
+def precision_mismatch_message(name: str, built_with: str, collection, configured: str) -> str:
+    """One line for a collection built at another ONNX precision than ``ASSISTANT_EMBEDDING_PRECISION``
+    set explicitly: what it was built with (for int8, whether with the old copy of the model:
+    ``embedding_int8_version`` 1 or unrecorded) and the ways out: unset the setting (a collection is
+    searched with the precision it was built with), set it to the collection's, or re-ingest into another
+    collection."""
+    recorded = built_precision(collection)
+    built = f"{built_with} {recorded} embeddings"
+    if recorded == "int8":
+        from assistant.store.embeddings import INT8_VERSION
+
+        version = (collection.metadata or {}).get("embedding_int8_version")
+        if built_int8_version(collection) < INT8_VERSION:
+            built += (" of the old int8 copy (embedding_int8_version " + (f"{version}" if version else "unrecorded")
+                      + "; int8 runs that copy for it)")
+    return (f"collection '{name}' was built with {built} but the configured precision is {configured}; unset "
+            f"ASSISTANT_EMBEDDING_PRECISION (each collection is searched at its own) or set "
+            f"ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection (ASSISTANT_COLLECTION)")
 
 
 def built_precision(collection) -> str:

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, StoreError, built_int8_version,
-                                    built_precision, bump_revision, make_client, open_collection, revision,
-                                    set_sync_threshold)
+from assistant.store.chroma import (READ_SYNC_THRESHOLD, WRITE_SYNC_THRESHOLD, ReadOnlyStoreError, StoreError,
+                                    built_int8_version,
+                                    built_precision, bump_revision, is_read_only_error, make_client,
+                                    open_collection, read_only_message, revision, set_sync_threshold)
 from assistant.store.embeddings import PRECISIONS, Embedder, make_embedder
 from assistant.store.paper import Paper
 
@@ -137,6 +138,8 @@ class PaperStore:
         except StoreError:
             raise
         except Exception as exc:
+            if not self.settings.chroma_url and is_read_only_error(exc):
+                raise ReadOnlyStoreError(read_only_message(self.settings, exc)) from None
             where = self.settings.chroma_url or str(self.settings.paths.chroma_dir)
             detail = " ".join(str(exc).split())[:160]  # one line: a server's error text can span several
             hint = ""

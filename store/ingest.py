@@ -48,12 +48,15 @@ def paper_id(paper: Paper) -> str:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A record that was not ingested: where it is and why. `error` is False for duplicates."""
+    """A record that was not ingested: where it is and why. `error` is False for duplicates; `whole_file`
+    is True when the whole file was skipped (unreadable, or not abstracts; `line` then names the line
+    at fault, if any)."""
 
     source: str
     line: int
     reason: str
     error: bool = True
+    whole_file: bool = False
 
     def __str__(self) -> str:
         return f"{self.source}:{self.line}: {self.reason}" if self.line else f"{self.source}: {self.reason}"
@@ -112,7 +115,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
         try:
             files += iter_input_files([one])
         except InputError as exc:
-            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))
     for path in files:
         try:
             for record in read_file(path):
@@ -135,7 +138,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                 report.warnings.extend(Skipped(record.source, record.line, w, error=False) for w in record.warnings)
                 papers.append(paper)
         except InputError as exc:
-            report.skipped.append(Skipped(exc.source, exc.line, exc.reason))
+            report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))
     return papers
 
 
@@ -235,6 +238,41 @@ def ingest(paths: Iterable[Path], store: PaperStore,
     return report
 
 
+def source_names(paths: Iterable[Path | str]) -> list[str]:
+    """The names papers remember their file by (`Paper.source`, the file name only) for `paths`: a file
+    (existing or not) gives its name, a folder the names of the abstract files in it (`iter_input_files`)."""
+    names: dict[str, None] = {}
+    for path in map(Path, paths):
+        if path.is_dir():
+            try:
+                names.update(dict.fromkeys(p.name for p in iter_input_files([path])))
+            except InputError:
+                pass  # a folder with no abstract files: nothing came from it
+        else:
+            names[path.name] = None
+    return list(names)
+
+
+def remove(store: PaperStore, ids: Iterable[str]) -> int:
+    """Remove the papers with these ids from the collection (vectors, documents and metadata), marking
+    the collection changed so the BM25 index and the papers cache are rebuilt from what is left, here
+    and in other processes (`PaperStore.begin_write` / `mark_changed`). Unknown ids are ignored.
+
+    Returns the number of papers removed. Raises `StoreError` when the store cannot be written.
+    """
+    ids = list(dict.fromkeys(ids))
+    stored = store.existing_hashes(ids) if ids else {}
+    present = [i for i in ids if i in stored]
+    if not present:
+        return 0
+    try:
+        for start in range(0, len(present), CHUNK * 8):
+            store.delete(present[start : start + CHUNK * 8])
+    finally:  # also after a failure part-way: derived indexes must see what was deleted
+        store.mark_changed()
+    return len(present)
+
+
 def bundled_collection() -> Path:
     """The bundled ICML 2026 abstracts (package data)."""
     from importlib.resources import files
@@ -243,7 +281,8 @@ def bundled_collection() -> Path:
 
 
 def ensure_default_collection(store: PaperStore) -> IngestReport | None:
-    """Ingest the bundled collection when the store is empty; returns its report, or None."""
-    if store.count() > 0:
+    """Ingest the bundled collection when the store is new (empty and never written); returns its
+    report, or None. A collection a user emptied (`remove`) stays empty."""
+    if store.count() > 0 or store.revision() > 0:
         return None
     return ingest([bundled_collection()], store, venue=BUNDLED_VENUE, year=BUNDLED_YEAR)

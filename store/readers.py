@@ -29,6 +29,17 @@ YEAR_FIELDS = ("year", "publication_year")
 URL_FIELDS = ("url", "paper_url", "site", "pdf_url", "link", "forum")
 ID_FIELDS = ("id", "paper_id", "doc_id", "_id", "uid")
 TOPIC_FIELDS = ("topic", "primary_area", "keywords")
+NAMED_ABSTRACT_FIELDS = ("abstract", "summary", "paperabstract")
+"""Fields that say they hold an abstract; ``text`` does so only beside a title (BEIR's corpus: title +
+text; its queries file has ``text`` alone)."""
+
+EXPECTED_FORMATS = ("expected one abstract per blank-line-separated paragraph (.txt/.md, after an optional heading "
+                    "line), or records with 'title' and 'abstract' fields (.json/.jsonl/.csv/.tsv)")
+"""What an abstracts file is, in the words every "not abstracts" message ends with."""
+
+MIN_ABSTRACT_WORDS = 20
+"""Paragraphs of a text list shorter than this are not abstracts (abstracts run 100-300 words: 1 of
+18,225 airas abstracts and none of SciFact's 5,183 or the 19 bundled ones is shorter)."""
 
 # Canonical spellings of common venues (dumps often lower-case them: "iclr", "neurips").
 _KNOWN_VENUES = {v.casefold(): v for v in (
@@ -57,6 +68,8 @@ class Record:
     paper: Paper | None = None
     skip_reason: str = ""
     warnings: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+    """The record's field names, lower-cased (JSON/JSONL/CSV records; empty for a text list)."""
 
 
 def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
@@ -97,6 +110,9 @@ def read_file(path: Path) -> Iterator[Record]:
     if not text.strip():
         raise InputError(path, "file is empty; nothing to ingest")
     source = str(path)
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise InputError(path, f"'{suffix or path.name}' files are not abstracts; {EXPECTED_FORMATS} "
+                         f"(rename the file if it is one)")
     if suffix in (".jsonl", ".ndjson"):
         records = _read_jsonl(text, source)
     elif suffix == ".json":
@@ -105,6 +121,11 @@ def read_file(path: Path) -> Iterator[Record]:
         records = _read_csv(text, source, delimiter="\t" if suffix == ".tsv" else ",")
     else:
         records = _read_text_list(text, source)
+    records = list(records)  # judged as a whole first: a file that is not abstracts gives nothing
+    if suffix in (".txt", ".md"):
+        _check_text_list(path, records, text)
+    else:
+        _check_records_name_abstracts(path, records)
     for record in records:
         # Papers remember the file by name only, so the same file ingested from another folder
         # (or the bundled copy in another install) is recognised as the same source.
@@ -235,10 +256,101 @@ def paper_from_dict(record: dict, source: str, position: int, warnings: list[str
 
 def _record(source: str, line: int, obj, position: int) -> Record:
     warnings: list[str] = []
+    fields = tuple(str(k).strip().lower() for k in obj) if isinstance(obj, dict) else ()
     try:
-        return Record(source, line, paper=paper_from_dict(obj, source, position, warnings), warnings=tuple(warnings))
+        return Record(source, line, paper=paper_from_dict(obj, source, position, warnings), warnings=tuple(warnings),
+                      fields=fields)
     except ValueError as exc:
-        return Record(source, line, skip_reason=str(exc))
+        return Record(source, line, skip_reason=str(exc), fields=fields)
+
+
+# --- does the file hold abstracts at all? -----------------------------------------------------------
+
+def _names_an_abstract(fields: tuple[str, ...]) -> bool:
+    titled = any(f in fields for f in TITLE_FIELDS)
+    return any(f in fields for f in NAMED_ABSTRACT_FIELDS) or ("text" in fields and titled)
+
+
+def _check_records_name_abstracts(path: Path, records: list[Record]) -> None:
+    """Raise `InputError` when no record of a JSON/JSONL/CSV file names an abstract (a CSV of numbers, a
+    JSON of settings, BEIR's queries file with `text` and no title): one line with the fields found."""
+    objects = [r for r in records if r.fields or (r.paper is None and r.skip_reason.startswith("record is a"))]
+    if not objects or any(_names_an_abstract(r.fields) for r in objects):
+        return  # broken lines only (reported one by one), or abstracts
+    found: dict[str, None] = {}
+    for r in objects[:50]:
+        found.update(dict.fromkeys(r.fields))
+    what = f"fields found: {', '.join(found)[:80]}" if found else "its records are not JSON objects"
+    raise InputError(path, f"no record has an 'abstract' field ({what}), so this is not a file of abstracts; "
+                     f"{EXPECTED_FORMATS}")
+
+
+_CODE_LINE_START = re.compile(
+    r"""(\s{4,}|\t)\S|\s*(\#{1,6}\s|```|~~~|\||[-*+]\s|>\s|\$\s|>>>\s|@\w|//|/\*|\*/|<[a-zA-Z/!?]"""
+    r"""|(def|class|import|return|elif|else:|try:|except|const|let|var|function|public|private|package)\b"""
+    r"""|from\s+\S+\s+import\b"""
+    r"""|\[?\d{2,4}[-/.:]\d{1,2}[-/.:]\d{1,4})""")  # the last: a date or time starting a log line
+"""The start of a line of code, markup (Markdown headings, lists, tables, fences; HTML) or a log, as opposed
+to prose (matched at the start of the line only; a line ending in ``{``, ``}`` or ``;`` is code too)."""
+
+
+def _code_line(line: str) -> bool:
+    return bool(_CODE_LINE_START.match(line)) or line.rstrip()[-1:] in ("{", "}", ";")
+
+
+_SPACE = re.compile(r"\s+")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+
+
+def _not_prose(paragraph: str) -> bool:
+    """Whether a paragraph is code, markup or data rather than prose: at least 30% of its lines (after
+    removing the indentation all its lines share) look like code, markup or a log, or under 60% of the
+    characters of its beginning are letters (numbers, tables of values)."""
+    if paragraph[:1].isspace():
+        import textwrap
+
+        paragraph = textwrap.dedent(paragraph)
+    lines = paragraph.splitlines()
+    code = sum(1 for line in lines if _code_line(line))
+    head = paragraph[:600]  # enough to tell prose from numbers, and cheap on a 16k-paragraph list
+    chars = len(_SPACE.sub("", head))
+    letters = len(_NOT_LETTER.sub("", head))
+    return code >= max(1.0, 0.3 * len(lines)) or letters < 0.6 * chars
+
+
+def _check_text_list(path: Path, records: list[Record], text: str) -> None:
+    """Raise `InputError` when a .txt/.md file does not look like a list of abstracts: a quarter of its
+    paragraphs or more are code, markup or data (a README, a program, a log), or most are shorter than
+    `MIN_ABSTRACT_WORDS` (notes, titles, claims). One line naming an example paragraph by its line."""
+    papers = [r for r in records if r.paper is not None]
+    if not papers:
+        return
+    lines = text.splitlines()
+    raw = {r.line: _paragraph_at(lines, r.line) for r in papers}
+    prose = {r.line: not _not_prose(raw[r.line]) for r in papers}
+    code = [r for r in papers if not prose[r.line]]
+    short = [r for r in papers if prose[r.line] and len(r.paper.abstract.split()) < MIN_ABSTRACT_WORDS]
+    if len(code) >= max(1.0, 0.25 * len(papers)):
+        bad, kind = code, "code, markup or log lines"
+    elif len(code) + len(short) > 0.5 * len(papers):
+        bad, kind = short or code, f"shorter than {MIN_ABSTRACT_WORDS} words"
+    else:
+        return
+    first = bad[0]
+    snippet = " ".join(raw[first.line].split())
+    snippet = snippet if len(snippet) <= 40 else snippet[:39] + "…"
+    raise InputError(path, f"does not look like a list of abstracts: {len(bad)} of {len(papers)} paragraphs are "
+                     f"{kind} (line {first.line}: {snippet!r}); {EXPECTED_FORMATS}")
+
+
+def _paragraph_at(lines: list[str], line: int) -> str:
+    """The raw paragraph (its lines as written) starting at 1-based `line` of the file's `lines`."""
+    out = []
+    for i in range(line - 1, len(lines)):
+        if not lines[i].strip():
+            break
+        out.append(lines[i])
+    return "\n".join(out)
 
 
 # --- formats ---------------------------------------------------------------------------------------

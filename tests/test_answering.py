@@ -666,7 +666,7 @@ def test_ask_with_an_empty_question_is_one_line_error():
     from assistant.cli import app
 
     result = CliRunner().invoke(app, ["ask", "--llm", "extractive", "   "])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.strip().startswith("error: the question is empty")
     assert "Traceback" not in result.output
 

@@ -140,3 +140,66 @@ def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
     assert result.stdout.startswith("added 1,")
     listed = run("papers", "--json")
     assert [p["title"] for p in json.loads(listed.stdout)] == ["Kept"]
+
+
+# --- usage errors: one `error:` line, exit code 2, for every command alike --------------------------
+
+@pytest.mark.parametrize("args, says", [
+    (["search", ""], "error: the search query is empty;"),
+    (["search", "   ", "--json"], "error: the search query is empty;"),
+    (["ask", ""], "error: the question is empty;"),
+    (["show", ""], "error: the paper id or title is empty;"),
+    (["similar", " "], "error: the paper id or title is empty;"),
+    (["ask", "What is NorMuon?", "--llm", "gpt5"], "error: --llm: unknown LLM backend 'gpt5': choose openai"),
+    (["batch", "q.txt", "-o", "a.jsonl", "--llm", "gpt5"], "error: --llm: unknown LLM backend 'gpt5'"),
+    (["eval", "qa.jsonl", "--llm", "gpt5"], "error: --llm: unknown LLM backend 'gpt5'"),
+    (["chat", "--llm", "gpt5"], "error: --llm: unknown LLM backend 'gpt5'"),
+    (["search", "x", "--mode", "fuzzy"], "error: --mode must be hybrid, dense or bm25, not 'fuzzy'"),
+    (["papers", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
+    (["stats", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
+    (["eval", "qa.jsonl", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
+    (["batch", "q.txt", "-o", "a.jsonl", "--resume", "--overwrite"], "error: --resume and --overwrite contradict"),
+    (["search", "x", "-k", "0"], "error: Invalid value for '-k' / '--top-k'"),  # Click's own usage error
+    (["search", "x", "--no-such-flag"], "error: No such option: --no-such-flag"),
+    (["remove"], "error: say which papers to remove:"),
+    (["remove", "--all", "p123"], "error: --all removes every paper: give it alone"),
+    (["remove", "--source", ""], "error: --source is empty;"),
+])
+def test_every_usage_mistake_is_one_error_line_and_exit_code_2(args, says, tmp_path, monkeypatch, capsys):
+    from assistant.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "q.txt").write_text("What is NorMuon?\n")
+    (tmp_path / "qa.jsonl").write_text(json.dumps({"id": "q1", "type": "single", "q": "What is NorMuon?"}) + "\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(args)  # as `assistant ARGS` runs: Click's usage errors and the commands' own alike
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2, err
+    assert err.startswith(says) and err.count("\n") == 1, err
+    assert not (tmp_path / "data" / "chroma").exists()  # refused before the store was opened
+    assert not (tmp_path / "data" / "chroma").exists()  # refused before the store was opened
+
+
+def test_ingest_refuses_files_that_are_not_abstracts_and_keeps_the_others(fake_store, monkeypatch, tmp_path):
+    """A README, a program, a CSV of numbers and BEIR's queries file beside a real list: one error line
+    each naming the file and the expected format, nothing from them, the real list ingested, exit 1."""
+    from tests.conftest import ICML_FILE
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "NOTES.md").write_text("# Notes\n\n## Setup\n\n```sh\nmake run\n```\n\n- one\n- two\n")
+    (folder / "numbers.csv").write_text("x,y\n1,2\n3,4\n")
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "1", "text": "Vitamin D lowers fracture risk."}) + "\n")
+    script = tmp_path / "tool.py"
+    script.write_text("import sys\nprint(sys.argv)\n")
+    res = run("ingest", str(folder), str(script), str(ICML_FILE))
+    assert res.exit_code == 1
+    errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 4, (res.stdout, res.stderr)
+    for name in ("NOTES.md", "numbers.csv", "queries.jsonl", "tool.py"):
+        line = next(e for e in errors if f"{name}" in e.split(":", 2)[1])
+        assert "'abstract'" in line and "the file is skipped, the others are kept" in line, line
+    assert res.stdout.startswith("added 19, updated 0, unchanged 0, skipped 4 (4 errors, 0 duplicates)")
+    assert fake_store.count() == 19 and {p.source for p in fake_store.papers()} == {ICML_FILE.name}

@@ -122,7 +122,7 @@ def test_ingest_missing_file_is_one_line():
 
 def test_bad_year_is_one_line():
     result = run("search", "x", "--year", "last year")
-    assert result.exit_code == 1 and "--year" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith("error: --year: ") and result.stderr.count("\n") == 1
 
 
 @pytest.mark.integration
@@ -143,7 +143,7 @@ def test_ingest_with_venue_and_year_for_a_plain_list(monkeypatch):
 
 def test_search_json_error_is_json_on_stdout_too():
     result = run("search", "x", "--year", "abc", "--json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert json.loads(result.stdout) == {"query": "x", "error": result.stderr.strip().removeprefix("error: "),
                                          "error_kind": "usage"}
 
@@ -249,3 +249,152 @@ def test_a_refusal_under_filters_says_only_the_filtered_papers_were_searched():
     assert obj["refused"] and obj["citations"] == []
     assert obj["answer"] == ("No paper in the collection is about this question (only papers matching the "
                              "filters were searched: year=2020-2030).")
+
+
+def _read_only_mount_works() -> bool:
+    import shutil
+    import subprocess
+
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind -o ro / / 2>/dev/null || exit 3"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not _read_only_mount_works(), reason="needs `unshare -m` and a read-only bind mount")
+@pytest.mark.parametrize("command", [["search", "NorMuon"], ["ingest", "papers.json"]])
+def test_a_read_only_data_folder_is_named_as_read_only(command, tmp_path):
+    """A real read-only folder (a read-only bind mount of a data folder that holds a store): the one
+    error line says it is read-only and how to point the product elsewhere."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    (tmp_path / "papers.json").write_text(json.dumps([{"title": "NorMuon", "abstract": "NorMuon saves compute."}]))
+    env = {**os.environ, "ASSISTANT_DATA_DIR": str(data)}
+    made = subprocess.run([sys.executable, "-m", "assistant", "ingest", "papers.json"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    args = " ".join(command)
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f'mount --bind -o ro "{data}" "{data}" && '
+                             f'"{sys.executable}" -m assistant {args}'], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: the data folder {data} is read-only (Read-only file system)")
+    assert "ASSISTANT_DATA_DIR (or --data-dir)" in line and f"cp -a {data} " in line
+
+
+@pytest.mark.parametrize("failure", [OSError(30, "Read-only file system"),
+                                     RuntimeError("error returned from database: (code: 8) attempt to write a "
+                                                  "readonly database")])
+def test_the_store_names_a_read_only_folder_and_what_to_do(failure, tmp_path, monkeypatch):
+    """Unit check of the message for both ways Chroma fails on a folder it cannot write (the read-only
+    bind mount above needs privileges this test does not)."""
+    import chromadb
+
+    from assistant.settings import load_settings
+    from assistant.store.chroma import StoreError, make_client
+
+    def refuse(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(chromadb, "PersistentClient", refuse)
+    settings = load_settings(data_dir=tmp_path)
+    with pytest.raises(StoreError) as info:
+        make_client(settings)
+    message = str(info.value)
+    assert message.startswith(f"the data folder {tmp_path} is read-only (")
+    assert "point ASSISTANT_DATA_DIR (or --data-dir) at a folder you can write" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("built, configured, says", [
+    ({"embedding_precision": "int8"}, "fp32",
+     "int8 embeddings of the old int8 copy (embedding_int8_version unrecorded; int8 runs that copy for it) but "
+     "the configured precision is fp32"),
+    ({"embedding_precision": "int8", "embedding_int8_version": 1}, "fp32",
+     "int8 embeddings of the old int8 copy (embedding_int8_version 1; int8 runs that copy for it)"),
+    ({"embedding_precision": "int8", "embedding_int8_version": 2}, "fp32",
+     "was built with all-MiniLM-L6-v2 int8 embeddings but the configured precision is fp32"),
+    ({"embedding_precision": "fp32"}, "int8", "fp32 embeddings but the configured precision is int8"),
+    ({}, "int8", "fp32 embeddings but the configured precision is int8"),  # made before precision was recorded
+])
+def test_a_precision_mismatch_names_the_old_int8_copy_and_every_way_out(built, configured, says, tmp_path):
+    import chromadb
+
+    from assistant.store.chroma import StoreError, open_collection
+
+    client = chromadb.PersistentClient(path=str(tmp_path / "chroma"))
+    client.create_collection("papers", metadata={"hnsw:space": "cosine", "embedding_model": "all-MiniLM-L6-v2",
+                                                 "embedding_dim": 384, "revision": 0, **built})
+    with pytest.raises(StoreError) as info:
+        open_collection(client, "papers", "all-MiniLM-L6-v2", 384, embedding_precision=configured)
+    message = str(info.value)
+    recorded = built.get("embedding_precision", "fp32")
+    assert says in message and "\n" not in message
+    assert message.endswith(f"unset ASSISTANT_EMBEDDING_PRECISION (each collection is searched at its own) or set "
+                            f"ASSISTANT_EMBEDDING_PRECISION={recorded}, or re-ingest into another collection "
+                            f"(ASSISTANT_COLLECTION)")
+
+
+# --- remove ----------------------------------------------------------------------------------------
+
+def _two_files(tmp_path):
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text("".join(json.dumps({"title": f"Zebra paper {i}", "abstract": f"Zebrafish stripes {i} studied."})
+                             + "\n" for i in range(3)))
+    return wrong
+
+
+def test_remove_by_file_undoes_an_ingest_and_search_agrees(fake_store, monkeypatch, tmp_path):
+    from assistant.retrieval import Retriever
+    from assistant.store.ingest import ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    wrong = _two_files(tmp_path)
+    ingest([ICML_FILE, wrong], fake_store)
+    assert fake_store.count() == 22
+    assert Retriever(fake_store).search("zebrafish stripes", top_k=3, mode="bm25")[0].paper.title.startswith("Zebra")
+    result = run("remove", "--source", str(wrong))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "removed 3 papers from 'papers'; 19 left; re-ingest the file to undo\n"
+    assert fake_store.count() == 19 and len(fake_store.papers()) == 19
+    assert not [p for p in fake_store.papers() if p.source == "wrong.jsonl"]
+    for mode in ("bm25", "dense", "hybrid"):  # the BM25 index and Chroma agree: no removed paper comes back
+        hits = Retriever(fake_store).search("zebrafish stripes", top_k=19, mode=mode)
+        assert not [h for h in hits if h.paper.title.startswith("Zebra")], mode
+    assert run("remove", "--source", "wrong.jsonl").exit_code == 1  # nothing left from it: an error, not silence
+
+
+def test_remove_by_id_or_title_and_nothing_when_one_names_no_paper(fake_store, monkeypatch, tmp_path):
+    from assistant.store.ingest import ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    ingest([_two_files(tmp_path)], fake_store)
+    first = next(p for p in fake_store.papers() if p.title == "Zebra paper 0")
+    result = run("remove", first.id[:10], "zebra paper 1", "no such paper")
+    assert result.exit_code == 1 and result.stderr.startswith("error: no paper with id 'no such paper'")
+    assert fake_store.count() == 3  # one bad name: nothing removed
+    result = run("remove", first.id[:10], "zebra paper 1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["removed"] == 2 and data["remaining"] == 1 and first.id in data["ids"]
+    assert [p.title for p in fake_store.papers()] == ["Zebra paper 2"]
+
+
+def test_remove_all_asks_first_and_the_emptied_default_collection_stays_empty(fake_store, monkeypatch, tmp_path):
+    from assistant.store.ingest import ensure_default_collection, ingest
+
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    ingest([_two_files(tmp_path)], fake_store)
+    result = run("remove", "--all")  # no terminal to ask on
+    assert result.exit_code == 2 and fake_store.count() == 3
+    assert result.stderr == ("error: --all would remove all 3 papers of the collection 'papers': add --yes to "
+                             "confirm (there is no terminal to ask)\n")
+    assert run("remove", "--all", "--source", "wrong.jsonl").exit_code == 2
+    assert run("remove").exit_code == 2
+    result = run("remove", "--all", "--yes")
+    assert result.exit_code == 0 and result.stdout == "removed 3 papers from 'papers'; 0 left\n"
+    assert ensure_default_collection(fake_store) is None and fake_store.count() == 0  # not refilled with ICML 2026

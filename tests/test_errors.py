@@ -73,8 +73,8 @@ def test_every_command_names_the_backends_alike_for_an_unknown_llm(command, tmp_
     monkeypatch.chdir(tmp_path)
     (tmp_path / "qa.jsonl").write_text(json.dumps({"id": "q1", "type": "single", "q": "What is NorMuon?"}) + "\n")
     result = CliRunner().invoke(app, [*command, "--llm", "GPT"])
-    assert result.exit_code == 1
-    assert result.stderr == "error: unknown LLM backend 'gpt': choose openai, local, extractive or auto\n"
+    assert result.exit_code == 2  # a usage error, as Click's own
+    assert result.stderr == "error: --llm: unknown LLM backend 'gpt': choose openai, local, extractive or auto\n"
 
 
 def test_eval_on_an_empty_collection_says_so_like_ask(tmp_path, monkeypatch):
@@ -95,7 +95,7 @@ def test_an_empty_llm_option_is_an_error_not_the_default(tmp_path):
     from assistant.cli import app
 
     res = CliRunner().invoke(app, ["--data-dir", str(tmp_path), "ask", "What is WinQ?", "--llm", ""])
-    assert res.exit_code == 1 and "unknown LLM backend ''" in res.output
+    assert res.exit_code == 2 and "unknown LLM backend ''" in res.output
 
 
 def test_a_global_option_after_the_command_says_where_it_goes(capsys):

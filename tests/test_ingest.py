@@ -44,13 +44,15 @@ def test_edited_abstract_replaces_the_old_one_in_place(fake_store, tmp_path):
 
 def test_edited_paragraph_of_a_text_list_replaces_the_old_one(fake_store, tmp_path):
     f = tmp_path / "list.txt"
-    f.write_text("My list\n\nWe propose AlphaNet for cats.\n\nWe introduce BetaNet for dogs.\n")
+    more = " It is trained on a large set of labelled photographs and tested on held-out ones, where it beats the baselines."
+    alpha, beta = "We propose AlphaNet for cats." + more, "We introduce BetaNet for dogs." + more
+    f.write_text(f"My list\n\n{alpha}\n\n{beta}\n")
     ingest([f], fake_store)
-    f.write_text("My list\n\nWe propose AlphaNet for cats and lions.\n\nWe introduce BetaNet for dogs.\n")
+    edited = alpha.replace("cats", "cats and lions")
+    f.write_text(f"My list\n\n{edited}\n\n{beta}\n")
     report = ingest([f], fake_store)
     assert report.updated == 1 and report.added == 0
-    assert sorted(p.abstract for p in fake_store.papers()) == [
-        "We introduce BetaNet for dogs.", "We propose AlphaNet for cats and lions."]
+    assert sorted(p.abstract for p in fake_store.papers()) == [beta, edited]
 
 
 def test_same_id_in_another_venue_or_year_is_another_paper(fake_store, tmp_path):

@@ -198,3 +198,55 @@ def test_ingest_reports_a_bad_record_as_an_error_line_and_keeps_the_rest(tmp_pat
     assert len(errors) == 1 and errors[0].startswith(f"error: {f}:2: record has no abstract"), result.stderr
     listed = CliRunner().invoke(app, ["papers", "--json"])
     assert [p["title"] for p in json.loads(listed.stdout)] == ["Kept"]
+
+
+# --- files that are not abstracts -------------------------------------------------------------------
+
+ABSTRACT = ("We propose NorMuon, an optimizer that combines orthogonalized updates with neuron-wise adaptive "
+            "learning rates. On language-model pretraining at 1.1B parameters it reaches the loss of AdamW with "
+            "21.74% fewer training steps while keeping the memory footprint of Muon.")
+
+NOT_ABSTRACTS = {
+    "README.md": "# my project\n\nA tool.\n\n## Install\n\n```sh\npip install tool\n```\n\n- fast\n- small\n",
+    "notes.txt": "Todo\n\nbuy milk\n\ncall Ana about the NorMuon slides\n\nread the STAR-KV paper\n",
+    "script.txt": "import sys\n\n\ndef main():\n    for line in sys.stdin:\n        print(line)\n\n\n"
+                  "if __name__ == '__main__':\n    main()\n",
+    "server.txt": "2026-01-03 10:00:01 INFO start\n2026-01-03 10:00:02 INFO listening on port 8000\n"
+                  "2026-01-03 10:00:09 WARN slow request\n",
+    "numbers.csv": "x,y,z\n1,2,3\n4,5,6\n",
+    "text_only.csv": "id,text\n1,an item\n2,another item\n",
+    "settings.json": json.dumps([{"name_of_run": "a", "lr": 0.1}, {"name_of_run": "b", "lr": 0.2}]),
+    "queries.jsonl": json.dumps({"_id": "1", "text": "Vitamin D lowers the risk of fractures.", "metadata": {}}) + "\n",
+    "main.py": f'"""{ABSTRACT}"""\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_ABSTRACTS))
+def test_a_file_that_is_not_abstracts_is_one_error_naming_it_and_the_expected_format(name, tmp_path):
+    f = tmp_path / name
+    f.write_text(NOT_ABSTRACTS[name])
+    with pytest.raises(InputError) as info:
+        list(read_file(f))  # nothing is yielded: not even its first paragraph or record
+    message = str(info.value)
+    assert message.startswith(f"{f}") and "\n" not in message
+    assert ("'abstract'" in message and ("'title'" in message or "column" in message)), message
+
+
+def test_a_text_list_of_real_abstracts_with_a_heading_and_a_short_note_is_kept(tmp_path):
+    f = tmp_path / "my_list.md"
+    f.write_text(f"# ICML 2026 picks\n\n{ABSTRACT}\n\n{ABSTRACT.replace('NorMuon', 'AdaMuon')}\n\n"
+                 f"{ABSTRACT.replace('NorMuon', 'SoftMuon')}\n\nWithdrawn by the authors.\n")
+    assert [p.title for p in papers(f)][:3] == ["NorMuon", "AdaMuon", "SoftMuon"]
+
+
+def test_every_real_dataset_still_reads_in_full(tmp_path):
+    import zipfile
+
+    from tests.conftest import SCIFACT_DIR
+
+    assert len(papers(ICML_FILE)) == 19
+    airas = [p for f in iter_input_files([AIRAS_DIR]) for p in papers(f)]
+    assert len(airas) == 18225
+    with zipfile.ZipFile(SCIFACT_DIR / "hf_allenai_scifact_csv" / "scifact.zip") as z:
+        z.extract("corpus_train.csv", tmp_path)
+    assert len(papers(tmp_path / "corpus_train.csv")) == 5183

@@ -450,3 +450,30 @@ async def test_backend_that_cannot_start_then_switch(settings, tmp_path):
         await ask(pilot, app, "What is NorMuon?")
         await wait_until(pilot, lambda: len(app.turns) == 2)
         assert app.turns[1].status == "complete" and script.calls[-1]["llm"].name == "extractive"
+
+
+@pytest.mark.parametrize("built, configured", [("fp32", "int8"), ("int8", "fp32")])
+async def test_a_collection_of_another_precision_is_named_in_the_header_and_the_note(built, configured, data_dir,
+                                                                                     tmp_path):
+    """ASSISTANT_EMBEDDING_PRECISION set to the other precision than the collection was built with (a real
+    Chroma collection, the real store): the header names the problem where the count would be (no empty
+    field), and the note says what to do, whole."""
+    import chromadb
+
+    from assistant.settings import load_settings
+    from assistant.tui.app import make_app
+
+    settings = load_settings(embedding_precision=configured)
+    client = chromadb.PersistentClient(path=str(settings.paths.chroma_dir))
+    client.create_collection("papers", metadata={"hnsw:space": "cosine", "embedding_model": "all-MiniLM-L6-v2",
+                                                 "embedding_dim": 384, "revision": 1, "embedding_precision": built,
+                                                 **({"embedding_int8_version": 2} if built == "int8" else {})})
+    del client
+    app = make_app(settings, answer_fn=Script(), llm_factory=stub_llm_factory, export_dir=tmp_path / "exports")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "embedding precision mismatch" in str(app.header.render()), what="header")
+        header = str(app.header.render())
+        assert "papers · embedding precision mismatch  │  scripted" in header and "·  ·" not in header
+        note = rendered_text(app.view)
+        assert f"built with all-MiniLM-L6-v2 {built} embeddings but the configured precision is {configured}" in note
+        assert "or re-ingest into another collection (ASSISTANT_COLLECTION)" in " ".join(note.split())

@@ -391,3 +391,32 @@ async def test_questions_typed_fast_while_streaming_are_queued_separately(settin
         await pilot.press(*"What is WinQ?", "enter", *"What is EDEN?", "enter")
         assert app.queued == ["What is WinQ?", "What is EDEN?"] and app.input.text == ""
         gate.set()
+
+
+async def test_ctrl_up_and_down_step_one_answer_at_a_time_when_answers_scroll(settings, tmp_path):
+    """Answers shorter than half the view, so the view scrolls and the last ones sit at its end: each Ctrl+Up selects
+    the answer before the selected one and brings it to the top; the middle of the view (showing the
+    next answer) or the end of the scroll never takes the selection back (it did: one step behind)."""
+    short = Script(chunks=["NorMuon cuts the cost of training by a fifth over AdamW at the 1.1B scale [1]. "],
+                   sources=SOURCES[:1], cited=(1,))
+    app = build(settings, tmp_path, short)
+    async with app.run_test(size=(100, 30)) as pilot:  # about 6 lines a turn, 25 in the view
+        for n in range(5):
+            await ask(pilot, app, f"Question {n + 1}?")
+            await wait_until(pilot, lambda: app.current is None and len(app.turns) == n + 1
+                             and len(app.view.turns()) == n + 1)
+        await pilot.pause()
+        assert app.selected == 4 and app.view.max_scroll_y > 0  # the view scrolls
+        for expected in (3, 2, 1, 0, 0):
+            await pilot.press("ctrl+up")
+            await pilot.pause()
+            await pilot.pause()
+            assert app.selected == expected
+            assert f"answer {expected + 1} of 5" in rendered_text(app.query_one("#sources-title"))
+        for expected in (1, 2, 3, 4, 4):
+            await pilot.press("ctrl+down")
+            await pilot.pause()
+            await pilot.pause()
+            assert app.selected == expected
+            top = app.view.turns()[expected].virtual_region.y
+            assert top <= app.view.scroll_y + 1 or app.view.scroll_y >= app.view.max_scroll_y - 1

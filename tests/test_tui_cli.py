@@ -29,9 +29,9 @@ def test_open_unknown_conversation_is_one_line_error():
     result = CliRunner().invoke(app, ["chat", "--open", "last"])
     assert result.exit_code == 1 and "no saved conversation yet" in result.output
     result = CliRunner().invoke(app, ["chat", "--llm", "gpt"])
-    assert result.exit_code == 1 and "unknown LLM backend 'gpt'" in result.output
+    assert result.exit_code == 2 and "unknown LLM backend 'gpt'" in result.output
     result = CliRunner().invoke(app, ["chat", "--year", "soon"])
-    assert result.exit_code == 1 and "--year" in result.output
+    assert result.exit_code == 2 and "--year" in result.output
 
 
 def test_open_resolves_prefix_and_last(settings, monkeypatch):
@@ -64,9 +64,9 @@ def test_open_resolves_prefix_and_last(settings, monkeypatch):
 def test_unknown_backend_is_the_same_message_in_chat_and_ask():
     runs = [subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True)
             for args in (["chat", "--llm", "bogus"], ["ask", "--llm", "bogus", "What is NorMuon?"])]
-    assert [r.returncode for r in runs] == [1, 1]
+    assert [r.returncode for r in runs] == [2, 2]
     assert runs[0].stderr.strip() == runs[1].stderr.strip()
-    assert runs[0].stderr.strip().startswith("error: unknown LLM backend 'bogus'")
+    assert runs[0].stderr.strip().startswith("error: --llm: unknown LLM backend 'bogus'")
 
 
 @pytest.mark.integration

@@ -1,14 +1,15 @@
 """The `assistant` command line: thin commands over the library; docstrings are the help text.
 
 This module makes the typer `app` and registers the commands, which live in `assistant.cli.collection`
-(ingest, search, papers, show, stats), `assistant.cli.answer` (ask, batch), `assistant.cli.chat` (chat,
+(ingest, remove, search, papers, show, stats), `assistant.cli.answer` (ask, batch), `assistant.cli.chat` (chat,
 similar) and `assistant.cli.evaluate` (eval); what they share (options, settings,
 backend names, store opening, the error handler) is `assistant.cli.common`. Imports go one way:
 this module -> command modules -> common -> the library.
 
 Heavy libraries (chromadb, onnxruntime, llama-index, textual) are imported inside the commands that
 need them, so ``assistant --help`` is instant. Every command that prints results has ``--json``.
-User mistakes end with one line on stderr (``error: ...``) and exit code 1, never a traceback.
+User mistakes end with one line on stderr (``error: ...``), never a traceback: exit code 2 for a usage
+mistake (an unknown option, a bad or empty argument or option value), 1 for any other failure.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _global(
 GLOBAL_OPTIONS = ("data_dir", "collection", "chroma_url", "embedding_model_dir")
 """The options of `assistant` itself (`_global`), written before the command."""
 
-for command in (collection.ingest, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
+for command in (collection.ingest, collection.remove, collection.search, collection.papers, collection.show, answer.ask, answer.batch,
                 chat.chat, chat.similar):
     app.command()(command)
 app.command("eval")(evaluate.eval_)
@@ -93,7 +94,7 @@ def main(args: list[str] | None = None) -> None:
         code = exc.exit_code
     except AssistantError as exc:  # raised outside a command's own `user_errors` (none is expected)
         typer.echo(f"error: {printable(str(exc))}", err=True)
-        code = 1
+        code = getattr(exc, "exit_code", 1)
     except typer.Abort:
         typer.echo("aborted", err=True)
         code = 1

@@ -12,9 +12,9 @@ from typing import Annotated
 
 import typer
 
-from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
-                                  echo_json, get_settings, make_backend, make_filters, open_store, require_papers,
-                                  user_errors)
+from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UsageError, UserError, VenueOpt,
+                                  YearOpt, check_backend, echo_json, get_settings, make_backend, make_filters,
+                                  open_store, require_papers, require_text, user_errors)
 from assistant.enums import BackendName
 from assistant.text import printable
 
@@ -132,7 +132,7 @@ def ask(
     and names the backend. When no paper is about the question, or the abstracts do not say, it says
     so. --json prints {"question", "answer", "sources": [{"n", "id", "title", "score"}], "citations":
     [{"n", "id", "title"}], "dropped_citations", "backend", "model", "usage", "seconds", "refused"}
-    (plus "error" and "error_kind" when it failed; exit code 1).
+    (plus "error" and "error_kind" when it failed; exit code 1; 2 for an empty question or a bad option).
     """
     from assistant.answering import answer, answer_to_json
     from assistant.retrieval import Retriever
@@ -140,9 +140,9 @@ def ask(
     with user_errors({"question": question} if as_json else None):
         if question == "-":
             question = sys.stdin.read()
-        question = " ".join(question.split())
-        if not question:
-            raise UserError("the question is empty; give it as an argument or on stdin with '-'")
+        question = require_text(question, "the question", "give it as an argument or on stdin with '-'")
+        if llm is not None:
+            check_backend(llm)
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = make_backend(settings, llm, model)
@@ -195,7 +195,10 @@ def batch(
 
     with user_errors():
         if resume and overwrite:
-            raise UserError("--resume and --overwrite contradict each other; choose one")
+            raise UsageError("--resume and --overwrite contradict each other; choose one")
+        if llm is not None:
+            check_backend(llm)
+        filters = make_filters(venue, year, author)
         if same_file(questions, output):
             raise UserError(f"-o {output} is the questions file itself; give the answers another file")
         items, problems = read_questions(questions)  # BatchError: one line, exit code 1
@@ -222,7 +225,6 @@ def batch(
             check_same_questions(output, items)  # an id answered for another question would be skipped
         if overwrite and output.exists():
             output.unlink()
-        filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         backend = make_backend(settings, llm, model)
         if concurrency > 1 and backend.name != BackendName.OPENAI:

@@ -14,7 +14,7 @@ import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UserError, VenueOpt, YearOpt,
                                   check_backend, echo_json, find_paper, get_settings, make_filters, open_store,
-                                  readable, user_errors)
+                                  readable, require_text, user_errors)
 
 
 def _has_terminal() -> bool:
@@ -48,10 +48,10 @@ def chat(
     --venue/--year/--author are the filters each new conversation starts with.
     """
     with user_errors():
-        filters = make_filters(venue, year, author)
-        settings = get_settings(ctx)
         if llm is not None:  # a known backend is set up in the app, where a failure is shown
             check_backend(llm)
+        filters = make_filters(venue, year, author)
+        settings = get_settings(ctx)
         from assistant.chats import ChatStore
 
         chats = ChatStore(settings.paths.conversations_db)
@@ -80,6 +80,7 @@ def similar(
     with user_errors({"id": paper_id} if as_json else None):
         from assistant.similar import similar_papers
 
+        require_text(paper_id, "the paper id or title", "give an id (see `assistant papers`), a prefix of it, or the title")
         store = open_store(get_settings(ctx))
         paper = find_paper(store, paper_id)
         neighbours = similar_papers(store, paper.id, k)

@@ -1,4 +1,4 @@
-"""Commands over the collection: ``ingest``, ``search``, ``papers``, ``show`` and ``stats``.
+"""Commands over the collection: ``ingest``, ``remove``, ``search``, ``papers``, ``show`` and ``stats``.
 
 Each is thin: the store (`store`), retrieval (`assistant.retrieval`) and `assistant.stats` do
 the work; these print it as text or ``--json``.
@@ -7,13 +7,15 @@ the work; these print it as text or ``--json``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from assistant.cli.common import (AuthorOpt, JsonOpt, UserError, VenueOpt, YearOpt, echo_json, find_paper, get_settings,
-                                  make_filters, open_store, readable, stdout_console, user_errors)
+from assistant.cli.common import (AuthorOpt, JsonOpt, UsageError, UserError, VenueOpt, YearOpt, echo_json, find_paper,
+                                  get_settings, make_filters, open_store, readable, require_text, stdout_console,
+                                  user_errors)
 from assistant.text import printable
 
 
@@ -51,6 +53,74 @@ def ingest(
             _print_ingest_report(report, log)
         if not report.ok:
             raise typer.Exit(1)
+
+
+def remove(
+    ctx: typer.Context,
+    papers: Annotated[Optional[list[str]], typer.Argument(
+        metavar="ID_OR_TITLE", help="Papers to remove: an id, a unique prefix of it, or the title.",
+        show_default=False)] = None,
+    source: Annotated[Optional[list[str]], typer.Option(
+        "--source", "-s", metavar="FILE", show_default=False,
+        help="Remove every paper read from this file (its name is enough; a folder: each abstract file in it). "
+             "Repeatable.")] = None,
+    all_papers: Annotated[bool, typer.Option("--all", help="Remove every paper of the collection (asks first).")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before --all.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove papers from the collection: by id or title, by the file they were ingested from, or --all.
+
+    The vectors, abstracts and metadata go from Chroma, and search (BM25 included) sees the change at
+    once. Nothing is removed unless every id, title and file names papers of the collection. Re-ingest
+    the file to undo. --all asks first (--yes does not); an emptied collection stays empty.
+    --json prints {"removed", "ids", "collection", "remaining"}.
+    """
+    from assistant.store.ingest import remove as do_remove
+    from assistant.store.ingest import source_names
+
+    papers, source = papers or [], source or []
+    with user_errors({"removed": 0} if as_json else None):
+        if all_papers and (papers or source):
+            raise UsageError("--all removes every paper: give it alone, without ids, titles or --source")
+        if not (papers or source or all_papers):
+            raise UsageError("say which papers to remove: ids or titles (see `assistant papers`), "
+                             "--source FILE for those ingested from a file, or --all")
+        for text in papers:
+            require_text(text, "a paper id or title", "give an id (see `assistant papers`), a prefix of it, or the title")
+        for text in source:
+            require_text(text, "--source", "give the file the papers were ingested from (its name is enough)")
+        settings = get_settings(ctx)
+        store = open_store(settings, load_default=False)
+        ids: dict[str, None] = {}
+        if all_papers:
+            ids.update(dict.fromkeys(p.id for p in store.papers()))
+        for text in papers:  # each must name one paper, before anything is removed
+            ids[find_paper(store, text).id] = None
+        for name in source_names(source):
+            found = store.ids_from_source(name)
+            if not found:
+                known = sorted({p.source for p in store.papers() if p.source})
+                listed = ", ".join(known[:5]) + (f" and {len(known) - 5} more" if len(known) > 5 else "")
+                raise UserError(f"--source {name}: no paper of the collection '{store.name}' was ingested from a "
+                                f"file of that name (" + (f"files: {listed}" if known else "it is empty")
+                                + "); nothing was removed")
+            ids.update(dict.fromkeys(found))
+        if all_papers and ids and not yes:
+            if not sys.stdin.isatty():
+                raise UsageError(f"--all would remove all {len(ids)} papers of the collection '{store.name}': "
+                                 f"add --yes to confirm (there is no terminal to ask)")
+            if not typer.confirm(f"Remove all {len(ids)} papers of the collection '{store.name}'?", err=True):
+                raise UserError("nothing was removed")
+        removed = do_remove(store, list(ids))
+        remaining = store.count()
+        if as_json:
+            echo_json({"removed": removed, "ids": list(ids), "collection": store.name, "remaining": remaining})
+            return
+        if not removed:
+            typer.echo(f"The collection '{printable(store.name)}' is empty: nothing to remove.")
+            return
+        typer.echo(f"removed {removed} paper{'s' if removed != 1 else ''} from '{printable(store.name)}'; "
+                   f"{remaining} left" + ("; re-ingest the file to undo" if source else ""))
 
 
 def _interrupted_ingest(settings, report, as_json: bool) -> None:
@@ -104,7 +174,7 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
             if title == "errors":
-                what = "record" if s.line else "file"
+                what = "file" if s.whole_file or not s.line else "record"
                 typer.echo(f"error: {printable(str(s))}; the {what} is skipped, the others are kept", err=True)
             else:
                 typer.echo(f"  skipped {printable(str(s))}")
@@ -142,8 +212,10 @@ def search(
     from assistant.retrieval import Retriever
 
     with user_errors({"query": query} if as_json else None):
+        query = require_text(query, "the search query", "give the words to look for, e.g. "
+                             "`assistant search \"KV cache compression\"`")
         if mode not in ("hybrid", "dense", "bm25"):
-            raise UserError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
+            raise UsageError(f"--mode must be hybrid, dense or bm25, not '{mode}'")
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         store = open_store(settings, load_model=mode != "bm25")
@@ -223,6 +295,7 @@ def show(
 ) -> None:
     """Show one paper in full: title, authors, venue, year, link and abstract."""
     with user_errors({"id": paper_id} if as_json else None):
+        require_text(paper_id, "the paper id or title", "give an id (see `assistant papers`), a prefix of it, or the title")
         store = open_store(get_settings(ctx))
         p = find_paper(store, paper_id)
         if as_json:
@@ -234,7 +307,7 @@ def show(
         console.print(Text(readable(p.title) + ("  (name derived from the abstract)" if p.title_is_derived else ""),
                            style="bold"))
         for label, value in (("id", p.id), ("authors", ", ".join(p.authors)), ("venue", p.venue),
-                             ("year", str(p.year or "")), ("link", p.url), ("topic", p.topic)):
+                             ("year", str(p.year or "")), ("link", p.url), ("topic", p.topic), ("file", p.source)):
             if value:
                 console.print(Text(f"{label}: ", style="dim") + Text(printable(value)))
         console.print()

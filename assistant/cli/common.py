@@ -29,6 +29,15 @@ class UserError(AssistantError):
     """A mistake the user can fix; printed as one line, exit code 1 (``error_kind`` "usage")."""
 
     kind = ErrorKind.USAGE
+    exit_code = 1
+
+
+class UsageError(UserError):
+    """A bad argument or option value (an empty question, an unknown ``--llm``, a ``--year`` that is no
+    year, options that contradict each other): one line, exit code 2, as Click gives for an unknown
+    option or a value out of range, so every usage mistake exits alike."""
+
+    exit_code = 2
 
 
 class EmptyCollectionError(UserError):
@@ -63,21 +72,21 @@ def get_settings(ctx: typer.Context, **overrides) -> Settings:
 
 def make_filters(venue: str | None, year: str | None, author: str | None) -> Filters:
     """`assistant.api.make_filters` from the ``--venue``/``--year``/``--author`` values; raises
-    `UserError` naming ``--year`` for a year that is not a year or range."""
+    `UsageError` naming ``--year`` for a year that is not a year or range."""
     from assistant.api import make_filters as filters_from
 
     try:
         return filters_from(venue, year, author)
     except ValueError as exc:
-        raise UserError(f"--year: {exc}") from None
+        raise UsageError(f"--year: {exc}") from None
 
 
 def check_backend(name: str) -> BackendName:
-    """The `BackendName` a ``--llm`` value names (case and spaces ignored); raises `UserError`, with the
+    """The `BackendName` a ``--llm`` value names (case and spaces ignored); raises `UsageError`, with the
     message of `assistant.llm.make_llm`, for one that names none (before any setting or model is loaded)."""
     name = name.strip().lower()
     if name not in {b.value for b in BackendName}:
-        raise UserError(f"unknown LLM backend '{name}': choose {BACKEND_NAMES}")
+        raise UsageError(f"--llm: unknown LLM backend '{name}': choose {BACKEND_NAMES}")
     return BackendName(name)
 
 
@@ -127,14 +136,23 @@ def require_papers(store: PaperStore) -> None:
                                    f"`assistant ingest FILE_OR_FOLDER`{hint}")
 
 
+def require_text(value: str, what: str, fix: str) -> str:
+    """`value` with its spaces collapsed; raises `UsageError` ("`what` is empty; `fix`") when nothing is left,
+    before any store or model is opened."""
+    value = " ".join(value.split())
+    if not value:
+        raise UsageError(f"{what} is empty; {fix}")
+    return value
+
+
 def find_paper(store: PaperStore, text: str, listed: int = 3):
     """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
 
-    Raises `UserError` when nothing matches, or when several do: the error lists the first `listed`
+    Raises `UsageError` when `text` is empty, `UserError` when nothing matches, or when several do: the error lists the first `listed`
     (id and title) and says how to narrow it.
     """
-    text = text.strip()
-    found = store.get([text]) if text else []
+    text = require_text(text, "the paper id or title", "give an id (see `assistant papers`), a prefix of it, or the title")
+    found = store.get([text])
     if not found:
         from assistant.text import fold
 
@@ -157,8 +175,9 @@ def find_paper(store: PaperStore, text: str, listed: int = 3):
 
 @contextmanager
 def user_errors(json_fields: dict | None = None):
-    """Turn the product's errors (any `AssistantError`) into ``error: ...`` on stderr and exit code 1;
-    Ctrl+C into ``interrupted`` and exit code 130.
+    """Turn the product's errors (any `AssistantError`) into ``error: ...`` on stderr and exit code 1
+    (2 for a `UsageError`: a bad argument or option, as Click's own usage errors); Ctrl+C into
+    ``interrupted`` and exit code 130.
 
     With `json_fields` (a command run with ``--json``) stdout also gets one JSON object: the fields
     plus ``"error"`` and ``"error_kind"`` (the error's `kind`: usage, empty, settings, store, embedding,
@@ -170,7 +189,7 @@ def user_errors(json_fields: dict | None = None):
         typer.echo(f"error: {printable(str(exc))}", err=True)
         if json_fields is not None:
             echo_json({**json_fields, "error": str(exc), "error_kind": str(exc.kind)})
-        raise typer.Exit(1) from None
+        raise typer.Exit(getattr(exc, "exit_code", 1)) from None
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None

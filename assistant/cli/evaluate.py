@@ -72,11 +72,11 @@ def eval_(
     with user_errors():
         if llm is not None:
             llm = check_backend(llm)
+        filters = make_filters(venue, year, author)  # a bad option (exit 2) before the file is read
         skipped: list[str] = []  # a bad line is reported (file:line) and skipped; the rest is evaluated
         questions = load_questions(questions_file, skipped)  # QuestionFileError: one line naming file:line
         for message in skipped:
             typer.echo(printable(f"error: {message}; the line is skipped"), err=True)
-        filters = make_filters(venue, year, author)
         overrides = {"llm": llm, "model": model}
         if k is not None:
             overrides["top_k"] = k

@@ -172,8 +172,8 @@ def chat_hint(kind: str, backend: str, where: str = "") -> str:
 def error_message(exc: BaseException) -> str:
     """One line for the conversation: the product's own errors as they are, others with their type."""
     text = " ".join(printable(str(exc)).split()) or type(exc).__name__
-    own = isinstance(exc, AssistantError)
-    return one_line(text if own else f"{type(exc).__name__}: {text}", 300)
+    own = isinstance(exc, AssistantError)  # kept whole: its end says what to do
+    return one_line(text if own else f"{type(exc).__name__}: {text}", 800 if own else 300)
 
 
 class ChatApp(App):
@@ -336,7 +336,7 @@ class ChatApp(App):
         try:
             count = self._ensure_ready()
         except Exception as exc:  # shown in the conversation; the app stays usable
-            self._from_thread(self._load_failed, error_message(exc))
+            self._from_thread(self._load_failed, error_message(exc), getattr(exc, "problem", "store unavailable"))
             return
         self._from_thread(self._loaded, count)
 
@@ -359,9 +359,11 @@ class ChatApp(App):
             await self.view.add_note(Text("No abstracts loaded: add some with `assistant ingest FILE`, "
                                           "then start the chat again.", style="bold"), classes="note -error")
 
-    async def _load_failed(self, message: str) -> None:
+    async def _load_failed(self, message: str, problem: str = "store unavailable") -> None:
+        """Show why the store or the backend could not be set up: `message` (one line, what to do) in the
+        conversation, `problem` (a few words, e.g. "embedding precision mismatch") in the header."""
         if self._counted is None:  # the store did not answer
-            self.header.set_state(problem="store unavailable")
+            self.header.set_state(problem=problem)
         else:
             self.count = self._counted
             self.header.set_state(count=self._counted, problem="")
@@ -850,8 +852,7 @@ class ChatApp(App):
         self._select(position)
         view = next((v for v in self.view.turns() if v.position == position), None)
         if view is not None:
-            self.view._in_view = position
-            self.view.scroll_to_widget(view, animate=False, top=True)
+            self.view.show_turn(view)
 
     # --- edit and ask again ---------------------------------------------------------------------
     def action_edit_last(self) -> None:

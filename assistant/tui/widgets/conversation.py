@@ -292,6 +292,22 @@ class ConversationView(VerticalScroll):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._in_view: int | None = None
+        self._shown: tuple[int, float | None] | None = None
+        """(position, scroll_y) of the turn `show_turn` scrolled to: it stays the turn in view until the
+        view scrolls elsewhere (scroll_y None: the scroll is not applied yet)."""
+
+    def show_turn(self, view: TurnView) -> None:
+        """Scroll `view`'s turn to the top (as far as the view scrolls) and keep it the turn in view, though
+        the middle of the view may show the next one (a short turn, or one near the end): Ctrl+Up/Down
+        then move one turn from the selected one, not from the one the middle rule would pick."""
+        self._shown = (view.position, None)
+        self._in_view = view.position
+        self.scroll_to_widget(view, animate=False, top=True)
+        self.call_after_refresh(self._settle_shown, view.position)
+
+    def _settle_shown(self, position: int) -> None:
+        if self._shown is not None and self._shown[0] == position:
+            self._shown = (position, self.scroll_y)
 
     def turns(self) -> list[TurnView]:
         return list(self.query(TurnView))
@@ -301,6 +317,7 @@ class ConversationView(VerticalScroll):
         await self.mount(view)
         self.anchor()
         self._in_view = position
+        self._shown = None
         return view
 
     async def add_note(self, text: Text, classes: str = "note") -> Static:
@@ -311,12 +328,19 @@ class ConversationView(VerticalScroll):
 
     async def clear(self) -> None:
         self._in_view = None
+        self._shown = None
         await self.remove_children()
 
     def turn_in_view(self) -> int | None:
         """The position of the turn at the middle of the view (the last one whose top is above it);
-        the last turn when the view is scrolled to the end."""
+        the last turn when the view is scrolled to the end; the turn `show_turn` showed while the view
+        stays where that put it."""
         views = self.turns()
+        if self._shown is not None:
+            position, y = self._shown
+            if (y is None or abs(self.scroll_y - y) < 1) and any(v.position == position for v in views):
+                return position
+            self._shown = None  # scrolled elsewhere since
         following_end = self._anchored and not self._anchor_released  # see `Widget.anchor`
         if views and (following_end or self.scroll_y >= self.max_scroll_y - 1):
             return views[-1].position

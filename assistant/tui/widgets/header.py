@@ -54,14 +54,15 @@ class ChatHeader(Static):
         if compact < 4:
             t.append((printable(self.collection) or "…") + " · ", style="bold cyan")
         if self.count is None:
-            t.append("loading…" if not self.problem else "", style="dim")
+            if not self.problem:
+                t.append("loading…", style="dim")
         else:
             t.append(f"{self.count} abstract{'s' if self.count != 1 else ''}" if compact < 3 else f"{self.count}")
         if self.filters and self.matching is not None and self.count is not None:
             style = "bold red" if self.matching == 0 else "yellow"
             t.append(f" · {self.matching} match{'es' if self.matching == 1 else ''}", style=style)
-        if self.problem:
-            t.append(f" · {self.problem}", style="bold red")
+        if self.problem:  # after the count, or in its place when the store never answered
+            t.append(f"{' · ' if self.count is not None else ''}{self.problem}", style="bold red")
         t.append(sep, style="dim")
         if self.backend:
             t.append(printable(self.backend), style="bold green")

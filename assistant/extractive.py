@@ -57,8 +57,10 @@ _PLURAL = re.compile(
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
     rf"|{_DIFFER}", re.I)
-_EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
-                         r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b|one\b|paper\b|method\b)"
+_EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
+                         r"(?:papers|works|studies|articles|methods|approaches)\b"
+                         r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"
+                         r"|one\b|paper\b|method\b)"
                          r"|\bwhat\s+does\s+each\s+do\b", re.I)
 """Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
 "How do both methods handle noise?", "What does each of them report?"."""
@@ -398,8 +400,8 @@ _COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|t
                     r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
 """A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
-_FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|')|\bcu[áa]nt[oa]s\b|\bquant(?:os|as|i|e)\b|"
-                            r"多少个|几个|几种|몇\s*개", re.I)
+_FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|')|\bcu[áa]nt[oa]s\b|"
+                            r"\bquant(?:os|as|i|e)\b|多少个|几个|几种|몇\s*개", re.I)
 """A count of things asked in another language ("Wie viele Einstellungen", "Combien de configurations",
 "¿Cuántos ajustes?"); not "De combien ..." (by how much)."""
 _COUNTED_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?![\d.,]*\s*(?:%|×|x\b|times\b|-?fold))\s+(?:[\w-]+\s+){0,2}?"
@@ -493,6 +495,18 @@ def states_quantity(sentence: str, count_asked: bool = False) -> bool:
             or (count_asked and bool(_COUNT.search(plain(sentence)))))
 
 
+def asks_absent_thing(question: str, abstract: str) -> bool:
+    """True when a quantity clause of `question` counts or measures a thing (`counted_noun`,
+    `measured_noun`: "how many parameters", "how much memory") that `abstract` never mentions: the
+    abstract does not state it, whatever else it reports."""
+    have = stems(abstract)
+    for clause in asked_quantities(question):
+        for noun in (counted_noun(clause) if _ASKS_COUNT.search(clause) else None, measured_noun(clause)):
+            if noun and stems(noun) - have:
+                return True
+    return False
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -558,8 +572,9 @@ _FINDS = re.compile(r"\bwe\s+(?:find|found|identify|show|observe|reveal|discover
 
 
 _RISK_Q = re.compile(r"\bwhat\s+(?:can|could|might|may|would|does|did|do)\s+go(?:es)?\s+wrong\b|\bgo(?:es)?\s+wrong\b|"
-                     r"\bwhat\s+(?:problems?|risks?|issues?|side[-\s]effects?|downsides?)\s+(?:can|could|might|may|does|do|"
-                     r"did|would)\s+(?:\w+\s+)?(?:arise|occur|happen|cause|bring|introduce|create)\b", re.I)
+                     r"\bwhat\s+(?:problems?|risks?|issues?|side[-\s]effects?|downsides?)\s+"
+                     r"(?:can|could|might|may|does|do|did|would)\s+(?:\w+\s+)?"
+                     r"(?:arise|occur|happen|cause|bring|introduce|create)\b", re.I)
 _RISK = re.compile(r"^\s*however\b|\b(?:may|can|could|might|would|often|tends?\s+to)\s+(?:also\s+)?(?:cause|lead\s+to|"
                    r"introduce|result\s+in|produce|suffer|fail|harm|hurt|degrade|collapse)\b|\brisks?\b|"
                    r"\bhallucinat\w*|\bsuffers?\b|\bfails?\b", re.I)
@@ -998,7 +1013,8 @@ class ExtractiveSynthesizer:
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
             scored = [x for x in scored if not is_availability_statement(x[2])]
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
-        if kind == "papers" and len(sources) > 1 and not asks_several(question) and focus and not foreign:
+        if ((kind == "papers" or asks_for_paper(question)) and len(sources) > 1 and not asks_several(question)
+                and focus and not foreign):
             # "Which paper uses teacher-student distillation so GNNs can handle nodes with no or noisy
             # neighbors?": one paper is asked for, and the one described is the kept paper whose abstract
             # carries the description's words (`described_paper`), which may not be the first kept
@@ -1068,7 +1084,7 @@ class ExtractiveSynthesizer:
                     numeric = [x for x in numeric if states_count(x[2])] or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
-            if not chosen and asks_for_paper(question):
+            if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):
                 # "Is there a way to shorten how long users wait, and by how much?": the paper asked for
                 # is the gate's; its quantity is written in other words ("time-to-first-response by over
                 # 60%") or not as a number ("gains in diversity and quality"): what the paper does and

@@ -713,3 +713,32 @@ def test_a_which_paper_question_cites_the_described_paper_not_the_first_kept(rea
     text = ExtractiveSynthesizer(settings).synthesize(question, sources, real_store.embedder)
     assert check_citations(text, 2)[1] == [2], text
     assert "feature contribution ratio" in text, text
+
+
+def test_asks_absent_thing_is_a_counted_or_measured_thing_the_abstract_never_mentions():
+    from assistant.extractive import asks_absent_thing
+
+    abstract = _COLD_BREW
+    assert asks_absent_thing("Is there a distillation method for GNNs, and how many parameters does it have?", abstract)
+    assert asks_absent_thing("Which paper distills GNNs, and how much memory does it need?", abstract)
+    assert not asks_absent_thing("Is there a distillation method for GNNs, and by how much does it help?", abstract)
+    assert not asks_absent_thing("Is there a distillation method for GNNs, and how many datasets is it tested on?",
+                                 abstract)  # "datasets": the abstract mentions them
+
+
+@pytest.mark.integration
+def test_a_paper_asked_for_with_a_thing_its_abstract_never_mentions_is_not_answered(bundled_store, settings):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.prompts import CANNOT_ANSWER
+
+    paper = next(p for p in bundled_store.papers() if "PLAINTAIN" in p.abstract)
+    synthesizer = ExtractiveSynthesizer(settings)
+    asked = "Is there a way to make users wait less before a reasoning model shows them anything, and "
+    # the paper the gate kept, asked for a count its abstract never mentions: not answered
+    text = synthesizer.synthesize(asked + "how many parameters does its planner have?", [Source(1, paper, 1.0)],
+                                  bundled_store.embedder)
+    assert text.startswith(CANNOT_ANSWER), text
+    # the same paper asked for a quantity in other words than the abstract's: named and quoted
+    text = synthesizer.synthesize(asked + "by how much?", [Source(1, paper, 1.0)], bundled_store.embedder)
+    assert "60%" in text, text

@@ -2,10 +2,16 @@
 
 `question_kind` sorts a question by what a correct answer must contain:
 
-- ``papers``: "which papers ...", "compare X and Y", "is there work on ..." -> one line per relevant
-  paper, naming it (its display title) and citing it, with its sentence that best matches;
+- ``papers``: "which papers ...", "compare X and Y", "is there work on ...", "two papers ...: what does
+  each do?" -> one line per relevant paper, naming it (its display title) and citing it, with its
+  sentence that best matches; a question asking for one paper is answered from the kept paper its
+  description fits (`described_paper`), with the names a second question asks for ("Which paper ...? On
+  which benchmarks ...?");
 - ``number``: "how much / how many / by how much / what value / what speedup" -> sentences stating a
-  number (`has_number`), preferring those about the asked quantity;
+  number (`has_number`), preferring those about the asked quantity; a count asked in another language
+  -> a sentence counting things (`states_count`); when the question first asks for a paper ("Is there a
+  way to ..., and by how much?", `asks_for_paper`) and no sentence states the quantity in its words,
+  what that paper does and finds (unless it asks a thing the abstract never mentions, `asks_absent_thing`);
 - ``entity``: "which models / datasets / benchmarks / hardware / chip / algorithm ..." -> sentences
   that name such things (`named_entities`: names or capitalised terms the question does not use);
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",

@@ -2,10 +2,16 @@
 
 `question_kind` sorts a question by what a correct answer must contain:
 
-- ``papers``: "which papers ...", "compare X and Y", "is there work on ..." -> one line per relevant
-  paper, naming it (its display title) and citing it, with its sentence that best matches;
+- ``papers``: "which papers ...", "compare X and Y", "is there work on ...", "two papers ...: what does
+  each do?" -> one line per relevant paper, naming it (its display title) and citing it, with its
+  sentence that best matches; a question asking for one paper is answered from the kept paper its
+  description fits (`described_paper`), with the names a second question asks for ("Which paper ...? On
+  which benchmarks ...?");
 - ``number``: "how much / how many / by how much / what value / what speedup" -> sentences stating a
-  number (`has_number`), preferring those about the asked quantity;
+  number (`has_number`), preferring those about the asked quantity; a count asked in another language
+  -> a sentence counting things (`states_count`); when the question first asks for a paper ("Is there a
+  way to ..., and by how much?", `asks_for_paper`) and no sentence states the quantity in its words,
+  what that paper does and finds (unless it asks a thing the abstract never mentions, `asks_absent_thing`);
 - ``entity``: "which models / datasets / benchmarks / hardware / chip / algorithm ..." -> sentences
   that name such things (`named_entities`: names or capitalised terms the question does not use);
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
@@ -57,6 +63,13 @@ _PLURAL = re.compile(
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
     rf"|{_DIFFER}", re.I)
+_EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
+                         r"(?:papers|works|studies|articles|methods|approaches)\b"
+                         r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"
+                         r"|one\b|paper\b|method\b)"
+                         r"|\bwhat\s+does\s+each\s+do\b", re.I)
+"""Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
+"How do both methods handle noise?", "What does each of them report?"."""
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
@@ -161,6 +174,8 @@ def question_kind(question: str) -> str:
         return "definition"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
+    if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
+        return "papers"
     if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q) and not (_PAPERS.search(q) and not asks_number(q)):
         return "number"
     if _PAPERS.search(q):
@@ -188,6 +203,18 @@ def asks_number(question: str) -> bool:
     and how many SKUs did it have?"); False when "how much" only describes what a paper does ("Which
     paper bounds how much information gets squeezed in GNNs?": a paper is asked for)."""
     return any(_CLAUSE_START.search(question[:m.start()]) for m in _NUMBER_Q.finditer(question))
+
+
+_ASKS_PAPER = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:any|a|some)\s+(?:paper|work|stud|method)"
+                         r"|^\s*(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:papers?|works?|stud(?:y|ies)|articles?|"
+                         r"methods?|approach(?:es)?|techniques?)\b", re.I)
+
+
+def asks_for_paper(question: str) -> bool:
+    """True when `question` (its question proper, `_proper`) first asks whether or which paper or
+    method does something ("Is there a way to ..., and by how much?", "Which method ... and how much
+    faster is it?"): naming that paper answers part of it even when the rest is not stated."""
+    return bool(_ASKS_PAPER.search(_proper(question)))
 
 
 def asks_several(question: str) -> bool:
@@ -379,6 +406,21 @@ _COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|t
                     r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
 """A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
+_FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|')|\bcu[áa]nt[oa]s\b|"
+                            r"\bquant(?:os|as|i|e)\b|多少个|几个|几种|몇\s*개", re.I)
+"""A count of things asked in another language ("Wie viele Einstellungen", "Combien de configurations",
+"¿Cuántos ajustes?"); not "De combien ..." (by how much)."""
+_COUNTED_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?![\d.,]*\s*(?:%|×|x\b|times\b|-?fold))\s+(?:[\w-]+\s+){0,2}?"
+                             r"[a-z][\w-]*s\b")
+"""A count of things in digits: a number and a plural noun within three words ("across 16 settings",
+"22 downstream tasks"), not a percentage or a factor ("by 4× across ...")."""
+
+
+def states_count(sentence: str) -> bool:
+    """True when `sentence` counts things: in digits (`_COUNTED_NUMBER`) or in words (`_COUNT`:
+    "three recurring primitives")."""
+    text = plain(sentence)
+    return bool(_COUNTED_NUMBER.search(text) or _COUNT.search(text))
 _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:are|is|was|were|do|does|did|can|could|"
                       r"has|have|had|will|would|per|of|in|for|on|at|to|with|does|\w+ed)\b|\s*[?,.]|$)", re.I)
 
@@ -459,6 +501,18 @@ def states_quantity(sentence: str, count_asked: bool = False) -> bool:
             or (count_asked and bool(_COUNT.search(plain(sentence)))))
 
 
+def asks_absent_thing(question: str, abstract: str) -> bool:
+    """True when a quantity clause of `question` counts or measures a thing (`counted_noun`,
+    `measured_noun`: "how many parameters", "how much memory") that `abstract` never mentions: the
+    abstract does not state it, whatever else it reports."""
+    have = stems(abstract)
+    for clause in asked_quantities(question):
+        for noun in (counted_noun(clause) if _ASKS_COUNT.search(clause) else None, measured_noun(clause)):
+            if noun and stems(noun) - have:
+                return True
+    return False
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -523,11 +577,25 @@ _FINDS = re.compile(r"\bwe\s+(?:find|found|identify|show|observe|reveal|discover
                     r"\bbecause\b|\bdue\s+to\b", re.I)
 
 
+_RISK_Q = re.compile(r"\bwhat\s+(?:can|could|might|may|would|does|did|do)\s+go(?:es)?\s+wrong\b|\bgo(?:es)?\s+wrong\b|"
+                     r"\bwhat\s+(?:problems?|risks?|issues?|side[-\s]effects?|downsides?)\s+"
+                     r"(?:can|could|might|may|does|do|did|would)\s+(?:\w+\s+)?"
+                     r"(?:arise|occur|happen|cause|bring|introduce|create)\b", re.I)
+_RISK = re.compile(r"^\s*however\b|\b(?:may|can|could|might|would|often|tends?\s+to)\s+(?:also\s+)?(?:cause|lead\s+to|"
+                   r"introduce|result\s+in|produce|suffer|fail|harm|hurt|degrade|collapse)\b|\brisks?\b|"
+                   r"\bhallucinat\w*|\bsuffers?\b|\bfails?\b", re.I)
+"""A question asking what goes wrong in a step ("What can go wrong when the LLMs expand the rules?"), and a
+sentence stating a problem ("However, such a process may cause hallucinations.")."""
+
+
 def answer_role(question: str) -> str | None:
     """``"how"`` when `question` asks how a problem is solved ("How can X be resolved?", "what replaces
     them?", "make sure ... not hallucinated"), ``"why"`` when it asks for a cause ("Why does X plateau
-    early?"), else None."""
+    early?"), ``"risk"`` when it asks what goes wrong in a step ("What can go wrong when the LLMs expand
+    the rules?"), else None."""
     q = fold(question)
+    if _RISK_Q.search(q):
+        return "risk"
     if _HOW_Q.search(q):
         return "how"
     if _WHY_Q.search(q):
@@ -540,9 +608,12 @@ def answer_chain(role: str, sentences: Sequence[str], anchor: int, name: str = "
     it, as positions in `sentences` (one abstract, in order): for ``"how"`` the first of the next three
     that turns to a solution ("To address this, we propose X, ...", "To eliminate it, ...") and, after
     it, the sentence describing the method when it starts with the method's `name`, "It" or "Our
-    method/framework"; for ``"why"`` the first of the next three stating a finding or cause ("We find
-    that ...", "root cause"). ``[]`` when none does."""
+    method/framework"; for ``"risk"`` the next or the one after when it states a problem (`_RISK`:
+    "However, such a process may cause hallucinations."); for ``"why"`` the first of the next three
+    stating a finding or cause ("We find that ...", "root cause"). ``[]`` when none does."""
     later = range(anchor + 1, min(anchor + 4, len(sentences)))
+    if role == "risk":  # the problem the step causes, stated right after it
+        return [i for i in later[:2] if _RISK.search(sentences[i])][:1]
     if role == "why":
         return [i for i in later if _FINDS.search(sentences[i])][:1]
     solved = [i for i in later if _SOLVES.search(sentences[i])][:1]
@@ -768,6 +839,26 @@ def sentence_scores(question: str, sentences: Sequence[str], similarities: Seque
     return [SENTENCE_BIAS + sum(SENTENCE_WEIGHTS[k] * v for k, v in zip(SENTENCE_FEATURES, f)) for f in feats]
 
 
+DESCRIBED_MARGIN = 0.25
+"""`described_paper` puts a kept paper first when its abstract carries this much more of the question's
+content words (a share, 0..1) than the first kept paper's."""
+
+
+def described_paper(focus: set[str], sources: Sequence[Source]) -> list[Source]:
+    """`sources` (the kept papers, best first) with the paper a one-paper question describes first: the
+    one whose abstract carries the largest share of the question's content stems (`focus`), when that
+    share is at least `DESCRIBED_MARGIN` above the first paper's (the gate's ranking otherwise stands).
+    A question that describes a paper ("... distillation so GNNs can handle nodes with no or noisy
+    neighbors") shares most of its words with that paper's abstract and a part with its neighbours'."""
+    if not focus or len(sources) < 2:
+        return list(sources)
+    cover = [len(focus & stems(s.paper.abstract)) / len(focus) for s in sources]
+    best = max(range(len(sources)), key=lambda i: (cover[i], -i))
+    if cover[best] - cover[0] < DESCRIBED_MARGIN:
+        return list(sources)
+    return [sources[best], *(s for i, s in enumerate(sources) if i != best)]
+
+
 class ExtractiveSynthesizer:
     """The ``extractive`` answerer: no LLM, an answer synthesizer. `synthesize(question, sources,
     embedder)` answers with sentences of the given abstracts, chosen by the question's kind (the
@@ -928,6 +1019,12 @@ class ExtractiveSynthesizer:
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
             scored = [x for x in scored if not is_availability_statement(x[2])]
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
+        if ((kind == "papers" or asks_for_paper(question)) and len(sources) > 1 and not asks_several(question)
+                and focus and not foreign):
+            # "Which paper uses teacher-student distillation so GNNs can handle nodes with no or noisy
+            # neighbors?": one paper is asked for, and the one described is the kept paper whose abstract
+            # carries the description's words (`described_paper`), which may not be the first kept
+            sources = described_paper(focus, sources)
         top_n = sources[0].n
 
         def pick(pool, limit=None, one_source=True):
@@ -987,8 +1084,20 @@ class ExtractiveSynthesizer:
             # ... . How many programs did it fix?"): numbers in sentences sharing its words, best first
             if foreign:  # no English words to go by: the best-matching sentences with a number
                 numeric = [x for x in good if has_number(x[2])]
+                if _FOREIGN_COUNT.search(fold(question)):
+                    # "Wie viele Einstellungen ...?": a count of things ("across 16 settings"), not a
+                    # percentage or a factor, when a sentence states one
+                    numeric = [x for x in numeric if states_count(x[2])] or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
+            if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):
+                # "Is there a way to shorten how long users wait, and by how much?": the paper asked for
+                # is the gate's; its quantity is written in other words ("time-to-first-response by over
+                # 60%") or not as a number ("gains in diversity and quality"): what the paper does and
+                # finds, numbers first, rather than "the abstracts do not say"
+                chosen = self._summary(scored, sources[0], question, pointers=pointers)
+                return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
+                                 for i, x in enumerate(chosen)]
             return "number", [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "entity":
             noun = entity_noun(question) or ""
@@ -1033,6 +1142,14 @@ class ExtractiveSynthesizer:
                 return "definition", [(first[1], first[2], first[3], None)]
         if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
             chosen = self._summary(scored, sources[0], question, pointers=pointers)
+            later = asked_clause(question)
+            if later.strip() != question.strip() and question_kind(later) == "entity":
+                # "Which paper ...? On which benchmarks does it report its best accuracy?": the names the
+                # second question asks for, from the paper the first one found
+                _, named = self._pick(later, sources[:1], embedder)
+                rows = {x[2]: x for x in scored if x[1] == top_n}
+                extra = [rows[sent] for _, sent, _, _ in named if sent in rows and all(sent != x[2] for x in chosen)]
+                chosen = sorted([*chosen, *extra], key=lambda x: x[5])
             return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                              for i, x in enumerate(chosen)]
         improves = any(re.search(rf"\b(?:does|did|do)\s+{re.escape(nm)}\s+improve\b", fold(question), re.I)

@@ -226,6 +226,12 @@ _TEX_QUOTES = re.compile(r"``(.+?)''")
 _TEX_DASHES = ((re.compile(r"(?<=\w)---(?=\w)"), "—"), (re.compile(r"(?<=\w)--(?=\w)"), "–"))
 
 
+_OWN_REFERENCES = re.compile(r"(?:^|\s+)\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\](?!\()")
+"""A quoted abstract's own reference markers ("as in FlashAttention [5]", "[3, 7]", "[2-4]"): they point into
+the paper's bibliography, and in an answer they would read as citations of the numbered sources (the
+citation check then removed them as "naming no given source"), so quoted sentences drop them."""
+
+
 def plain(sentence: str) -> str:
     """What a person reads: LaTeX rendered, markdown emphasis removed, and TeX's text ligatures that
     abstracts keep without any ``$`` or backslash (``soft projection'' -> “soft projection”,
@@ -429,6 +435,12 @@ _MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s
                        r"(?=\s+(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b)", re.I)
 _SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
 """Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
+_SPEED_STATED = re.compile(_SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|cut\w*)\b(?:\s+[\w-]+){0,3}?\s+"
+                           r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|gpu[-\s]?hours?)\b|"
+                           r"\b(?:steps?|iterations?|time|compute)\s+(?:reduction|savings?)\b|\befficien\w*\b", re.I)
+"""A sentence stating a speed: a `_SPEED` word, or fewer training steps, less time or compute, or efficiency
+("a 21.74% reduction in training steps", "11.31% improvement in training efficiency"): how a paper
+states how much faster its method trains."""
 
 
 _DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
@@ -533,7 +545,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         if _SPEED.search(fold(clause)):
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
-            numeric = [(k + 2 if _SPEED.search(fold(x[2])) else k, x) for k, x in numeric]
+            numeric = [(k + 2 if _SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
@@ -1190,12 +1202,12 @@ class ExtractiveSynthesizer:
             top = sources[0]
             said = mentions_detail(detail_asked(question) or "", top.paper.abstract)
             if said:
-                return f"{CANNOT_ANSWER} The abstract says only: {plain(said).rstrip('.')} [{top.n}]."
+                return f"{CANNOT_ANSWER} The abstract says only: {_OWN_REFERENCES.sub('', plain(said)).rstrip('.')} [{top.n}]."
         if not picked:
             return CANNOT_ANSWER
         parts = []
         for n, sent, _, title in picked:
-            body = plain(sent).rstrip()
+            body = _OWN_REFERENCES.sub("", plain(sent)).rstrip()
             stop = body[-1] in ".!?。！？"  # the marker goes before the sentence's own stop: "… [1]。"
             end = body[-1] if stop else ("。" if re.search(r"[\u3040-\u30ff\u3400-\u9fff]$", body) else ".")
             body = body[:-1].rstrip() if stop else body

@@ -70,6 +70,9 @@ def test_asked_quantities_splits_a_question_asking_two_quantities():
     ("What end-to-end throughput improvement does STAR-KV reach?", ["3.1×"]),
     # no quantity named (a follow-up "By how much?" with its subject added): the paper's result
     ("By how much? (WinQ)", ["4×"]),
+    # "faster" stated as fewer training steps and an efficiency gain (the follow-up "how much faster is
+    # it?" after NorMuon was "The abstracts do not say.")
+    ("how much faster is NorMuon?", ["21.74%"]),
 ])
 def test_extractive_number_question_states_each_asked_quantity(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)
@@ -458,6 +461,30 @@ def test_a_known_paper_described_in_other_words_is_quoted_and_cited(real_store, 
     text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], real_store.embedder)
     assert quoted in text
     assert check_citations(text, 1)[1] == [1]
+
+
+_FLASH2_ABSTRACT = ("The attention layer is the main bottleneck in scaling to longer sequences. FlashAttention [5] "
+                    "exploits the asymmetric GPU memory hierarchy to bring significant memory saving and runtime "
+                    "speedup (2-4× compared to optimized baselines), with no approximation. We propose "
+                    "FlashAttention-2, with better work partitioning, yielding around 2× speedup compared to "
+                    "FlashAttention [5, 9].")
+
+
+@pytest.mark.integration
+def test_an_abstracts_own_reference_markers_are_not_quoted_as_citations(real_store, settings):
+    """"FlashAttention [5]" in a quoted sentence read as a citation of source 5, which the citation check
+    removed with a note ("naming no given source: [5]") that means nothing to a reader."""
+    from assistant.answering import check_citations
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract=_FLASH2_ABSTRACT, title="FlashAttention-2", id="p1")
+    text = ExtractiveSynthesizer(settings).synthesize("How much faster is FlashAttention-2 than FlashAttention?",
+                                                      [Source(1, paper, 1.0)], real_store.embedder)
+    assert "2× speedup" in text and "[5" not in text and "[9]" not in text
+    _, cited, removed = check_citations(text, 1)
+    assert cited == [1] and not removed
 
 
 def test_the_number_of_epochs_asked_is_a_detail_a_described_paper_is_not():

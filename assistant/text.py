@@ -141,11 +141,26 @@ def markers_in(text: str) -> list[int]:
     return list(dict.fromkeys(n for group in marker_groups(text) for n in group))
 
 
+_LINE_HEAD = re.compile(r"^[^\n\[\]]{1,200}?\s\[(\d+)\]:\s", re.M)
+"""A line of a several-paper answer, headed by the paper's name and marker: ``EDEN [1]: ...``."""
+
+
 def sentences_citing(text: str, n: int) -> tuple[str, ...]:
     """The sentences of `text` (`sentence_spans`) that carry marker ``[n]``, alone or in a group (a
-    bracketed list with 0 in it, ``[0, 1]``, is no citation)."""
-    return tuple(text[s:e].strip() for s, e in sentence_spans(text)
-                 if any(n in group and 0 not in group for group in marker_groups(text[s:e])))
+    bracketed list with 0 in it, ``[0, 1]``, is no citation), and the unmarked sentences of a line
+    headed ``Name [n]: ...`` (the several-paper answer's line: every sentence on it is that paper's)."""
+    headed = []  # (start, end) of the lines headed "Name [n]: "
+    for m in _LINE_HEAD.finditer(text):
+        if int(m.group(1)) == n:
+            end = text.find("\n", m.end())
+            headed.append((m.start(), len(text) if end < 0 else end))
+    out = []
+    for s, e in sentence_spans(text):
+        groups = marker_groups(text[s:e])
+        if any(n in group and 0 not in group for group in groups) or (
+                not groups and any(a <= s < b for a, b in headed)):
+            out.append(text[s:e].strip())
+    return tuple(out)
 
 
 def content_words(text: str) -> set[str]:

@@ -137,3 +137,32 @@ def test_a_several_paper_answer_keeps_one_line_per_paper_in_the_app_and_the_expo
     console.print(Markdown(verbatim_markdown(answer)))
     lines = [line.strip() for line in console.export_text().splitlines() if line.strip()]
     assert lines == ["EDEN [1]: decodes with entropy.", "AAD [2]: decodes with alignment."]
+
+
+def test_the_export_lists_every_sentence_a_several_paper_line_quotes():
+    """A line "EDEN [1]: s1. s2." carries its marker once, in its head: both sentences are EDEN's, and
+    the export's reference list (and Ctrl+T's) showed only the first."""
+    from assistant.chats import SavedChat
+    from assistant.store.paper import Paper
+    from assistant.text import sentences_citing
+
+    eden = Paper(id="p1", title="EDEN", abstract="Decoding is costly. EDEN allocates computation by the model's "
+                                                 "uncertainty. It improves output quality over beam search.")
+    aad = Paper(id="p2", title="AAD", abstract="Alignment is hard. AAD aligns the model at inference time. It "
+                                               "also produces synthetic data for alignment.")
+    answer = ("EDEN [1]: EDEN allocates computation by the model's uncertainty. It improves output quality over "
+              "beam search.\nAAD [2]: AAD aligns the model at inference time. It also produces synthetic data "
+              "for alignment.")
+    assert sentences_citing(answer, 1) == ("EDEN [1]: EDEN allocates computation by the model's uncertainty.",
+                                           "It improves output quality over beam search.")
+    assert all("EDEN" not in s and "beam" not in s for s in sentences_citing(answer, 2))
+    sources = (Source(1, eden, 0.5), Source(2, aad, 0.4))
+    citations = tuple(Citation(n, s.paper, sentences_citing(answer, n)) for n, s in enumerate(sources, start=1))
+    t = Turn(question="Which papers change decoding?", answer=answer, sources=sources, citations=citations,
+             status="complete", standalone_question="Which papers change decoding?")
+    md = to_markdown(SavedChat(id="c" * 32, title="decoding", created=0.0, updated=0.0, turns=[t]))
+    refs = md.split("## References", 1)[1]
+    for quoted in ("EDEN allocates computation", "It improves output quality", "AAD aligns the model",
+                   "It also produces synthetic data"):
+        assert f"> {quoted}" in refs, refs
+    assert "Decoding is costly" not in refs and "Alignment is hard" not in refs

@@ -23,7 +23,9 @@ papers (some abstract is always close to anything). `judge` combines, for every 
   alternatives), how far its sentences are from covering one in meaning (`uncovered_terms`: the MiniLM
   vector of the question minus that of the question without the word, against each sentence): a
   paraphrase ("low-bit" for "4-bit quantized") is covered, a topic the question adds to a paper's
-  method ("GFlowNets for protein design") is not; the note names the word (English questions only);
+  method ("GFlowNets for protein design") is not; the note names the word (English questions only).
+  The question's vectors come from the fp32 model at either precision (`reference_embedder`): their
+  difference is as small as the int8 copy's noise;
 - ``names``: method or benchmark names of the question (``A2RBench``, ``NorMuon``, ``STAR-KV``) found in
   the document after `text.fold` (LaTeX rendered, NFKC: ``A$^2$RBench`` = ``A2RBench`` = ``A²RBench``),
   first case-sensitively, then ignoring case for names of 4+ characters.
@@ -798,6 +800,35 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
     return out
 
 
+_REFERENCE: dict[tuple, object] = {}
+
+
+def reference_embedder(embedder):
+    """The embedder the gate embeds the question with (its best-sentence similarity, and `uncovered_terms`'
+    question and its variants without a key word): `embedder` itself, or for
+    an int8 MiniLM (`store.embeddings.OnnxMiniLM` with ``precision="int8"``) its fp32 model from the same
+    folder, made once per folder (about 90 MB and 0.2 s to load; its texts are a few short questions).
+
+    Why: the part of the question a key word carries is ``v(question) - v(question without the word)``, a
+    difference of two unit vectors at cosine 0.85-0.95; the int8 copy moves each vector by about 0.1
+    (cosine 0.995 to fp32), as much as a third of that difference. Measured on the 514 development questions:
+    the direction of a word's part at int8 has cosine 0.92-0.97 with fp32's, and its cover by a sentence
+    moves by 0.028 on a spread of 0.081 (0.34 of it), against 0.01-0.02 of the spread for the other
+    evidence; it was the evidence that moved the most log-odds between the precisions (0.061 per paper,
+    dense_gap 0.028, sentence 0.024). The sentences keep the collection's precision (one vector each moves
+    a cosine with them by about 0.01)."""
+    if getattr(embedder, "precision", "fp32") == "fp32" or not hasattr(embedder, "model_file"):
+        return embedder
+    key = (str(getattr(embedder, "model_dir", "")), getattr(embedder, "threads", 0))
+    with _LOCK:
+        ref = _REFERENCE.get(key)
+        if ref is None:
+            ref = type(embedder)(getattr(embedder, "model_dir", None), precision="fp32",
+                                 threads=getattr(embedder, "threads", 0))
+            _REFERENCE[key] = ref
+    return ref
+
+
 # --- the decision -------------------------------------------------------------------------------------
 
 @dataclass
@@ -838,7 +869,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     lex = [float(x / total_idf) if total_idf else 0.0 for x in got]
     matched = [bool(x > 0) for x in got]
     focus = focus_coverage(question, hits, floor)
-    qvec = embedder.embed([question])[0]
+    # the question's side of `uncovered` (a small difference of two question vectors) and of the best-sentence
+    # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
+    reference = reference_embedder(embedder)
+    qvec = reference.embed([question])[0]
     quoted, capitalised = verbatim_terms(question)
     _, bm25 = retriever.store.bm25()
     terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
@@ -879,7 +913,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         dense = r.dense_similarity
         evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
     if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
-        for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, embedder)):
+        for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, reference)):
             e.uncovered, e.uncovered_term = gap, word
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):

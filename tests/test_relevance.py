@@ -702,3 +702,50 @@ def test_a_near_miss_whose_added_topic_no_paper_covers_is_refused_and_the_note_n
 def test_a_paraphrase_with_words_the_abstract_does_not_use_is_answered(bundled_store, settings, question, paper):
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and cited == [paper]
+
+
+# --- both embedding precisions decide alike (issue 12: int8 as the default) ---------------------------
+
+@pytest.fixture
+def int8_bundled_store(tmp_path, monkeypatch):
+    """The bundled ICML 2026 collection embedded with the int8 MiniLM copy (real ONNX), in its own folder."""
+    from assistant.settings import load_settings
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
+    from tests.conftest import MODEL_DIR
+
+    if not (MODEL_DIR / "onnx" / "model.onnx").exists():
+        pytest.skip(f"embedding model not found in {MODEL_DIR}")
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    store = PaperStore(load_settings(data_dir=tmp_path / "int8-data", embedding_precision="int8"))
+    ensure_default_collection(store)
+    assert store.embedder.precision == "int8"
+    return store
+
+
+def _kept(store, question):
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(store)
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    return sorted(r.paper.title for r in j.relevant), {e.title: e for e in j.evidence}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("Which papers give different weights to individual tokens when training?", {"RankTuner", "OPUS"}),
+    ("Which papers make pretraining converge in fewer steps?", {"NorMuon", "WinQ"}),
+])
+def test_int8_and_fp32_keep_the_same_papers_of_a_several_paper_question(bundled_store, int8_bundled_store,
+                                                                        question, expected):
+    """The gate's question-side vectors come from the fp32 model at both precisions (`reference_embedder`):
+    the part a key word carries (`uncovered_terms`, a difference of two near-equal question vectors) moved by
+    a third of its spread at int8 and dropped or added papers of several-paper questions."""
+    fp32, fp32_evidence = _kept(bundled_store, question)
+    int8, int8_evidence = _kept(int8_bundled_store, question)
+    assert fp32 == int8 and expected <= set(fp32)
+    for title, e in fp32_evidence.items():  # the same word, uncovered alike
+        if title in int8_evidence:
+            assert abs(e.uncovered - int8_evidence[title].uncovered) < 0.02
+            assert e.uncovered_term == int8_evidence[title].uncovered_term

@@ -25,7 +25,7 @@ papers (some abstract is always close to anything). `judge` combines, for every 
   paraphrase ("low-bit" for "4-bit quantized") is covered, a topic the question adds to a paper's
   method ("GFlowNets for protein design") is not; the note names the word (English questions only).
   The question's vectors come from the fp32 model at either precision (`reference_embedder`): their
-  difference is as small as the int8 copy's noise;
+  difference is as small as the int8 copy's noise (so do ``sentence``'s and ``dense``'s question vector);
 - ``names``: method or benchmark names of the question (``A2RBench``, ``NorMuon``, ``STAR-KV``) found in
   the document after `text.fold` (LaTeX rendered, NFKC: ``A$^2$RBench`` = ``A2RBench`` = ``A²RBench``),
   first case-sensitively, then ignoring case for names of 4+ characters.
@@ -829,6 +829,23 @@ def reference_embedder(embedder):
     return ref
 
 
+def stored_vectors(store, ids: Sequence[str]) -> dict:
+    """``{id: (dim,) float32 unit vector}`` of the papers `ids` as the collection stores them (Chroma
+    ``get`` with embeddings), {} when the store cannot say (a fake or a failing read: the retrievers'
+    dense similarity is used then)."""
+    import numpy as np
+
+    try:
+        res = store.collection.get(ids=list(ids), include=["embeddings"])
+        out = {}
+        for i, v in zip(res["ids"], res["embeddings"]):
+            v = np.asarray(v, dtype=np.float32)
+            out[i] = v / max(float(np.linalg.norm(v)), 1e-9)
+        return out
+    except Exception:
+        return {}
+
+
 # --- the decision -------------------------------------------------------------------------------------
 
 @dataclass
@@ -873,6 +890,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
     reference = reference_embedder(embedder)
     qvec = reference.embed([question])[0]
+    doc_vectors = {} if reference is embedder else stored_vectors(retriever.store, [r.paper.id for r in results])
     quoted, capitalised = verbatim_terms(question)
     _, bm25 = retriever.store.bm25()
     terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
@@ -911,6 +929,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             low = fold(r.paper.document).casefold()
             lacking[r.paper.id] = [t for t in introduced if not _mentions_term(t, low)]
         dense = r.dense_similarity
+        if dense is not None and r.paper.id in doc_vectors:
+            dense = float(doc_vectors[r.paper.id] @ qvec)  # the fp32 question against the stored vector
         evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
     if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
         for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, reference)):

@@ -1013,11 +1013,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         p = 1 / (1 + math.exp(-e.score))
         if absent and not pointers:
             e.note = f"no paper in the collection mentions {', '.join(absent)}, which the question asks about"
+        elif lacking.get(e.id):
+            e.note = f"does not mention {', '.join(lacking[e.id])}, which the question asks a paper to introduce"
         elif topics:
             e.note = (f"no paper in the collection mentions {', '.join(repr(t) for t in topics)} or covers it in "
                       f"meaning, which the question asks a paper to be about")
-        elif lacking.get(e.id):
-            e.note = f"does not mention {', '.join(lacking[e.id])}, which the question asks a paper to introduce"
         elif pointers and set(e.names) & pointers:
             e.relevant = True
         elif pointers and strict:
@@ -1046,13 +1046,13 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     note = ""
     if not relevant and absent and not pointers:
         note = f"no paper is about the question: no paper in the collection mentions {', '.join(absent)}"
-    elif not relevant and topics:
-        note = (f"no paper is about the question: no paper in the collection mentions "
-                f"{', '.join(repr(t) for t in topics)} or covers it in meaning")
     elif not relevant and lacking and all(lacking.get(e.id) for e in evidence):
         missing = sorted({t for e in evidence for t in lacking[e.id]})
         note = (f"no paper is about the question: no retrieved paper mentions {', '.join(missing)}, which the "
                 f"question asks a paper to introduce")
+    elif not relevant and topics:
+        note = (f"no paper is about the question: no paper in the collection mentions "
+                f"{', '.join(repr(t) for t in topics)} or covers it in meaning")
     elif not relevant:
         top = max(evidence, key=lambda e: e.score)
         note = (f"no paper is about the question (best relevance {math.floor(top.score * 100) / 100:.2f} < "

@@ -845,7 +845,8 @@ def reference_embedder(embedder):
     """The embedder the gate embeds the question with (its best-sentence similarity, and `uncovered_terms`'
     question and its variants without a key word): `embedder` itself, or for
     an int8 MiniLM (`store.embeddings.OnnxMiniLM` with ``precision="int8"``) its fp32 model from the same
-    folder, made once per folder (about 90 MB and 0.2 s to load; its texts are a few short questions).
+    folder, made once per folder (0.25 s to load under load, 130 MiB more peak memory; its texts are a few
+    short questions).
 
     Why: the part of the question a key word carries is ``v(question) - v(question without the word)``, a
     difference of two unit vectors at cosine 0.85-0.95; the int8 copy moves each vector by about 0.1

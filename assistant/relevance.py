@@ -52,7 +52,10 @@ Per question, on top of the per-paper relevance:
   ("cattle"), is a topic the collection does not cover: the question is refused and the note says
   which term (`absent_terms`, `unknown_words`);
 - a word a paper uses only in its code or data availability statement is no match for that paper
-  (`availability_only_stems`).
+  (`availability_only_stems`);
+- for the extractive backend, below `ABSENT_WORD_MIN_PAPERS` papers, a search question ("Is there a paper that
+  uses NorMuon to train robot control policies?") with a key word no abstract uses and no retrieved paper
+  covers in meaning (`uncovered_topics`) asks about a topic the collection lacks: refused, the note names it.
 The weights and thresholds were fit on every question file over the bundled 19 papers and checked
 by leaving one file out, the size shift read from the airas sets at 16k papers (see `W_DENSE`,
 `THRESHOLD`, `SCALE_SLOPE`); the set that judges the result (a new fresh file) was never seen.

@@ -26,6 +26,11 @@ the fewest false refusals at each out-of-collection refusal rate, the thresholds
 ``--max-fr`` / ``--min-ooc`` with the per-file figures and the questions decided wrongly, and for
 dumps of larger collections (``@16000``) the trade-off per threshold; then the weights fit on all.
 
+``--compare`` (two dumps of the same files, e.g. one per embedding precision): prints each question whose
+kept papers differ between the two, with the papers that moved and the evidence that moved their log-odds
+(weights of `assistant.relevance`), then the mean absolute change in log-odds each evidence makes per
+(question, paper) pair: which evidence the other precision disturbs most.
+
 ``--folds K`` (with ``--all``) instead splits the questions of every dump into K folds (by question,
 so a question's papers stay together), fits on K-1 folds and scores the held-out one, and prints the
 cross-validated trade-off per collection size (``@PAPERS`` after a dump's name, 19 if omitted): for
@@ -247,6 +252,46 @@ def report_file_cv(rows: list[dict], max_fr: float, min_ooc: float) -> int:
     return 0
 
 
+EVIDENCE = {"dense": "dense_similarity", "sentence": "sentence_similarity", "focus": "focus",
+            "sentence_lexical": "sentence_lexical", "dense_gap": "dense_gap", "uncovered": "uncovered"}
+"""The continuous evidence `compare` reports: feature name -> `Evidence.to_json` field."""
+
+
+def compare(a_path: str, b_path: str) -> tuple[list[dict], dict[str, float]]:
+    """Per question present in both dumps, the papers kept (``relevant``) in each; returns ``(differing,
+    mean_change)``: the questions whose kept papers differ (``{"key", "type", "q", "only_a", "only_b"}``,
+    paper titles), and per evidence of `EVIDENCE` the mean absolute change in log-odds (its weight in
+    `assistant.relevance` times the change of its value) over the (question, paper) pairs of both dumps."""
+    from assistant import relevance as rel
+
+    weight = dict(zip(rel.FEATURES, rel.WEIGHTS))
+
+    def load(path):
+        by = collections.defaultdict(dict)
+        for line in open(path):
+            if line.strip():
+                r = json.loads(line)
+                by[(r.get("file", path), r["qid"])][r["id"]] = r
+        return by
+
+    a, b = load(a_path), load(b_path)
+    differing, total, pairs = [], collections.Counter(), 0
+    for key in a.keys() & b.keys():
+        kept_a = {i for i, r in a[key].items() if r["relevant"]}
+        kept_b = {i for i, r in b[key].items() if r["relevant"]}
+        if kept_a != kept_b:
+            first = next(iter(a[key].values()))
+            title = {i: r.get("title", i) for i, r in {**b[key], **a[key]}.items()}
+            differing.append({"key": f"{key[0]}#{key[1]}", "type": first["type"], "q": first.get("q", ""),
+                              "only_a": sorted(title[i] for i in kept_a - kept_b),
+                              "only_b": sorted(title[i] for i in kept_b - kept_a)})
+        for i in a[key].keys() & b[key].keys():
+            pairs += 1
+            for name, fld in EVIDENCE.items():
+                total[name] += abs(weight[name] * ((b[key][i].get(fld) or 0.0) - (a[key][i].get(fld) or 0.0)))
+    return sorted(differing, key=lambda d: d["key"]), {n: total[n] / max(pairs, 1) for n in EVIDENCE}
+
+
 def _names() -> list[str]:
     from assistant.relevance import FEATURES
 
@@ -261,6 +306,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=5, help="repetitions of the k-fold split (--folds)")
     ap.add_argument("--by-file", action="store_true", help="leave-one-file-out cross-validation of the decision")
     ap.add_argument("--features", default="", help="comma-separated names of relevance.FEATURES to fit on")
+    ap.add_argument("--compare", action="store_true", help="two dumps: the questions whose kept papers differ")
     ap.add_argument("--max-fr", type=float, default=0.05)
     ap.add_argument("--min-ooc", type=float, default=0.9)
     args = ap.parse_args(argv)
@@ -268,6 +314,18 @@ def main(argv=None) -> int:
     from assistant.relevance import FEATURES
 
     USE = tuple(FEATURES.index(n) for n in args.features.split(",") if n)
+    if args.compare:
+        if len(args.dumps) != 2:
+            ap.error("--compare takes two dumps")
+        differing, change = compare(*args.dumps)
+        for d in differing:
+            print(f"{d['key']} {d['type']}: only in the first {d['only_a']}, only in the second {d['only_b']}"
+                  f" | {d['q'][:90]}")
+        n = len({(json.loads(x).get('file'), json.loads(x)['qid']) for x in open(args.dumps[0]) if x.strip()})
+        print(f"{len(differing)} of {n} questions keep other papers")
+        print("mean |change in log-odds| per (question, paper):",
+              ", ".join(f"{k} {v:.4f}" for k, v in sorted(change.items(), key=lambda kv: -kv[1])))
+        return 0
     rows = []
     for spec in args.dumps:
         path, _, size = spec.partition("@")

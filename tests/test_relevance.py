@@ -230,7 +230,8 @@ def test_out_of_collection_questions_are_refused_with_a_reason(bundled_store, se
     obj, cited = _ask(bundled_store, settings, question)
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and obj["sources"] == []
     assert obj["note"].startswith(("no paper is about the question (best relevance",  # the scores say so
-                                   "no paper is about the question: no paper in the collection mentions MRI"))
+                                   "no paper is about the question: no paper in the collection mentions MRI",
+                                   "no paper is about the question: no paper in the collection mentions 'molecule'"))
     assert all(r.get("note") for r in obj["relevance"])
 
 
@@ -691,7 +692,9 @@ def test_a_near_miss_whose_added_topic_no_paper_covers_is_refused_and_the_note_n
 
     obj, cited = _ask(bundled_store, settings, question)
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
-    assert obj["note"].endswith(f"nothing in it about '{term}')")
+    # the added word is named: by the paper's low relevance, or as a topic no abstract covers (`uncovered_topics`)
+    assert obj["note"].endswith((f"nothing in it about '{term}')",
+                                 f"no paper in the collection mentions '{term}' or covers it in meaning"))
 
 
 @pytest.mark.integration
@@ -702,3 +705,103 @@ def test_a_near_miss_whose_added_topic_no_paper_covers_is_refused_and_the_note_n
 def test_a_paraphrase_with_words_the_abstract_does_not_use_is_answered(bundled_store, settings, question, paper):
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and cited == [paper]
+
+
+# --- both embedding precisions decide alike (issue 12: int8 as the default) ---------------------------
+
+@pytest.fixture
+def int8_bundled_store(tmp_path, monkeypatch):
+    """The bundled ICML 2026 collection embedded with the int8 MiniLM copy (real ONNX), in its own folder."""
+    from assistant.settings import load_settings
+    from assistant.store.collection import PaperStore
+    from assistant.store.ingest import ensure_default_collection
+    from tests.conftest import MODEL_DIR
+
+    if not (MODEL_DIR / "onnx" / "model.onnx").exists():
+        pytest.skip(f"embedding model not found in {MODEL_DIR}")
+    monkeypatch.setenv("ASSISTANT_MODEL_CACHE_DIR", str(tmp_path / "user-cache"))
+    store = PaperStore(load_settings(data_dir=tmp_path / "int8-data", embedding_precision="int8"))
+    ensure_default_collection(store)
+    assert store.embedder.precision == "int8"
+    return store
+
+
+def _kept(store, question):
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(store)
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    return sorted(r.paper.title for r in j.relevant), {e.title: e for e in j.evidence}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("Which papers give different weights to individual tokens when training?", {"RankTuner", "OPUS"}),
+    ("Which papers make pretraining converge in fewer steps?", {"NorMuon", "WinQ"}),
+])
+def test_int8_and_fp32_keep_the_same_papers_of_a_several_paper_question(bundled_store, int8_bundled_store,
+                                                                        question, expected):
+    """The gate's question-side vectors come from the fp32 model at both precisions (`reference_embedder`):
+    the part a key word carries (`uncovered_terms`, a difference of two near-equal question vectors) moved by
+    a third of its spread at int8 and dropped or added papers of several-paper questions."""
+    fp32, fp32_evidence = _kept(bundled_store, question)
+    int8, int8_evidence = _kept(int8_bundled_store, question)
+    assert fp32 == int8 and expected <= set(fp32)
+    for title, e in fp32_evidence.items():  # the same word, uncovered alike
+        if title in int8_evidence:
+            assert abs(e.uncovered - int8_evidence[title].uncovered) < 0.02
+            assert e.uncovered_term == int8_evidence[title].uncovered_term
+
+
+# --- a near miss: a method the collection has, a topic no paper covers -------------------------------
+
+def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search_question():
+    import numpy as np
+
+    from assistant.relevance import TOPIC_GAP, WordHits, uncovered_topics
+
+    hits = WordHits(["normuon", "robot"], [2.0, 3.0], np.array([[1.0, 0.0], [0.0, 0.0]]), 3.0)
+    far = {"robot": [TOPIC_GAP + 0.05, TOPIC_GAP + 0.1]}
+    assert uncovered_topics("Is there a paper that uses NorMuon to train robots?", hits, far, 19) == ["robot"]
+    assert uncovered_topics("Which paper uses NorMuon for robots?", hits, far, 19) == ["robot"]
+    # one retrieved paper covers it in meaning: not a missing topic
+    assert uncovered_topics("Which paper uses NorMuon for robots?", hits, {"robot": [0.4, TOPIC_GAP - 0.01]}, 19) == []
+    # a question about one paper asks what it says ("Does NorMuon work for robots?"), a comparison names its papers
+    assert uncovered_topics("Does NorMuon work for robots?", hits, far, 19) == []
+    assert uncovered_topics("Which paper compares NorMuon and Muon on robots?", hits, far, 19) == []
+    # in a large collection `unknown_words` refuses every word no abstract uses already
+    assert uncovered_topics("Which paper uses NorMuon for robots?", hits, far, 16000) == []
+    # a word some abstract uses (IDF below the largest) is not a missing topic
+    common = WordHits(["normuon", "robot"], [2.0, 2.5], hits.matrix, 3.0)
+    assert uncovered_topics("Which paper uses NorMuon for robots?", common, far, 19) == []
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, term, twin, paper", [
+    ("Which paper picks pretraining data with optimizer-aware utility scores for protein sequence models?",
+     "protein", "Which paper picks pretraining data by how candidates would move the optimizer's update?", "OPUS"),
+    ("Is there a paper that lets a policy consult external experts during RL for weather prediction?",
+     "weather", "Is there a paper that lets a policy consult external experts during RL for math reasoning?",
+     "EAPO"),
+])
+def test_a_near_miss_is_refused_and_its_answerable_twin_is_answered(bundled_store, settings, near_miss, term,
+                                                                    twin, paper):
+    """The paper has the method; the near miss adds a topic no abstract covers, the twin one its paper covers."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and cited == [paper]
+
+
+@pytest.mark.integration
+def test_a_near_miss_is_refused_at_int8_as_at_fp32(int8_bundled_store, settings):
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(int8_bundled_store, settings,
+                      "Is there a paper that lets a policy consult external experts during RL for weather prediction?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "'weather'" in obj["note"]

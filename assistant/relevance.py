@@ -951,6 +951,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign and not gate_off:
         absent += [w for w in unknown_words(words, bm25) if not any(
             re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(r.paper.document).casefold()) for r in results)]
+        # a name found by both ("NorMuon" and the word "normuon") is named once in the note
+        named: dict[str, str] = {}
+        for a in absent:
+            named.setdefault(fold(a).casefold(), a)
+        absent = list(named.values())
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []

@@ -50,7 +50,7 @@ _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
-    rf"|\b(?:compare|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
+    rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b",

@@ -769,3 +769,16 @@ def test_a_paper_asked_for_with_a_thing_its_abstract_never_mentions_is_not_answe
     # the same paper asked for a quantity in other words than the abstract's: named and quoted
     text = synthesizer.synthesize(asked + "by how much?", [Source(1, paper, 1.0)], bundled_store.embedder)
     assert "60%" in text, text
+
+
+@pytest.mark.integration
+def test_which_models_a_paper_compared_against_is_an_entity_question_not_a_comparison(bundled_store, settings):
+    """"compare against" is what the paper did, not the user asking to compare papers: ALIVE's abstract
+    mentions "proprietary counterparts" but names none, so the abstracts do not say (it used to quote
+    ALIVE's summary as a several-paper line)."""
+    from assistant.extractive import question_kind
+
+    assert question_kind("Which proprietary models did ALIVE compare against?") == "entity"
+    assert question_kind("Compare the speedups of STAR-KV and WinQ") == "papers"
+    obj = _extractive(bundled_store, settings, "Which proprietary models did ALIVE compare against?")
+    assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]

@@ -3,11 +3,12 @@
 `Embedder.embed(texts)` returns an ``(n, dim) float32`` array of L2-normalised vectors. The ONNX
 embedder computes what chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
 ``last_hidden_state``, L2 normalisation, 256 word pieces at most, onnxruntime with all graph
-optimisations) computes, with two changes that keep its output identical but make it faster: batches
-are padded to their longest member instead of to 256, and texts are sorted by their number of word
-pieces before batching so a batch holds texts of similar length. The session is opened here from the
-model files (not through chromadb, whose import costs start-up time), optionally on an int8 copy
-(`quantized_model`).
+optimisations but `DISABLED_OPTIMIZERS`) computes, with changes that keep its output identical (within
+1e-6) but make it faster: batches are padded to their longest member instead of to 256 (by default a
+batch is one text: no padding), texts are sorted by length before batching so a batch holds texts of
+similar length, and fp32 may run a copy with the attention fused (`fused_model`). The session is opened
+here from the model files (not through chromadb, whose import costs start-up time), optionally on an
+int8 copy (`quantized_model`).
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ class OnnxMiniLM:
     folder, chromadb's cache (``~/.cache/chroma/onnx_models/all-MiniLM-L6-v2``) is used and
     chromadb downloads the model there if it is missing.
 
-    `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
+    `precision` ``"fp32"`` runs the model as shipped, or the copy of it with each layer's attention fused
+    (`fused_model`: the same vectors within 1e-7, ~10 % less CPU), which the first ingest of
+    `PARALLEL_MIN_TEXTS` texts or more makes once per user when the onnx package is installed (the int8
+    extra); ``"int8"`` runs a copy quantised once from the
     fp32 file with onnxruntime's own tool (`quantized_model`: each layer's attention fused into one
     Attention node, then `quantize_dynamic`, int8 weights per output channel, activations quantised on
     the fly), written once per user to `model_cache_dir` (default

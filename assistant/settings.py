@@ -80,13 +80,15 @@ class Settings(BaseSettings):
                             "An existing collection is searched with the precision it was built with; set "
                             "explicitly, a collection built with the other one is an error.")
     model_cache_dir: Path | None = Field(
-        None, description="Folder for the int8 copy of the embedding model, shared by all data folders. Unset: "
+        None, description="Folder for the int8 copy of the embedding model (and the fp32 copy with the attention "
+                          "fused, made by the first large ingest when the onnx package is installed: the same "
+                          "vectors, ~10 % less CPU), shared by all data folders. Unset: "
                           "$XDG_CACHE_HOME/paper-assistant/models, else ~/.cache/paper-assistant/models (the data "
                           "folder's cache when that cannot be written).")
     embedding_threads: int = Field(0, ge=0, description="onnxruntime intra-op threads for the ONNX model on a "
                                                        "query, and worker threads (one intra-op thread each) "
                                                        "for the batches of an ingest (0: one per core).")
-    embedding_batch_size: int = Field(8, ge=1, description="Abstracts embedded per batch (texts are sorted by length first; 8 was fastest on 2 cores: less padding).")
+    embedding_batch_size: int = Field(1, ge=1, description="Abstracts embedded per batch (texts are sorted by length first; 1 was fastest: no padding, and each int8 vector is then independent of its neighbours).")
 
     # --- retrieval
     top_k: int = Field(8, ge=1, description="Papers returned by search / given to the LLM.")

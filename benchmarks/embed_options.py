@@ -47,9 +47,9 @@ class Configured:
     """`OnnxMiniLM` with onnxruntime session options set by hand (the product's own code path for
     tokenising, batching and pooling)."""
 
-    def __init__(self, label: str, batch_size: int = 8, threads: int = 0, opt: str = "all",
+    def __init__(self, label: str, batch_size: int = 1, threads: int = 0, opt: str = "all",
                  precision: str = "fp32", overlap: bool = False, cache_dir: Path | None = None,
-                 inter_threads: int = 0, spinning: bool = False, variant=None):
+                 inter_threads: int = 0, spinning: bool = False, variant=None, skip_layer_norm: bool = False):
         from assistant.store.embeddings import OnnxMiniLM
 
         self.label = label
@@ -57,6 +57,7 @@ class Configured:
                                 threads=threads, model_cache_dir=cache_dir)
         self.opt, self.overlap, self.inter_threads, self.spinning = opt, overlap, inter_threads, spinning
         self.variant, self.cache_dir = variant, cache_dir  # variant(fp32 file, folder) -> the ONNX file to run
+        self.skip_layer_norm = skip_layer_norm  # onnxruntime's SkipLayerNormFusion on (the product leaves it out)
 
     def load(self) -> None:
         import onnxruntime as ort
@@ -65,7 +66,10 @@ class Configured:
                   "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
                   "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
                   "none": ort.GraphOptimizationLevel.ORT_DISABLE_ALL}
-        path = self.model.model_file()
+        from assistant.store.embeddings import DISABLED_OPTIMIZERS
+
+        # fp32 rows run the shipped file unless their variant says otherwise (the product's fused copy is `fused`)
+        path = self.model.model_file() if self.model.precision == "int8" else self.model._folder / "model.onnx"
         if self.variant is not None:
             path = self.variant(self.model._folder / "model.onnx", self.cache_dir)
 
@@ -79,9 +83,11 @@ class Configured:
             if self.inter_threads:
                 so.execution_mode = ort.ExecutionMode.ORT_PARALLEL
                 so.inter_op_num_threads = self.inter_threads
-            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"])
+            disabled = [] if self.skip_layer_norm else list(DISABLED_OPTIMIZERS)
+            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"],
+                                        disabled_optimizers=disabled)
 
-        # both sessions: queries and small calls run on the first, a call of 8 batches or more on the second
+        # both sessions: queries and small calls run on the first, a call of 64 texts or more on the second
         # from one worker thread per core (the product's ingest path)
         self.model.__dict__["_session"] = session(self.model.threads)
         self.model.__dict__["_bulk_session"] = session(1)
@@ -193,7 +199,12 @@ def configurations(cache_dir: Path) -> list:
         return Configured(label, variant=make, cache_dir=cache_dir, **kw)
 
     return [
-        Configured("product: fp32, opt ALL, threads=cores, no spinning, batch 8"),
+        variant("product: fp32 attention fused, opt ALL but SkipLayerNormFusion, threads=cores, no spinning, batch 1",
+                fused),
+        Configured("fp32 as before (issue 12, third pass): shipped graph, SkipLayerNormFusion on, batch 8",
+                   batch_size=8, skip_layer_norm=True),
+        Configured("fp32 shipped graph, batch 1"),
+        Configured("fp32, batch 8", batch_size=8),
         Configured("fp32, idle threads spinning (onnxruntime's default)", spinning=True),
         Configured("fp32, batch 4", batch_size=4),
         Configured("fp32, batch 16", batch_size=16),
@@ -204,8 +215,12 @@ def configurations(cache_dir: Path) -> list:
         Configured("fp32, graph opt EXTENDED", opt="extended"),
         Configured("fp32, next batch tokenised in a thread", overlap=True),
         variant("fp32, attention fused (fuse_attention)", fused),
-        Configured("product int8: attention fused, then quantize_dynamic per-channel QInt8", precision="int8",
+        Configured("product int8: attention fused, then quantize_dynamic per-channel QInt8, batch 1", precision="int8",
                    cache_dir=cache_dir),
+        Configured("int8 as before (third pass): SkipLayerNormFusion on, batch 8", precision="int8",
+                   cache_dir=cache_dir, batch_size=8, skip_layer_norm=True),
+        Configured("int8 product, SkipLayerNormFusion on", precision="int8", cache_dir=cache_dir, skip_layer_norm=True),
+        Configured("int8 product, batch 8", precision="int8", cache_dir=cache_dir, batch_size=8),
         Configured("int8 product, batch 16", precision="int8", cache_dir=cache_dir, batch_size=16),
         variant("int8 per-channel QInt8, unfused (the int8 copy before)", v1),
         variant("int8 per-channel QInt8, unfused, graph opt EXTENDED", v1, opt="extended"),

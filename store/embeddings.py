@@ -3,11 +3,12 @@
 `Embedder.embed(texts)` returns an ``(n, dim) float32`` array of L2-normalised vectors. The ONNX
 embedder computes what chromadb's default embedding function (`ONNXMiniLM_L6_V2`: mean pooling over
 ``last_hidden_state``, L2 normalisation, 256 word pieces at most, onnxruntime with all graph
-optimisations) computes, with two changes that keep its output identical but make it faster: batches
-are padded to their longest member instead of to 256, and texts are sorted by their number of word
-pieces before batching so a batch holds texts of similar length. The session is opened here from the
-model files (not through chromadb, whose import costs start-up time), optionally on an int8 copy
-(`quantized_model`).
+optimisations but `DISABLED_OPTIMIZERS`) computes, with changes that keep its output identical (within
+1e-6) but make it faster: batches are padded to their longest member instead of to 256 (by default a
+batch is one text: no padding), texts are sorted by length before batching so a batch holds texts of
+similar length, and fp32 may run a copy with the attention fused (`fused_model`). The session is opened
+here from the model files (not through chromadb, whose import costs start-up time), optionally on an
+int8 copy (`quantized_model`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ ONNX_FILES = ("config.json", "model.onnx", "special_tokens_map.json", "tokenizer
               "tokenizer.json", "vocab.txt")
 MAX_WORD_PIECES = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 PRECISIONS = ("fp32", "int8")
-PARALLEL_MIN_BATCHES = 8  # an embed() call with fewer batches runs them in turn on the query session
+PARALLEL_MIN_TEXTS = 64  # an embed() call with fewer texts runs its batches in turn on the query session
+DISABLED_OPTIMIZERS = ("SkipLayerNormFusion",)
+"""onnxruntime graph optimisations the sessions leave out. ``SkipLayerNormFusion`` turns each residual Add +
+LayerNormalization into one SkipLayerNormalization node, whose CPU kernel (onnxruntime 1.23) took ~5x the time of
+the Add and LayerNormalization kernels it replaces: without it the int8 model costs 13 % less CPU per abstract
+(34.7 -> 30.1 ms, batches of 8), fp32 the same (docs/benchmarks.md, "Ingest, fourth pass")."""
 
 
 class EmbeddingError(AssistantError):
@@ -64,7 +70,10 @@ class OnnxMiniLM:
     folder, chromadb's cache (``~/.cache/chroma/onnx_models/all-MiniLM-L6-v2``) is used and
     chromadb downloads the model there if it is missing.
 
-    `precision` ``"fp32"`` runs the model as shipped; ``"int8"`` runs a copy quantised once from the
+    `precision` ``"fp32"`` runs the model as shipped, or the copy of it with each layer's attention fused
+    (`fused_model`: the same vectors within 1e-7, ~10 % less CPU), which the first ingest of
+    `PARALLEL_MIN_TEXTS` texts or more makes once per user when the onnx package is installed (the int8
+    extra); ``"int8"`` runs a copy quantised once from the
     fp32 file with onnxruntime's own tool (`quantized_model`: each layer's attention fused into one
     Attention node, then `quantize_dynamic`, int8 weights per output channel, activations quantised on
     the fly), written once per user to `model_cache_dir` (default
@@ -73,7 +82,7 @@ class OnnxMiniLM:
     cache) is reused too, and `cache_dir` is the fallback when the user cache cannot be written. It
     is never downloaded. `threads` sets onnxruntime's intra-op threads (0: one per core).
 
-    Many texts at once (an ingest's chunk: `PARALLEL_MIN_BATCHES` batches or more) are embedded by one
+    Many texts at once (an ingest's chunk: `PARALLEL_MIN_TEXTS` texts or more) are embedded by one
     worker thread per core (`threads`, 0: `os.cpu_count()`), each running whole batches on a second
     session with one intra-op thread: onnxruntime releases the GIL while it runs, so both workers infer
     at once, and no operator waits for a thread that the machine's other work has descheduled (1.3x
@@ -86,7 +95,7 @@ class OnnxMiniLM:
     name = "all-MiniLM-L6-v2"
     dim = 384
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32, precision: str = "fp32",
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 1, precision: str = "fp32",
                  cache_dir: Path | None = None, threads: int = 0, model_cache_dir: Path | None = None):
         if precision not in PRECISIONS:
             raise EmbeddingError(f"embedding precision '{precision}' is not one of {', '.join(PRECISIONS)}; "
@@ -135,14 +144,16 @@ class OnnxMiniLM:
         tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
         return tok
 
-    def model_file(self) -> Path:
-        """The ONNX file this embedder runs: the shipped fp32 file, or its int8 copy (made on first use)."""
+    def model_file(self, make_fused: bool = False) -> Path:
+        """The ONNX file this embedder runs: its int8 copy (made on first use); for fp32 the copy with the
+        attention fused (`fused_model`: the same vectors, less CPU) when one was made, or `make_fused`
+        and it can be made now, else the shipped file."""
         fp32 = self._folder / "model.onnx"
-        if self.precision == "fp32":
-            return fp32
         folders = [self.model_cache_dir or default_model_cache_dir()]
         if self.cache_dir is not None:
             folders.append(self.cache_dir / "models")  # where earlier versions made it; the fallback
+        if self.precision == "fp32":
+            return fused_model(fp32, folders, make=make_fused) or fp32
         return quantized_model(fp32, folders, version=self.int8_version)
 
     def use_precision(self, precision: str) -> None:
@@ -186,13 +197,15 @@ class OnnxMiniLM:
 
     @cached_property
     def _bulk_session(self):
-        """The session `embed` runs many batches on, from several worker threads: one intra-op thread each."""
-        return self._open_session(1)
+        """The session `embed` runs many batches on, from several worker threads: one intra-op thread each.
+        For fp32 it makes the attention-fused copy if there is none yet (a few seconds, once per user; the
+        query session only uses a copy already made, so a first small ingest or search never waits for it)."""
+        return self._open_session(1, make_fused=True)
 
-    def _open_session(self, threads: int):
+    def _open_session(self, threads: int, make_fused: bool = False):
         import onnxruntime as ort
 
-        path = self.model_file()  # raises EmbeddingError naming the setting when the files are missing
+        path = self.model_file(make_fused)  # raises EmbeddingError naming the setting when the files are missing
         so = ort.SessionOptions()
         so.log_severity_level = 3
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -201,7 +214,8 @@ class OnnxMiniLM:
         # the work (query embedding 8 ms instead of 20-30 ms at load 12 on 2 cores; benchmarks/embed_options.py)
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"])
+            return ort.InferenceSession(str(path), sess_options=so, providers=["CPUExecutionProvider"],
+                                        disabled_optimizers=list(DISABLED_OPTIMIZERS))
         except Exception as exc:
             raise EmbeddingError(f"cannot load the ONNX embedding model {path} ({str(exc)[:160]}); check "
                                  f"ASSISTANT_EMBEDDING_MODEL_DIR") from None
@@ -243,51 +257,69 @@ class OnnxMiniLM:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """``(len(texts), dim) float32``, L2-normalised rows, in the order of `texts`.
 
-        The texts are tokenised at once, sorted by their number of word pieces and cut into batches of
-        `batch_size`, each padded to its longest member (sorting by word pieces rather than characters
-        pads 0.7 % instead of 4 % of the pieces of airas abstracts in batches of 8, and each text is
-        tokenised once); with `PARALLEL_MIN_BATCHES` batches or more they run on `workers` threads (see
-        the class docstring). Raises `EmbeddingError` when the model cannot be loaded.
+        Up to `PARALLEL_MIN_TEXTS` texts (queries, the 19 bundled abstracts) are tokenised at once, sorted
+        by their number of word pieces and cut into batches of `batch_size`, each padded to its longest member,
+        and run in turn on the query session. More texts (an ingest's chunk) are sorted by their number of
+        characters, cut into batches, and each batch is tokenised and run by one of `workers` threads on the
+        bulk session (see the class docstring): the cores start on the first batch at once instead of idling
+        while the whole call is tokenised. With `batch_size` 1 (the default) nothing is padded and each
+        text's vector does not depend on the texts embedded with it (the int8 model quantises its
+        activations with one scale per batch). Raises `EmbeddingError` when the model cannot be loaded.
         """
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encoded = self._tokenizer.encode_batch([t or " " for t in texts])  # padded to the longest text
+        texts = [t or " " for t in texts]
+        tokenizer = self._tokenizer
+        workers = self.workers
+        if workers > 1 and len(texts) >= PARALLEL_MIN_TEXTS:
+            from concurrent.futures import ThreadPoolExecutor
+
+            order = np.argsort([len(t) for t in texts], kind="stable")
+            batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+            session = self._bulk_session
+            truncated = 0
+            with ThreadPoolExecutor(workers, thread_name_prefix="embed") as pool:
+                futures = [pool.submit(self._encode_and_embed, session, tokenizer, [texts[i] for i in idx])
+                           for idx in batches]
+                try:
+                    for idx, future in zip(batches, futures):
+                        out[idx], cut = future.result()
+                        truncated += cut
+                except BaseException:  # Ctrl+C or an error: run no further batch (the running ones finish)
+                    for future in futures:
+                        future.cancel()
+                    raise
+            self.stats = EmbedStats(truncated=truncated)
+            return out
+        encoded = tokenizer.encode_batch(texts)  # padded to the longest text
         truncated = sum(1 for e in encoded if e.overflowing)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         pieces = mask.sum(1)
         order = np.argsort(pieces, kind="stable")
-        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
-
-        def batch(idx):  # the batch's rows, cut to its longest member (padding is on the right)
-            longest = int(pieces[idx].max())
-            return ids[idx, :longest], mask[idx, :longest]
-
-        workers = self.workers
-        if workers > 1 and len(batches) >= PARALLEL_MIN_BATCHES:
-            from concurrent.futures import ThreadPoolExecutor
-
-            session = self._bulk_session
-            with ThreadPoolExecutor(workers, thread_name_prefix="embed") as pool:
-                futures = [pool.submit(self._embed_batch, session, *batch(idx)) for idx in batches]
-                try:
-                    for idx, future in zip(batches, futures):
-                        out[idx] = future.result()
-                except BaseException:  # Ctrl+C or an error: run no further batch (the running ones finish)
-                    for future in futures:
-                        future.cancel()
-                    raise
-        else:
-            if "_session" not in self.__dict__:
-                self.load()
-            session = self._session
-            for idx in batches:
-                out[idx] = self._embed_batch(session, *batch(idx))
+        if "_session" not in self.__dict__:
+            self.load()
+        session = self._session
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            longest = int(pieces[idx].max())  # the batch's rows, cut to its longest member (padding is on the right)
+            out[idx] = self._embed_batch(session, ids[idx, :longest], mask[idx, :longest])
         self.stats = EmbedStats(truncated=truncated)
         return out
+
+    @classmethod
+    def _encode_and_embed(cls, session, tokenizer, texts: list[str]) -> tuple[np.ndarray, int]:
+        """Tokenise one batch of texts (padded to its longest) and embed it: ``(len(texts), dim)`` vectors
+        and how many texts were cut to `MAX_WORD_PIECES`."""
+        import numpy as np
+
+        encoded = tokenizer.encode_batch(texts) if len(texts) > 1 else [tokenizer.encode(texts[0])]
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        return cls._embed_batch(session, ids, mask), sum(1 for e in encoded if e.overflowing)
 
     @property
     def workers(self) -> int:
@@ -460,6 +492,68 @@ def _same_outputs(a: Path, b: Path) -> bool:
     so.log_severity_level = 3
     outs = [ort.InferenceSession(str(f), so, providers=["CPUExecutionProvider"]).run(None, feed)[0] for f in (a, b)]
     return outs[0].shape == outs[1].shape and float(np.abs((outs[0] - outs[1]) * mask[:, :, None]).max()) < 1e-4
+
+
+_UNFUSABLE: set[str] = set()  # fp32 files `fused_model` could not fuse in this process (not tried again)
+
+
+def fused_model(fp32: Path, folders: Path | Sequence[Path], make: bool = True) -> Path | None:
+    """The fp32 ONNX model `fp32` with each layer's attention fused into one onnxruntime Attention node
+    (`fuse_attention`), as a file beside the int8 copy: it computes the same vectors (checked within 1e-4
+    on a probe batch when made; 1e-7 on airas abstracts) for ~10 % less CPU per abstract
+    (docs/benchmarks.md, "Ingest, fourth pass").
+
+    `folders`: where to look for the copy, in order; with `make` it is made (a few seconds: load, fuse,
+    check, save ~90 MB) into the first one that can be written, under a temporary name then renamed. The
+    name carries the fp32 file's size and modification time (``model-fused-<size>-<mtime>.onnx``). Returns
+    None, and the caller runs the shipped file, when there is no copy and `make` is False, or it cannot be
+    made: the onnx package is missing (it comes with the int8 extra), the graph has no attention blocks
+    `fuse_attention` knows, the fused graph computes something else, or no folder can be written. Never
+    raises.
+    """
+    import os
+
+    folders = [Path(folders)] if isinstance(folders, (str, Path)) else [Path(f) for f in folders]
+    try:
+        st = fp32.stat()
+    except OSError:
+        return None
+    name = f"{fp32.stem}-fused-{st.st_size}-{int(st.st_mtime)}.onnx"
+    for folder in folders:
+        if (folder / name).exists():
+            return folder / name
+    if not make or f"{fp32}|{name}" in _UNFUSABLE:
+        return None
+    try:
+        import onnx
+    except ImportError:
+        return None
+    try:
+        graph = onnx.load(str(fp32))
+        if not fuse_attention(graph):
+            _UNFUSABLE.add(f"{fp32}|{name}")
+            return None
+    except Exception:
+        _UNFUSABLE.add(f"{fp32}|{name}")
+        return None
+    for folder in folders:
+        out = folder / name
+        tmp = out.with_name(f"{name}.{os.getpid()}.tmp")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            onnx.save(graph, str(tmp))
+            if not _same_outputs(fp32, tmp):
+                tmp.unlink(missing_ok=True)
+                _UNFUSABLE.add(f"{fp32}|{name}")
+                return None
+            tmp.replace(out)
+            return out
+        except Exception:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+    return None
 
 
 def quantized_model(fp32: Path, folders: Path | Sequence[Path], version: int = INT8_VERSION) -> Path:

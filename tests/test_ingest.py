@@ -305,14 +305,15 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
     vectors as the product's embedder run on one thread, chunk by chunk, in order (real model, real Chroma)."""
     import numpy as np
 
+    from assistant.store import embeddings
     from assistant.store import ingest as ing
-    from assistant.store.embeddings import PARALLEL_MIN_BATCHES, OnnxMiniLM
+    from assistant.store.embeddings import MAX_WORD_PIECES, OnnxMiniLM
     from assistant.store.ingest import IngestReport, read_papers
     from tests.conftest import MODEL_DIR
 
     monkeypatch.setattr(ing, "CHUNK", 24)
-    real_store.embedder.batch_size, real_store.embedder.threads = 2, 2  # 12 batches a chunk: the parallel path
-    assert ing.CHUNK / 2 >= PARALLEL_MIN_BATCHES
+    monkeypatch.setattr(embeddings, "PARALLEL_MIN_TEXTS", 20)  # chunks of 24: the parallel path
+    real_store.embedder.batch_size, real_store.embedder.threads = 2, 2  # 12 batches a chunk, tokenised by the workers
     source = AIRAS_DIR / "iclr" / "2020.json"
     papers = read_papers([source], IngestReport())[:60]  # chunks of 24, 24 and 12 (the last one sequential)
     f = write_jsonl(real_store.settings.paths.data_dir.parent / "sixty.jsonl",
@@ -322,6 +323,10 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
     report = ingest([f], real_store, progress=lambda done, total: progress.append((done, total)))
     assert report.ok and report.added == report.embedded == 60
     assert progress == [(0, 60), (24, 60), (48, 60), (60, 60)]  # each chunk reported once it is stored
+    tokenizer = real_store.embedder._tokenizer
+    too_long = sum(1 for p in papers if len(tokenizer.encode(p.document).overflowing) > 0)
+    assert report.truncated == too_long > 0  # counted by the workers that tokenise as by the sequential path
+    assert len(tokenizer.encode(papers[0].document).ids) <= MAX_WORD_PIECES
 
     stored = real_store.collection.get(include=["embeddings"])
     by_id = dict(zip(stored["ids"], np.asarray(stored["embeddings"])))

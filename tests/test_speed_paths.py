@@ -235,9 +235,9 @@ def test_int8_copy_fuses_the_attention_and_never_reuses_an_older_copy(tmp_path, 
     fused = tmp_path / "fused.onnx"
     onnx.save(graph, str(fused))
     texts = [p.document for p in PAPERS] + ["KV cache"]
-    shipped = OnnxMiniLM(MODEL_DIR).embed(texts)
+    shipped = OnnxMiniLM(MODEL_DIR, model_cache_dir=tmp_path / "none").embed(texts)  # no fused fp32 copy there
     rewritten = OnnxMiniLM(MODEL_DIR)
-    monkeypatch.setattr(rewritten, "model_file", lambda: fused)
+    monkeypatch.setattr(rewritten, "model_file", lambda make_fused=False: fused)
     assert np.allclose(rewritten.embed(texts), shipped, atol=1e-5)
     int8 = OnnxMiniLM(MODEL_DIR, precision="int8", model_cache_dir=user).embed(texts)
     assert (int8 * shipped).sum(1).min() > 0.98
@@ -286,6 +286,66 @@ def test_session_loaded_ahead_embeds_like_one_loaded_on_first_use():
     ahead.load()
     texts = [p.document for p in PAPERS]
     assert np.allclose(ahead.embed(texts), OnnxMiniLM(MODEL_DIR).embed(texts), atol=1e-6)
+
+
+def _airas_abstracts(n: int) -> list[str]:
+    from assistant.store.ingest import IngestReport, read_papers
+    from tests.conftest import AIRAS_DIR
+
+    return [p.document for p in read_papers([AIRAS_DIR / "iclr" / "2020.json"], IngestReport())[:n]]
+
+
+@pytest.mark.integration
+@needs_model
+def test_fp32_fused_copy_is_made_by_an_ingest_once_and_embeds_like_the_shipped_file(tmp_path, monkeypatch):
+    import sys
+
+    import onnx
+
+    from assistant.store import embeddings
+    from assistant.store.embeddings import PARALLEL_MIN_TEXTS, OnnxMiniLM, fused_model
+
+    fp32 = MODEL_DIR / "onnx" / "model.onnx"
+    user = tmp_path / "user-cache"
+    texts = _airas_abstracts(PARALLEL_MIN_TEXTS) + ["KV cache"]
+    model = OnnxMiniLM(MODEL_DIR, threads=2, model_cache_dir=user)
+    assert model.embed(["KV cache"]).shape == (1, 384)
+    assert model.model_file() == fp32 and not user.exists()  # a query (or a small ingest) makes no copy
+    vectors = model.embed(texts)  # an ingest's chunk: the bulk session makes the fused copy
+    made = fused_model(fp32, [user], make=False)
+    assert made is not None and [p.name for p in user.iterdir()] == [made.name]  # no temporary file left
+    ops = [n.op_type for n in onnx.load(str(made)).graph.node]
+    assert ops.count("Attention") == 6 and "Softmax" not in ops
+    stamp = made.stat().st_mtime_ns
+
+    shipped = OnnxMiniLM(MODEL_DIR, threads=1, model_cache_dir=tmp_path / "none")  # the shipped graph, in turn
+    assert shipped.model_file() == fp32
+    np.testing.assert_allclose(vectors, shipped.embed(texts), rtol=0, atol=1e-5)
+    again = OnnxMiniLM(MODEL_DIR, model_cache_dir=user)
+    assert again.model_file() == made and made.stat().st_mtime_ns == stamp  # reused by the next process's queries
+    np.testing.assert_allclose(again.embed(["KV cache"]), vectors[-1:], rtol=0, atol=1e-5)
+
+    monkeypatch.setitem(sys.modules, "onnx", None)  # a core install without the onnx package: the shipped file
+    monkeypatch.setattr(embeddings, "_UNFUSABLE", set())
+    assert fused_model(fp32, [tmp_path / "other"]) is None and not (tmp_path / "other").exists()
+    plain = OnnxMiniLM(MODEL_DIR, threads=2, model_cache_dir=tmp_path / "other")
+    np.testing.assert_allclose(plain.embed(texts), vectors, rtol=0, atol=1e-5)
+
+
+@pytest.mark.integration
+@needs_model
+def test_int8_vector_of_a_text_does_not_depend_on_the_texts_embedded_with_it(tmp_path):
+    from assistant.store.embeddings import PARALLEL_MIN_TEXTS, OnnxMiniLM
+
+    user = tmp_path / "user-cache"
+    texts = _airas_abstracts(PARALLEL_MIN_TEXTS + 6)
+    int8 = OnnxMiniLM(MODEL_DIR, precision="int8", threads=2, model_cache_dir=user)
+    chunk = int8.embed(texts)  # an ingest's chunk, on two workers
+    alone = np.concatenate([int8.embed([t]) for t in texts[:5]])  # as queries are embedded, one by one
+    np.testing.assert_allclose(chunk[:5], alone, rtol=0, atol=1e-5)
+    fp32 = OnnxMiniLM(MODEL_DIR, threads=2, model_cache_dir=user).embed(texts)
+    cosine = (chunk * fp32).sum(1)
+    assert cosine.mean() >= 0.995 and cosine.min() >= 0.985
 
 
 def test_filtered_dense_candidates_equal_chromas_filtered_knn(fake_store, monkeypatch):

@@ -72,11 +72,11 @@ class Settings(BaseSettings):
     embedding_base_url: str | None = Field(None, description="Base URL of the embedding endpoint "
                                                              "(default: openai_base_url).")
     embedding_precision: Literal["fp32", "int8"] = Field(
-        "fp32", description="ONNX MiniLM weights of a new collection: 'fp32' as shipped, or 'int8' (quantised once "
-                            "per user from the fp32 file: attention fused into onnxruntime's Attention operator, then "
-                            "quantize_dynamic per channel, into model_cache_dir; needs the int8 extra; about half the "
-                            "CPU per abstract at SciFact nDCG@10 +0.002, but answers over the 19 bundled abstracts "
-                            "lose a few conversation turns, docs/benchmarks.md). "
+        "int8", description="ONNX MiniLM weights a new collection's abstracts are embedded with: 'int8' (quantised "
+                            "once per user from the shipped fp32 file: attention fused into onnxruntime's Attention "
+                            "operator, then quantize_dynamic per channel, into model_cache_dir; less than half of fp32's "
+                            "CPU per abstract at the same SciFact nDCG@10 and answers, docs/benchmarks.md) or 'fp32' "
+                            "as shipped. The relevance gate embeds the question with the fp32 model at either. "
                             "An existing collection is searched with the precision it was built with; set "
                             "explicitly, a collection built with the other one is an error.")
     model_cache_dir: Path | None = Field(

@@ -507,7 +507,7 @@ def fused_model(fp32: Path, folders: Path | Sequence[Path], make: bool = True) -
     check, save ~90 MB) into the first one that can be written, under a temporary name then renamed. The
     name carries the fp32 file's size and modification time (``model-fused-<size>-<mtime>.onnx``). Returns
     None, and the caller runs the shipped file, when there is no copy and `make` is False, or it cannot be
-    made: the onnx package is missing (it comes with the int8 extra), the graph has no attention blocks
+    made: the onnx package is missing (a core dependency; an install without it), the graph has no attention blocks
     `fuse_attention` knows, the fused graph computes something else, or no folder can be written. Never
     raises.
     """

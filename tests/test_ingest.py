@@ -313,7 +313,9 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
 
     monkeypatch.setattr(ing, "CHUNK", 24)
     monkeypatch.setattr(embeddings, "PARALLEL_MIN_TEXTS", 20)  # chunks of 24: the parallel path
-    real_store.embedder.batch_size, real_store.embedder.threads = 2, 2  # 12 batches a chunk, tokenised by the workers
+    # 24 batches of one a chunk (the product's batch size: an int8 vector then depends on no neighbour), tokenised
+    # by the workers
+    real_store.embedder.batch_size, real_store.embedder.threads = 1, 2
     source = AIRAS_DIR / "iclr" / "2020.json"
     papers = read_papers([source], IngestReport())[:60]  # chunks of 24, 24 and 12 (the last one sequential)
     f = write_jsonl(real_store.settings.paths.data_dir.parent / "sixty.jsonl",
@@ -330,7 +332,8 @@ def test_pipelined_ingest_stores_the_vectors_a_sequential_embedding_gives(real_s
 
     stored = real_store.collection.get(include=["embeddings"])
     by_id = dict(zip(stored["ids"], np.asarray(stored["embeddings"])))
-    sequential = OnnxMiniLM(MODEL_DIR, batch_size=2, threads=1)  # one worker: batches in turn, one session
+    sequential = OnnxMiniLM(MODEL_DIR, batch_size=1, threads=1,  # one worker: batches in turn, one session
+                            precision=real_store.embedder.precision, cache_dir=real_store.settings.paths.cache_dir)
     written = read_papers([f], IngestReport())
     assert sorted(by_id) == sorted(p.id for p in written)
     for start in range(0, 60, 24):

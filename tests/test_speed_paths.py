@@ -420,8 +420,8 @@ def test_answers_from_cached_sentence_vectors_equal_answers_without_the_cache(bu
         again = [t for t in counting.texts if not set(re.findall(r"\w+", t.lower())) <= asked]
         assert not again, f"the cached answer embedded abstract sentences again: {again[:2]}"
     assert without[0]["citations"][0]["title"] == "NorMuon" and "21.74" in without[0]["answer"]
-    files = list((settings.paths.cache_dir / relevance.SENTENCE_CACHE).glob("all-MiniLM-L6-v2-fp32-*.sqlite3"))
-    assert len(files) == 1
+    files = list((settings.paths.cache_dir / relevance.SENTENCE_CACHE).glob("all-MiniLM-L6-v2-*.sqlite3"))
+    assert len(files) == 1 and f"-{bundled_store.embedder.precision}" in files[0].name  # one cache, of the collection's model
 
 
 @pytest.mark.integration

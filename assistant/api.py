@@ -149,6 +149,15 @@ class PaperCollection:
         items = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
         return ingest([Path(p) for p in items], self.store, progress=progress, venue=venue, year=year)
 
+    def remove(self, paper_ids: str | Iterable[str]) -> int:
+        """Take papers out of the collection by id (``"p"`` + 16 hex digits, as in search results): their
+        vectors, text and metadata, and from the BM25 index; the CLI's ``assistant remove``. Unknown ids
+        are ignored. Returns how many were removed. Raises `assistant.store.chroma.StoreError` when the
+        store cannot be written."""
+        from assistant.store.ingest import remove
+
+        return remove(self.store, [paper_ids] if isinstance(paper_ids, str) else list(paper_ids))
+
     def papers(self, *, venue: str | None = None, year: int | str | None = None,
                author: str | None = None) -> list[Paper]:
         """Every paper in the collection that matches the filters (see `make_filters`), sorted by id."""

@@ -112,6 +112,14 @@ def test_search_refuses_a_top_k_below_one_and_a_bad_year_as_usage_errors(papers)
     assert err.value.kind == "usage" and isinstance(err.value, ValueError)
 
 
+def test_remove_takes_papers_out_of_search_and_the_count(papers):
+    top = papers.search("compress the KV cache", top_k=1)[0].paper
+    assert papers.remove([top.id, "p0000000000000000"]) == 1  # an unknown id is ignored
+    assert len(papers) == 2 and papers.get(top.id) is None
+    assert top.id not in {r.paper.id for r in papers.search("compress the KV cache")}  # BM25 too
+    assert papers.remove(top.id) == 0
+
+
 def test_search_filters_by_venue_year_and_author(papers):
     assert [r.paper.title for r in papers.search("language models", venue="NeurIPS")] == [PAPERS[2]["title"]]
     assert {r.paper.venue for r in papers.search("language models", year="2025-2026")} == {"ICML"}

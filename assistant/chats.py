@@ -95,6 +95,17 @@ def title_from(question: str, max_chars: int = 60) -> str:
 
 # --- the store ---------------------------------------------------------------------------------------
 
+def _what_to_do(exc: BaseException) -> str:
+    """The way out of a database failure a user can fix: a read-only or full data folder."""
+    text = str(exc).casefold()
+    if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError) or getattr(exc, "errno", 0) in (13, 30):
+        return ("; the data folder is read-only: answers are shown but not saved; set ASSISTANT_DATA_DIR "
+                "(or --data-dir) to a folder you can write")
+    if "disk is full" in text or getattr(exc, "errno", 0) == 28:
+        return "; the disk is full: free some space to save conversations again"
+    return ""
+
+
 class ChatStore:
     """Conversations in one SQLite file. Each method opens its own short connection, so the store can
     be used from the UI thread and from workers alike. Raises `ChatStoreError` on database failure."""
@@ -113,7 +124,7 @@ class ChatStore:
                 self._migrated = True
             return db
         except (sqlite3.Error, OSError) as exc:
-            raise ChatStoreError(f"cannot open the conversations database {self.path} ({exc})") from None
+            raise ChatStoreError(f"cannot open the conversations database {self.path} ({exc}){_what_to_do(exc)}") from None
 
     def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         db = self._connect()
@@ -121,7 +132,7 @@ class ChatStore:
             with db:
                 return fn(db)
         except sqlite3.Error as exc:
-            raise ChatStoreError(f"conversations database {self.path}: {exc}") from None
+            raise ChatStoreError(f"conversations database {self.path}: {exc}{_what_to_do(exc)}") from None
         finally:
             db.close()
 

@@ -95,6 +95,26 @@ def test_unwritable_database_is_one_line_error(tmp_path):
         ChatStore(blocker / "sub" / "c.sqlite").list()
 
 
+def test_a_read_only_database_says_what_to_do(tmp_path, monkeypatch):
+    """The chat app shows this as "not saved: ..."; it named the failure but not the way out. (Running as
+    root, a chmod does not make SQLite read-only, so the failure SQLite raises then is raised here.)"""
+    import sqlite3
+
+    import pytest
+
+    from assistant import chats
+    from assistant.chats import ChatStoreError
+
+    def read_only(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(chats.sqlite3, "connect", read_only)
+    with pytest.raises(ChatStoreError) as err:
+        ChatStore(tmp_path / "c.sqlite").create("What is NorMuon?")
+    message = str(err.value)
+    assert "read-only" in message and "ASSISTANT_DATA_DIR" in message and "\n" not in message
+
+
 def test_markdown_export_numbers_cited_papers_across_turns(settings, tmp_path):
     store = ChatStore(settings.paths.conversations_db)
     chat_id = store.create("What is NorMuon?")

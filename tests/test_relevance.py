@@ -849,3 +849,25 @@ def test_a_search_question_on_differential_privacy_is_not_taken_for_a_comparison
     obj, cited = _ask(bundled_store, settings,
                       "Is there a paper on differential privacy guarantees for federated learning?")
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "'privacy'" in obj["note"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, phrase, twin, paper", [
+    ("How does EAPO do on autonomous driving?", "autonomous driving", "How does EAPO do on math problems?", "EAPO"),
+    ("Is there a paper on the convergence of DPO in federated learning over hospital patient records?",
+     "hospital patient records",
+     "Is there a paper analysing DPO convergence when preference data are spread over many clients?",
+     "Preference-based reinforcement learning (RL) is a key"),
+])
+def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answered(
+        bundled_store, settings, near_miss, phrase, twin, paper):
+    """Each word of the phrase alone looks half covered ("autonomous" 0.24, "driving" 0.23: its neighbour
+    still says the topic); removed together it is the topic no abstract covers (`phrase_gaps`, 0.45)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{phrase}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)

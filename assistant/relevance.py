@@ -1062,7 +1062,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                                                             word_gaps)):
             e.uncovered, e.uncovered_term = gap, word
         if strict and not gate_off:
-            phrases = phrase_gaps(question, qvec, hits, vectors_of, reference, word_gaps)
+            phrases = (phrase_gaps(question, qvec, hits, vectors_of, reference, word_gaps)
+                       if len(papers) < ABSENT_WORD_MIN_PAPERS else {})  # the rule's range: no embedding above
             topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):

@@ -632,7 +632,8 @@ def test_a_theme_with_examples_and_a_chatty_question_are_not_refused(bundled_sto
 @pytest.mark.integration
 @pytest.mark.parametrize("question", [
     "Which papers use reinforcement learning to improve LLM reasoning?",
-    "Is there a paper on differential privacy for federated learning of image classifiers?",
+    # (not a search question: "Is there a paper on ..." is now refused as a topic no abstract covers, 'privacy')
+    "What guarantees does differential privacy give for federated learning of image classifiers?",
 ])
 def test_a_relevance_note_never_contradicts_itself(bundled_store, question):
     """A note "relevance A < B" has A below B as printed (the new-user trial saw "0.07 < 0.06")."""
@@ -767,9 +768,19 @@ def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search
     assert uncovered_topics("Which paper uses NorMuon for robots?", hits, far, 19) == ["robot"]
     # one retrieved paper covers it in meaning: not a missing topic
     assert uncovered_topics("Which paper uses NorMuon for robots?", hits, {"robot": [0.4, TOPIC_GAP - 0.01]}, 19) == []
-    # a question about one paper asks what it says ("Does NorMuon work for robots?"), a comparison names its papers
-    assert uncovered_topics("Does NorMuon work for robots?", hits, far, 19) == []
+    # a question about one paper asks what it says ("Where can I run NorMuon on robot arms?"), a comparison
+    # names its papers ("differs"; "differential privacy" is a topic, not a comparison)
+    assert uncovered_topics("Where can I run NorMuon on robot arms?", hits, far, 19) == []
     assert uncovered_topics("Which paper compares NorMuon and Muon on robots?", hits, far, 19) == []
+    assert uncovered_topics("How does NorMuon differ from Muon on robot tasks?", hits, far, 19) == []
+    assert uncovered_topics("Is there a paper on differential robot privacy?", hits, far, 19) == ["robot"]
+    # ... unless it applies the paper's method to a domain: then the domain's words count, and only those
+    assert uncovered_topics("Does NorMuon work for robot control?", hits, far, 19) == ["robot"]
+    assert uncovered_topics("What is NorMuon used for in robot learning?", hits, far, 19) == ["robot"]
+    assert uncovered_topics("Can NorMuon be applied to robot arms?", hits, far, 19) == ["robot"]
+    assert uncovered_topics("How does NorMuon do on robot benchmarks?", hits, far, 19) == ["robot"]
+    assert uncovered_topics("Was a robot used for the NorMuon experiments?", hits, far, 19) == []
+    assert uncovered_topics("Which robot was used to train NorMuon?", hits, far, 19) == []
     # in a large collection `unknown_words` refuses every word no abstract uses already
     assert uncovered_topics("Which paper uses NorMuon for robots?", hits, far, 16000) == []
     # a word some abstract uses (IDF below the largest) is not a missing topic
@@ -805,3 +816,58 @@ def test_a_near_miss_is_refused_at_int8_as_at_fp32(int8_bundled_store, settings)
     obj, cited = _ask(int8_bundled_store, settings,
                       "Is there a paper that lets a policy consult external experts during RL for weather prediction?")
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "'weather'" in obj["note"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, term, twin, paper", [
+    ("Does RankTuner work for music generation?", "music", "Does RankTuner work for instruction tuning?",
+     "RankTuner"),
+    ("What is DiffuSearch used for in robotics?", "robotics", "What is DiffuSearch used for in code generation?",
+     "DiffuSearch"),
+])
+def test_a_method_applied_to_a_domain_no_abstract_covers_is_refused_and_its_twin_is_answered(
+        bundled_store, settings, near_miss, term, twin, paper):
+    """A near miss in the form "Does X work for <domain>?" (benchmarks/near_misses2_dev.jsonl): it names a
+    paper, yet the domain it adds is one no abstract covers; the twin's domain ("instruction tuning", not in
+    the RankTuner abstract) its paper covers in meaning."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and cited == [paper]
+
+
+@pytest.mark.integration
+def test_a_search_question_on_differential_privacy_is_not_taken_for_a_comparison(bundled_store, settings):
+    """"differential" is not "differ": the question asks for a paper on a topic no abstract covers (was answered
+    with the federated-DPO paper, icml2026_chats_dev dc14.3)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings,
+                      "Is there a paper on differential privacy guarantees for federated learning?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "'privacy'" in obj["note"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, phrase, twin, paper", [
+    ("How does EAPO do on autonomous driving?", "autonomous driving", "How does EAPO do on math problems?", "EAPO"),
+    ("Is there a paper on the convergence of DPO in federated learning over hospital patient records?",
+     "hospital patient records",
+     "Is there a paper analysing DPO convergence when preference data are spread over many clients?",
+     "Preference-based reinforcement learning (RL) is a key"),
+])
+def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answered(
+        bundled_store, settings, near_miss, phrase, twin, paper):
+    """Each word of the phrase alone looks half covered ("autonomous" 0.24, "driving" 0.23: its neighbour
+    still says the topic); removed together it is the topic no abstract covers (`phrase_gaps`, 0.45)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{phrase}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)

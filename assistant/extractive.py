@@ -656,7 +656,7 @@ def mentions_detail(detail: str, abstract: str) -> str | None:
 _APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|did|can|could|will|would|might)\s+(?!there\b)"
                         r"[^?]*?\b(?:work|apply|generali[sz]e|transfer|extend|carry\s+over|be\s+(?:used|applied)|hold)|"
                         r"(?:is|are|was|were)\s+(?!there\b)[^?]*?\b(?:applicable|suitable|usable|used|applied))"
-                        r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with|beyond)\s+(?P<domain>[^?]+)", re.I)
+                        r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
 _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
                                           "domains application applications other also well too case cases "
                                           "kind kinds type types"))
@@ -676,7 +676,15 @@ def asked_domain(question: str, pointers: Sequence[str] = ()) -> set[str]:
 def covers_domain(domain: set[str], sentences: Sequence[str]) -> bool:
     """True when one of `sentences` carries every stem of `domain` (`asked_domain`): the abstract names
     the asked domain, so whether the method works for it is for the sentence to say."""
-    return any(domain <= content_stems(plain(s)) for s in sentences)
+    def has(stem: str, words: set[str]) -> bool:  # "math" is in "mathematical" (stem "mathemat")
+        return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
+                                    for w in words)
+
+    for s in sentences:
+        words = content_stems(plain(s))
+        if all(has(stem, words) for stem in domain):
+            return True
+    return False
 
 
 def category_names(sentence: str, question: str) -> list[str]:
@@ -692,13 +700,15 @@ def category_names(sentence: str, question: str) -> list[str]:
     modifiers = {noun_key(w) for w in words if noun_key(w) != key}
     text = plain(sentence)
     out = []
-    lists = re.finditer(rf"((?:[\w-]+,?\s+){{1,10}}?){re.escape(key)}\w*\b", text, re.I)
+    # "math, coding, text-to-SQL, and reading-comprehension benchmarks": a list of items (one or two
+    # words each) ending in a modifier of the question right before the noun; "the FSDP2 framework"
+    # is an instance (the word before the noun is its name)
+    item = r"[\w-]+(?:\s+[\w-]+)?"
+    lists = re.finditer(rf"((?:{item},\s+)*(?:{item},?\s+(?:and|or)\s+)?)([\w-]+)\s+{re.escape(key)}\w*\b", text, re.I)
     for m in lists:
-        run = m.group(1)
-        items = [w.strip(",") for w in run.split()]
-        if not any(noun_key(w) in modifiers or w.casefold() in modifiers for w in items):
+        if noun_key(m.group(2)) not in modifiers and m.group(2).casefold() not in modifiers:
             continue
-        out += [n for n in name_tokens(run)]
+        out += name_tokens(m.group(1))
     return out
 
 

@@ -712,6 +712,9 @@ def category_names(sentence: str, question: str) -> list[str]:
     return out
 
 
+_SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
+
+
 def entity_phrase(question: str) -> list[str]:
     """The words of the thing an entity question asks to be named, beyond its head noun: "which math
     competition benchmarks" -> ``["math", "competition", "benchmarks"]``, "which spiking neuron model"
@@ -1213,6 +1216,13 @@ class ExtractiveSynthesizer:
                 named = sorted((x for x in scored if x[1] == top_n and (
                     key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
                     or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
+            if re.search(r"\bsizes?\b|\bscales?\b", question, re.I):
+                # "which model sizes ...?": a sentence stating a size ("1.3B", "350M parameters") that the
+                # question does not already give ("Apart from the 1.1B model, ..."); "multiple model
+                # scales" names none
+                given = {m.group(0).replace(" ", "").casefold() for m in _SIZE_NUMBER.finditer(question)}
+                named = [x for x in named if any(m.group(0).replace(" ", "").casefold() not in given
+                                                 for m in _SIZE_NUMBER.finditer(plain(x[2])))]
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()

@@ -867,3 +867,14 @@ def test_a_detail_follow_up_with_no_paper_in_the_history_does_not_take_another_p
     assert any("RePro" in c.paper.abstract for c in first.citations), first.answer
     follow = turn(conv, "Is its code on GitHub?")
     assert "github.com" in follow.answer, follow.answer
+
+
+@pytest.mark.integration
+def test_which_model_sizes_is_answered_by_a_size_the_question_does_not_already_give(bundled_store, settings):
+    """NorMuon's abstract states one size (1.1B) and "multiple model scales": asked which sizes, the
+    sentence with 1.1B answers; asked which sizes besides 1.1B, the abstracts do not say (it used to
+    quote the "multiple model scales" sentence)."""
+    obj = _extractive(bundled_store, settings, "Which model sizes did NorMuon train?")
+    assert "1.1B" in obj["answer"], obj["answer"]
+    obj = _extractive(bundled_store, settings, "Other than the 1.1B one, which model sizes did NorMuon train?")
+    assert obj["answer"] == "The abstracts do not say.", obj["answer"]

@@ -75,6 +75,7 @@ _NUMBER_Q = re.compile(
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
     r"throughput|latency|overhead)\b"
+    r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(

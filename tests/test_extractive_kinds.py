@@ -882,13 +882,13 @@ def test_which_model_sizes_is_answered_by_a_size_the_question_does_not_already_g
 
 @pytest.mark.integration
 def test_which_value_of_a_parameter_is_a_number_question(bundled_store, settings):
-    """"Which value of X" asks a number like "what value of X": NorMuon's abstract gives no learning
-    rate, so the abstracts do not say (as a question of kind "other" it quoted NorMuon's summary);
-    STAR-KV's compression ratio is stated (75%)."""
+    """"Which value of X" asks a number like "what value of X": WinQ's abstract names its linear
+    interpolation but gives no coefficient, so the abstracts do not say (as a question of kind "other" it
+    quoted WinQ's summary); STAR-KV's compression ratio is stated (75%)."""
     from assistant.extractive import question_kind
 
-    assert question_kind("Which value of the learning rate does NorMuon use?") == "number"
-    obj = _extractive(bundled_store, settings, "Which value of the learning rate does NorMuon use?")
+    assert question_kind("Which value of the interpolation coefficient does WinQ use?") == "number"
+    obj = _extractive(bundled_store, settings, "Which value of the interpolation coefficient does WinQ use?")
     assert obj["answer"] == "The abstracts do not say.", obj["answer"]
     obj = _extractive(bundled_store, settings, "Which value of the compression ratio does STAR-KV reach?")
     assert "75%" in obj["answer"], obj["answer"]

@@ -810,6 +810,25 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     return line
 
 
+def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
+    """The ids of the papers the previous turn was given (its sources; empty when it found none) when
+    `question` asks a detail of one study ("Is its code on GitHub?", `_asks_study_detail` or
+    `assistant.extractive.detail_asked`) and its rewrite `standalone` found no subject to name (``"…
+    (follow-up to: …)"``): the study asked about is among those papers, not any paper the detail's words
+    retrieve. None otherwise (the answer may use every relevant paper)."""
+    from assistant.extractive import detail_asked
+
+    if conversation is None or not conversation.turns or not standalone.rstrip().endswith(")"):
+        return None
+    last = conversation.turns[-1]
+    prev = (last.standalone_question or last.question).strip()
+    if not standalone.rstrip().endswith(f"(follow-up to: {prev})"):
+        return None
+    if not (_asks_study_detail(question) or detail_asked(question)):
+        return None
+    return {s.paper.id for s in last.sources}
+
+
 # --- answer ----------------------------------------------------------------------------------------
 
 def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer, settings: Settings,
@@ -883,9 +902,24 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield Citations(())
         yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
         return
+    relevant = list(judgement.relevant)
+    about = previous_papers(question, standalone, conversation)
+    if about is not None:
+        # "Is its code on GitHub?" after a question no paper was found for: "its" points at the paper
+        # the previous question was about, so the detail's words ("code", "GitHub") may not pick another
+        relevant = [r for r in relevant if r.paper.id in about]
+        if not relevant:
+            text = prompts.CANNOT_ANSWER
+            why = "the question asks about the paper of the previous question, and no paper was found for it"
+            yield Sources((), standalone, why, relevance)
+            parts.append(text)
+            yield TextDelta(text)
+            yield Citations(())
+            yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+            return
     try:
         chance = {e.id: e.score for e in judgement.evidence}
-        kept = [_Judged(r, chance.get(r.paper.id)) for r in judgement.relevant]
+        kept = [_Judged(r, chance.get(r.paper.id)) for r in relevant]
         sources, messages, note = pack_sources(kept, standalone, llm, llm.max_tokens)
     except ContextError as exc:
         yield fail(str(exc), ErrorKind.CONTEXT_LENGTH)

@@ -75,6 +75,7 @@ _NUMBER_Q = re.compile(
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
     r"throughput|latency|overhead)\b"
+    r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
@@ -653,6 +654,68 @@ def mentions_detail(detail: str, abstract: str) -> str | None:
     return next((s for s in split_sentences(abstract) if pattern.search(s) and not states_detail(detail, s)), None)
 
 
+_APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|did|can|could|will|would|might)\s+(?!there\b)"
+                        r"[^?]*?\b(?:work|apply|generali[sz]e|transfer|extend|carry\s+over|be\s+(?:used|applied)|hold)|"
+                        r"(?:is|are|was|were)\s+(?!there\b)[^?]*?\b(?:applicable|suitable|usable|used|applied))"
+                        r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
+_GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
+                                          "domains application applications other also well too case cases "
+                                          "kind kinds type types"))
+
+
+def asked_domain(question: str, pointers: Sequence[str] = ()) -> set[str]:
+    """The content stems of the domain, task or modality a yes/no applicability question asks about
+    ("Does it also work for code generation?" -> ``{"code", "generat"}``), without the paper's name and
+    generic words ("tasks", "models"); empty when the question is not one ("Does it need retraining?")."""
+    m = _APPLIES_Q.search(fold(question))
+    if not m:
+        return set()
+    domain = re.sub(r"\([^)]*\)\s*$", "", m.group("domain"))  # the subject a follow-up rewrite appends
+    return content_stems(domain, pointers) - _GENERIC_DOMAIN
+
+
+def covers_domain(domain: set[str], sentences: Sequence[str]) -> bool:
+    """True when one of `sentences` carries every stem of `domain` (`asked_domain`): the abstract names
+    the asked domain, so whether the method works for it is for the sentence to say."""
+    def has(stem: str, words: set[str]) -> bool:  # "math" is in "mathematical" (stem "mathemat")
+        return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
+                                    for w in words)
+
+    for s in sentences:
+        words = content_stems(plain(s))
+        if all(has(stem, words) for stem in domain):
+            return True
+    return False
+
+
+def category_names(sentence: str, question: str) -> list[str]:
+    """The names inside a list of categories that ends in the entity question's head noun and holds one
+    of its modifiers ("Across math, coding, text-to-SQL, and reading-comprehension benchmarks" for
+    "Which reading-comprehension benchmark ...?": "text-to-SQL" names a kind of benchmark, not one):
+    the abstract states the category, not an instance of it."""
+    words = entity_phrase(question)
+    noun = entity_noun(question) or (words[-1] if words else "")
+    if not noun or len(words) < 2:
+        return []
+    key = noun_key(noun)
+    modifiers = {noun_key(w) for w in words if noun_key(w) != key}
+    text = plain(sentence)
+    out = []
+    # "math, coding, text-to-SQL, and reading-comprehension benchmarks": a list of items (one or two
+    # words each) ending in a modifier of the question right before the noun; "the FSDP2 framework"
+    # is an instance (the word before the noun is its name)
+    item = r"[\w-]+(?:\s+[\w-]+)?"
+    lists = re.finditer(rf"((?:{item},\s+)*(?:{item},?\s+(?:and|or)\s+)?)([\w-]+)\s+{re.escape(key)}\w*\b", text, re.I)
+    for m in lists:
+        if noun_key(m.group(2)) not in modifiers and m.group(2).casefold() not in modifiers:
+            continue
+        out += name_tokens(m.group(1))
+    return out
+
+
+_SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
+
+
 def entity_phrase(question: str) -> list[str]:
     """The words of the thing an entity question asks to be named, beyond its head noun: "which math
     competition benchmarks" -> ``["math", "competition", "benchmarks"]``, "which spiking neuron model"
@@ -1038,6 +1101,11 @@ class ExtractiveSynthesizer:
             # carries the description's words (`described_paper`), which may not be the first kept
             sources = described_paper(focus, sources)
         top_n = sources[0].n
+        domain = asked_domain(question, pointers)
+        if domain and not covers_domain(domain, [x[2] for x in scored if x[1] == top_n]):
+            # "Does it also work for code generation?" about a paper whose abstract never names code
+            # generation: whether it does is not stated, whatever the paper's other sentences say
+            return kind, []
 
         def pick(pool, limit=None, one_source=True):
             pool = [x for x in pool if not one_source or x[1] == top_n] or ([] if one_source else pool)
@@ -1050,7 +1118,9 @@ class ExtractiveSynthesizer:
             return [(x[1], x[2], x[3], None) for x in chosen]
 
         if detail:
-            return "detail", pick([x for x in good if states_detail(detail, x[2])], 1, one_source=False)
+            # a detail of the paper the question names ("Is STAR-KV's code on GitHub?") is that paper's:
+            # another kept paper's code link does not answer it
+            return "detail", pick([x for x in good if states_detail(detail, x[2])], 1, one_source=bool(pointers))
         if kind == "papers" and (asks_several(question) or len(sources) > 1 and asks_several(question)):
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))
@@ -1115,6 +1185,10 @@ class ExtractiveSynthesizer:
             noun = entity_noun(question) or ""
             key = noun_key(noun) if noun else ""
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
+            # "Which reading-comprehension benchmark ...?" answered by "... math, text-to-SQL, and
+            # reading-comprehension benchmarks": the abstract names the category, not one benchmark
+            cats = {x[2]: category_names(x[2], question) for x in scored}
+            good = [x for x in good if not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]])]
             named = [x for x in good if names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
             if not named and noun != "written":
@@ -1129,7 +1203,7 @@ class ExtractiveSynthesizer:
                 # 2025, EAPO ..." for "which math competitions"): a sentence of the named paper that
                 # lists names, or names things (states sizes, when sizes are asked) sharing the question's words
                 def lists(x):
-                    found = named_entities(x[2], exclude)
+                    found = named_entities(x[2], [*exclude, *cats[x[2]]])
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
             if not named and pointers and key:
@@ -1143,6 +1217,13 @@ class ExtractiveSynthesizer:
                 named = sorted((x for x in scored if x[1] == top_n and (
                     key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
                     or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
+            if re.search(r"\bsizes?\b|\bscales?\b", question, re.I):
+                # "which model sizes ...?": a sentence stating a size ("1.3B", "350M parameters") that the
+                # question does not already give ("Apart from the 1.1B model, ..."); "multiple model
+                # scales" names none
+                given = {m.group(0).replace(" ", "").casefold() for m in _SIZE_NUMBER.finditer(question)}
+                named = [x for x in named if any(m.group(0).replace(" ", "").casefold() not in given
+                                                 for m in _SIZE_NUMBER.finditer(plain(x[2])))]
             return "entity", pick(named, 1, one_source=False)
         if kind == "definition":
             term = (defined_term(question) or "").casefold()

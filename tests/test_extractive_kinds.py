@@ -782,3 +782,113 @@ def test_which_models_a_paper_compared_against_is_an_entity_question_not_a_compa
     assert question_kind("Compare the speedups of STAR-KV and WinQ") == "papers"
     obj = _extractive(bundled_store, settings, "Which proprietary models did ALIVE compare against?")
     assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+
+
+def test_asked_domain_is_the_domain_of_a_yes_no_applicability_question_only():
+    from assistant.extractive import asked_domain, covers_domain
+
+    assert asked_domain("Does STAR-KV also work for code generation?", ["STAR-KV"]) == {"code", "generat"}
+    assert asked_domain("Can it be applied to vision transformers?") == {"vision", "transform"}
+    # "tasks" is generic: the domain is "long-context"
+    assert asked_domain("Does it work on long-context tasks?") == {"long-context"}
+    # not applicability questions: a property ("need retraining") or "work" as a noun
+    assert asked_domain("Does it need retraining?") == set()
+    assert asked_domain("Is there work on shrinking the KV cache by exploiting redundancy?") == set()
+    sentences = ["We evaluate on math and code generation benchmarks.", "Our code is available."]
+    assert covers_domain({"code", "generat"}, sentences)
+    assert not covers_domain({"vision", "transform"}, sentences)
+
+
+def _ask(bundled_store, settings, q, conversation=None):
+    from assistant.answering import answer, answer_to_json
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    return answer_to_json(q, answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                                    settings=settings, conversation=conversation))
+
+
+@pytest.mark.integration
+def test_an_applicability_question_about_a_domain_the_abstract_never_names_is_not_stated(bundled_store, settings):
+    """STAR-KV's abstract never names code generation: whether it works for it is not stated (it used to
+    quote STAR-KV's description); asked about quantization, which the abstract names ("when combined with
+    quantization"), it is answered from the abstract."""
+    obj = _extractive(bundled_store, settings, "Does STAR-KV also work for code generation?")
+    assert obj["answer"] == "The abstracts do not say.", obj["answer"]
+    obj = _extractive(bundled_store, settings, "Does STAR-KV work with quantization?")
+    assert not obj["refused"] and _cited_titles(obj) and "STAR-KV" in obj["answer"], obj["answer"]
+
+
+def test_category_names_are_the_names_inside_a_list_of_kinds_ending_in_the_asked_noun():
+    from assistant.extractive import category_names
+
+    q = "Which reading-comprehension benchmark did they use?"
+    listed = "Across challenging math, coding, text-to-SQL, and reading-comprehension benchmarks, X improves pass@1."
+    assert category_names(listed, q) == ["text-to-SQL"]
+    # a benchmark named after the category is an instance: not a category name
+    assert category_names("On reading-comprehension benchmarks such as SQuAD, X improves F1.", q) == []
+
+
+@pytest.mark.integration
+def test_an_entity_question_whose_abstract_states_only_the_category_is_not_stated(bundled_store, settings):
+    """PLAINTAIN's abstract says "reading-comprehension benchmarks" and names none: the abstracts do not
+    say which (it used to quote that sentence); asked which benchmarks in general, the sentence answers."""
+    obj = _extractive(bundled_store, settings, "Which reading-comprehension benchmark does PLAINTAIN use?")
+    assert obj["answer"] == "The abstracts do not say.", obj["answer"]
+    obj = _extractive(bundled_store, settings, "Which benchmarks does PLAINTAIN evaluate on?")
+    assert "reading-comprehension" in obj["answer"] and _cited_titles(obj), obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_detail_follow_up_with_no_paper_in_the_history_does_not_take_another_papers_detail(bundled_store,
+                                                                                            settings):
+    """After a question no paper was found for, "Is its code on GitHub?" asks about that (absent) paper:
+    RePro's GitHub link, which the words "code" and "GitHub" retrieve, does not answer it. After a
+    question that found RePro, the same follow-up is answered with RePro's link."""
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Answer
+    from assistant.answering import answer
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    def turn(conv, q):
+        events = list(answer(q, retriever=Retriever(bundled_store), llm=make_llm(settings, "extractive"),
+                             settings=settings, conversation=conv))
+        conv.add(Turn.from_answer(Answer.from_events(events, question=q)))
+        return conv.turns[-1]
+
+    conv = Conversation()
+    first = turn(conv, "Is there a paper on membership inference attacks against the training data of LLMs?")
+    assert first.refused and not first.sources, first.answer
+    follow = turn(conv, "Is its code on GitHub?")
+    assert follow.answer == "The abstracts do not say." and not follow.citations, follow.answer
+    conv = Conversation()
+    first = turn(conv, "Which paper recycles low-quality web data by rephrasing it with a small model?")
+    assert any("RePro" in c.paper.abstract for c in first.citations), first.answer
+    follow = turn(conv, "Is its code on GitHub?")
+    assert "github.com" in follow.answer, follow.answer
+
+
+@pytest.mark.integration
+def test_which_model_sizes_is_answered_by_a_size_the_question_does_not_already_give(bundled_store, settings):
+    """NorMuon's abstract states one size (1.1B) and "multiple model scales": asked which sizes, the
+    sentence with 1.1B answers; asked which sizes besides 1.1B, the abstracts do not say (it used to
+    quote the "multiple model scales" sentence)."""
+    obj = _extractive(bundled_store, settings, "Which model sizes did NorMuon train?")
+    assert "1.1B" in obj["answer"], obj["answer"]
+    obj = _extractive(bundled_store, settings, "Other than the 1.1B one, which model sizes did NorMuon train?")
+    assert obj["answer"] == "The abstracts do not say.", obj["answer"]
+
+
+@pytest.mark.integration
+def test_which_value_of_a_parameter_is_a_number_question(bundled_store, settings):
+    """"Which value of X" asks a number like "what value of X": WinQ's abstract names its linear
+    interpolation but gives no coefficient, so the abstracts do not say (as a question of kind "other" it
+    quoted WinQ's summary); STAR-KV's compression ratio is stated (75%)."""
+    from assistant.extractive import question_kind
+
+    assert question_kind("Which value of the interpolation coefficient does WinQ use?") == "number"
+    obj = _extractive(bundled_store, settings, "Which value of the interpolation coefficient does WinQ use?")
+    assert obj["answer"] == "The abstracts do not say.", obj["answer"]
+    obj = _extractive(bundled_store, settings, "Which value of the compression ratio does STAR-KV reach?")
+    assert "75%" in obj["answer"], obj["answer"]

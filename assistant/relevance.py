@@ -756,6 +756,24 @@ evidence: the 665 questions of the development files have at most 23 (`salient_w
 paragraph pasted as a question has a hundred or more, each one more embedding of the whole paragraph."""
 
 
+def _removed_parts(qvec, without: Sequence[str], embedder):
+    """``(length (k,), direction (k, dim))`` of the part of the question each text of `without` (the
+    question less a word or a phrase) no longer says: ``v(question) - v(text)`` (`uncovered_terms`)."""
+    import numpy as np
+
+    parts = qvec[None, :] - embedder.embed(list(without))
+    length = np.linalg.norm(parts, axis=1)
+    return length, parts / np.maximum(length[:, None], 1e-9)
+
+
+def _gap(length, cover):
+    """How far a part of the question of `length` is from being covered by a sentence at cosine `cover`
+    (scalars or arrays alike): ``length * max(0, 1 - cover / UNCOVERED_COVERED)``."""
+    import numpy as np
+
+    return length * np.maximum(0.0, 1.0 - cover / UNCOVERED_COVERED)
+
+
 def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder,
                     gaps: dict | None = None) -> list[tuple[float, str]]:
     """Per row of `hits`: ``(uncovered, word)``, how far the paper is from covering, in meaning, a key
@@ -793,16 +811,14 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
     q = fold(question)
     without = [re.sub(r"\s+", " ", re.sub(rf"(?<![^\W_]){re.escape(hits.words[j])}(?![^\W_])", " ", q,
                                           flags=re.I)).strip() for j in needed]
-    parts = qvec[None, :] - embedder.embed(without)  # (needed words, dim)
-    length = np.linalg.norm(parts, axis=1)
-    direction = parts / np.maximum(length[:, None], 1e-9)
+    length, direction = _removed_parts(qvec, without, embedder)  # (needed words,), (needed words, dim)
     at = {j: k for k, j in enumerate(needed)}
     for i, vectors in enumerate(vectors_of):
         if vectors is None or not len(vectors) or not lacking[i]:
             continue
         cols = [at[j] for j in lacking[i]]
         cover = (vectors @ direction[cols].T).max(axis=0)
-        row_gaps = length[cols] * np.maximum(0.0, 1.0 - cover / UNCOVERED_COVERED)
+        row_gaps = _gap(length[cols], cover)
         k = int(np.argmax(row_gaps))
         out[i] = (float(row_gaps[k]), hits.words[lacking[i][k]])
         if gaps is not None:
@@ -818,8 +834,6 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
     One word of such a phrase, removed alone, leaves its neighbour saying most of the topic ("translation"
     without "machine"), so each word looks half covered; the phrase's part of the question carries it whole.
     `embedder` embeds one text per phrase (none when the question has no such run)."""
-    import numpy as np
-
     from assistant.text import fold
 
     absent = {w.casefold() for w, idf in zip(hits.words, hits.idf)
@@ -840,20 +854,10 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
         return {}
     phrases = [q[r[0].start():r[-1].end()] for r in runs]
     without = [re.sub(r"\s+", " ", q[:r[0].start()] + " " + q[r[-1].end():]).strip() for r in runs]
-    parts = qvec[None, :] - embedder.embed(without)
-    length = np.linalg.norm(parts, axis=1)
-    direction = parts / np.maximum(length[:, None], 1e-9)
-    out = {}
-    for k, phrase in enumerate(phrases):
-        row = []
-        for vectors in vectors_of:
-            if vectors is None or not len(vectors):
-                row.append(None)
-                continue
-            cover = float((vectors @ direction[k]).max())
-            row.append(float(length[k] * max(0.0, 1.0 - cover / UNCOVERED_COVERED)))
-        out[phrase.casefold()] = row
-    return out
+    length, direction = _removed_parts(qvec, without, embedder)
+    return {phrase.casefold(): [None if vectors is None or not len(vectors)
+                                else float(_gap(length[k], (vectors @ direction[k]).max())) for vectors in vectors_of]
+            for k, phrase in enumerate(phrases)}
 
 
 TOPIC_GAP = 0.315

@@ -939,15 +939,13 @@ def reference_embedder(embedder):
     evidence; it was the evidence that moved the most log-odds between the precisions (0.061 per paper,
     dense_gap 0.028, sentence 0.024). The sentences keep the collection's precision (one vector each moves
     a cosine with them by about 0.01)."""
-    if getattr(embedder, "precision", "fp32") == "fp32" or not hasattr(embedder, "model_file"):
+    if getattr(embedder, "precision", "fp32") == "fp32" or not hasattr(embedder, "with_precision"):
         return embedder
-    key = (str(getattr(embedder, "model_dir", "")), getattr(embedder, "threads", 0))
+    key = (str(embedder.model_dir), embedder.threads, str(embedder.model_cache_dir), str(embedder.cache_dir))
     with _LOCK:
         ref = _REFERENCE.get(key)
         if ref is None:
-            ref = type(embedder)(getattr(embedder, "model_dir", None), precision="fp32",
-                                 threads=getattr(embedder, "threads", 0))
-            _REFERENCE[key] = ref
+            ref = _REFERENCE[key] = embedder.with_precision("fp32")
     return ref
 
 

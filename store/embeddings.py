@@ -156,6 +156,13 @@ class OnnxMiniLM:
             return fused_model(fp32, folders, make=make_fused) or fp32
         return quantized_model(fp32, folders, version=self.int8_version)
 
+    def with_precision(self, precision: str) -> OnnxMiniLM:
+        """A new embedder of the same model files, folders, batch size and threads running `precision`
+        (the relevance gate embeds questions at fp32 for an int8 collection). Raises `EmbeddingError` for an
+        unknown precision."""
+        return type(self)(self.model_dir, batch_size=self.batch_size, precision=precision, cache_dir=self.cache_dir,
+                          threads=self.threads, model_cache_dir=self.model_cache_dir)
+
     def use_precision(self, precision: str) -> None:
         """Run `precision` from now on (the precision an existing collection was built with): a session
         loaded (or loading) for the other precision is dropped. Raises `EmbeddingError` for an unknown
@@ -494,6 +501,22 @@ def _same_outputs(a: Path, b: Path) -> bool:
     return outs[0].shape == outs[1].shape and float(np.abs((outs[0] - outs[1]) * mask[:, :, None]).max()) < 1e-4
 
 
+def _write_fused(fp32: Path, out: Path) -> bool:
+    """Write `fp32` with its attention fused (`fuse_attention`) to `out`; True when the graph had blocks to
+    fuse and the written file computes what `fp32` does (`_same_outputs`), else False with `out` removed.
+    Raises what onnx raises for a file it cannot read or write."""
+    import onnx
+
+    graph = onnx.load(str(fp32))
+    if not fuse_attention(graph):
+        return False
+    onnx.save(graph, str(out))
+    if _same_outputs(fp32, out):
+        return True
+    out.unlink(missing_ok=True)
+    return False
+
+
 _UNFUSABLE: set[str] = set()  # fp32 files `fused_model` could not fuse in this process (not tried again)
 
 
@@ -525,34 +548,27 @@ def fused_model(fp32: Path, folders: Path | Sequence[Path], make: bool = True) -
     if not make or f"{fp32}|{name}" in _UNFUSABLE:
         return None
     try:
-        import onnx
+        import onnx  # noqa: F401
     except ImportError:
-        return None
-    try:
-        graph = onnx.load(str(fp32))
-        if not fuse_attention(graph):
-            _UNFUSABLE.add(f"{fp32}|{name}")
-            return None
-    except Exception:
-        _UNFUSABLE.add(f"{fp32}|{name}")
         return None
     for folder in folders:
         out = folder / name
         tmp = out.with_name(f"{name}.{os.getpid()}.tmp")
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            onnx.save(graph, str(tmp))
-            if not _same_outputs(fp32, tmp):
-                tmp.unlink(missing_ok=True)
+            if not _write_fused(fp32, tmp):  # nothing to fuse, or it computes something else
                 _UNFUSABLE.add(f"{fp32}|{name}")
                 return None
             tmp.replace(out)
             return out
-        except Exception:
+        except Exception as exc:
             try:
                 tmp.unlink(missing_ok=True)
             except OSError:
                 pass
+            if not isinstance(exc, OSError):  # the model, not the folder: no other folder does better
+                _UNFUSABLE.add(f"{fp32}|{name}")
+                return None
     return None
 
 
@@ -596,12 +612,7 @@ def quantized_model(fp32: Path, folders: Path | Sequence[Path], version: int = I
         try:
             folder.mkdir(parents=True, exist_ok=True)
             root.setLevel(logging.ERROR)  # the quantiser logs advice ("consider pre-processing") on the root logger
-            source = fp32
-            graph = onnx.load(str(fp32))
-            if version > 1 and fuse_attention(graph):
-                onnx.save(graph, str(fused))
-                if _same_outputs(fp32, fused):
-                    source = fused
+            source = fused if version > 1 and _write_fused(fp32, fused) else fp32
             quantize_dynamic(str(source), str(tmp), per_channel=True, weight_type=QuantType.QInt8,
                              extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
             tmp.replace(out)

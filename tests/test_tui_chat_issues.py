@@ -243,6 +243,18 @@ async def test_key_bar_keeps_help_and_quit_at_80_columns(settings, tmp_path):
         await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
 
 
+async def test_key_bar_at_60_columns_leaves_out_the_least_essential_keys(settings, tmp_path):
+    from assistant.tui.widgets.keybar import KeyBar
+
+    app = build(settings, tmp_path)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await wait_until(pilot, lambda: app.count is not None)
+        shown = str(app.query_one(KeyBar).render())
+        assert "^t Copy" in shown and "^q Quit" in shown and shown.startswith(" f1 Help ")
+        assert "Export" not in shown and len(shown.rstrip()) <= 60
+        assert shown.index("Copy") < shown.index("Quit")  # the order of the keys is kept
+
+
 # --- 7. copy and export keep the evidence; terminal-safe, LaTeX rendered ---------------------------------
 
 async def test_control_sequences_never_reach_the_terminal(settings, tmp_path):

@@ -243,7 +243,8 @@ class ChatApp(App):
             with Vertical(id="sources-pane"):
                 yield Static(Text("Sources"), id="sources-title", markup=False)
                 yield SourcesPanel(id="sources")
-        yield KeyBar([(b.key, b.description, b.action) for b in self.BINDINGS if b.show], id="keys")
+        yield KeyBar([(b.key, b.description, b.action) for b in self.BINDINGS if b.show], id="keys",
+                     essential=("help", "quit", "copy_answer", "stop", "new_chat", "chats"))
 
     @property
     def header(self) -> ChatHeader:

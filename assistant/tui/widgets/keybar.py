@@ -1,5 +1,5 @@
-"""The key bar at the bottom: the app's main keys, essentials first, clipped to the width (F1 always
-shows). Unlike Textual's `Footer`, it is one `Static` that does not rebuild itself when focus or the
+"""The key bar at the bottom: the app's main keys in their order; on a narrow terminal the least essential
+are left out first (F1, which lists every key, always shows). Unlike Textual's `Footer`, it is one `Static` that does not rebuild itself when focus or the
 screen changes: the Footer's recomposition cost ~150 ms of CPU per Tab or F1 on this machine, most of
 a key's latency while an answer streams (benchmarks/tui_latency.py). Clicking a key runs its action."""
 
@@ -21,13 +21,16 @@ def key_label(key: str) -> str:
 
 
 class KeyBar(Static):
-    """Shows ``(key, description, action)`` items on one line."""
+    """Shows ``(key, description, action)`` items on one line, in the order given. `essential`: actions in
+    the order they keep their place when the width is short (the first always shows); items not named
+    come after them, in the order given."""
 
     DEFAULT_CSS = "KeyBar { height: 1; background: $footer-background; color: $footer-foreground; }"
 
-    def __init__(self, items: Sequence[tuple[str, str, str]], **kwargs):
+    def __init__(self, items: Sequence[tuple[str, str, str]], essential: Sequence[str] = (), **kwargs):
         super().__init__("", markup=False, **kwargs)
         self.items = list(items)
+        self.essential = list(essential)
 
     def on_mount(self) -> None:
         self.update(self.render_text(self.size.width or 80))
@@ -36,13 +39,21 @@ class KeyBar(Static):
         self.update(self.render_text(event.size.width))
 
     def render_text(self, width: int) -> Text:
-        """The items that fit in `width` columns, in order."""
-        t = Text(no_wrap=True, overflow="crop")
+        """The items that fit in `width` columns, chosen most essential first, shown in their order."""
+        pieces = []
         for key, description, action in self.items:
             piece = Text()
             piece.append(f" {key_label(key)} ", style=KEY_STYLE + Style(meta={"@click": f"app.{action}"}))
             piece.append(f"{description} ", style=Style(meta={"@click": f"app.{action}"}))
-            if t.cell_len + piece.cell_len > width:
-                break
-            t.append_text(piece)
+            pieces.append(piece)
+        rank = {a: k for k, a in enumerate(self.essential)}
+        order = sorted(range(len(self.items)), key=lambda i: (rank.get(self.items[i][2], len(rank)), i))
+        shown, used = set(), 0
+        for i in order:
+            if used + pieces[i].cell_len <= width:
+                shown.add(i)
+                used += pieces[i].cell_len
+        t = Text(no_wrap=True, overflow="crop")
+        for i in sorted(shown):
+            t.append_text(pieces[i])
         return t

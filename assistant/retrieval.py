@@ -138,6 +138,24 @@ def _count(top_k) -> int:
     raise QueryError(f"top_k must be a whole number of papers, at least 1 (got {top_k!r})")
 
 
+MAX_QUERY_CHARS = 20_000
+"""The longest query (question) searched, in characters after whitespace is collapsed: about 3,000 words,
+ten times a long pasted abstract. MiniLM reads only a query's first 256 word pieces, so a longer text changes
+nothing but BM25's cost and the gate's; a megabyte pasted by mistake was searched for seconds."""
+
+
+def checked_query(query: str, what: str = "the question") -> str:
+    """`query` with whitespace collapsed and NFKC-normalised (fullwidth and NFD forms as stored), or
+    `QueryError` ("`what` is … characters long") when it is longer than `MAX_QUERY_CHARS`."""
+    import unicodedata
+
+    query = " ".join(unicodedata.normalize("NFKC", query or "").split())
+    if len(query) > MAX_QUERY_CHARS:
+        raise QueryError(f"{what} is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are "
+                         f"searched; shorten it to what you are looking for")
+    return query
+
+
 def parse_year(text: str | int | None) -> tuple[int | None, int | None]:
     """``"2023"`` → (2023, 2023); ``"2021-2023"`` / ``"2021..2023"`` → (2021, 2023); ``"2021-"`` →
     (2021, None). Raises `QueryError` (a `ValueError`) with a one-line message otherwise."""
@@ -264,16 +282,14 @@ class Retriever:
         empty for an empty collection or a blank query).
 
         Raises `StoreError` / `EmbeddingError` when the store or model is unusable, `QueryError` for a
-        `top_k` below 1.
+        `top_k` below 1 or a query longer than `MAX_QUERY_CHARS`.
         """
-        import unicodedata
-
         import numpy as np
 
         s = self.settings
         top_k = s.top_k if top_k is None else _count(top_k)
         filters = filters or Filters()
-        query = " ".join(unicodedata.normalize("NFKC", query or "").split())  # fullwidth, NFD: the stored form
+        query = checked_query(query)
         papers, bm25 = self.store.bm25()
         if not papers or not query:
             return []

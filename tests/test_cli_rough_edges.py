@@ -87,6 +87,19 @@ def test_batch_resume_with_another_backend_says_which_answers_it_kept(bundled_st
     assert "came from another backend" in res.stderr  # still said on the next resume
 
 
+def test_batch_answers_the_other_questions_when_one_is_too_long(bundled_store, tmp_path):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": "long", "q": "What is STAR-KV? " + "pasted text " * 2000}) + "\n"
+                         + json.dumps({"id": "ok", "q": "What is WinQ?"}) + "\n")
+    out = tmp_path / "a.jsonl"
+    res = run("batch", str(questions), "-o", str(out), "--llm", "extractive")
+    assert res.exit_code == 1, res.output
+    assert "question long: error: the question is 24,016 characters long" in res.stderr
+    records = {r["question_id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert "WinQ" in records["ok"]["answer"] and records["ok"]["citations"]
+    assert records["long"]["error"].startswith("the question is 24,016 characters long")
+
+
 def test_ctrl_c_during_ingest_says_what_was_kept(settings, fake_store, monkeypatch, tmp_path):
     from assistant.store import ingest
 
@@ -148,6 +161,8 @@ def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
     (["search", ""], "error: the search query is empty;"),
     (["search", "   ", "--json"], "error: the search query is empty;"),
     (["ask", ""], "error: the question is empty;"),
+    (["ask", "What is NorMuon? " + "pasted text " * 2000], "error: the question is 24,016 characters long; at most"),
+    (["search", "NorMuon " * 3000], "error: the search query is 23,999 characters long; at most 20,000"),
     (["show", ""], "error: the paper id or title is empty;"),
     (["similar", " "], "error: the paper id or title is empty;"),
     (["ask", "What is NorMuon?", "--llm", "gpt5"], "error: --llm: unknown LLM backend 'gpt5': choose openai"),

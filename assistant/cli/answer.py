@@ -14,7 +14,7 @@ import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UsageError, UserError, VenueOpt,
                                   YearOpt, check_backend, echo_json, get_settings, make_backend, make_filters,
-                                  open_store, require_papers, require_text, user_errors)
+                                  open_store, require_papers, require_query, user_errors)
 from assistant.enums import BackendName
 from assistant.text import printable
 
@@ -140,7 +140,7 @@ def ask(
     with user_errors({"question": question} if as_json else None):
         if question == "-":
             question = sys.stdin.read()
-        question = require_text(question, "the question", "give it as an argument or on stdin with '-'")
+        question = require_query(question, "the question", "give it as an argument or on stdin with '-'")
         if llm is not None:
             check_backend(llm)
         filters = make_filters(venue, year, author)

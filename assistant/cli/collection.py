@@ -14,8 +14,8 @@ from typing import Annotated, Optional
 import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, UsageError, UserError, VenueOpt, YearOpt, echo_json, find_paper,
-                                  get_settings, make_filters, open_store, readable, require_text, stdout_console,
-                                  user_errors)
+                                  get_settings, make_filters, open_store, readable, require_query, require_text,
+                                  stdout_console, user_errors)
 from assistant.text import printable
 
 
@@ -212,7 +212,7 @@ def search(
     from assistant.retrieval import Retriever
 
     with user_errors({"query": query} if as_json else None):
-        query = require_text(query, "the search query", "give the words to look for, e.g. "
+        query = require_query(query, "the search query", "give the words to look for, e.g. "
                              "`assistant search \"KV cache compression\"`")
         if mode not in ("hybrid", "dense", "bm25"):
             raise UsageError(f"--mode must be hybrid, dense or bm25, not '{mode}'")

@@ -145,6 +145,19 @@ def require_text(value: str, what: str, fix: str) -> str:
     return value
 
 
+def require_query(value: str, what: str, fix: str) -> str:
+    """`require_text`, and `UsageError` for a question or query longer than
+    `assistant.retrieval.MAX_QUERY_CHARS` (before any store or model is opened)."""
+    from assistant.retrieval import QueryError, checked_query
+
+    value = require_text(value, what, fix)
+    try:
+        checked_query(value, what)
+    except QueryError as exc:
+        raise UsageError(str(exc)) from None
+    return value
+
+
 def find_paper(store: PaperStore, text: str, listed: int = 3):
     """The one paper named by `text`: its id, its title or display name (case-insensitive), or a unique id prefix.
 

@@ -850,6 +850,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     """
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
+    from assistant.retrieval import QueryError, checked_query
     from assistant.text import sentences_citing
 
     from assistant import prompts
@@ -862,9 +863,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         return Error(message, kind=kind, partial="".join(parts))
 
     try:
+        checked_query(question)  # a megabyte pasted by mistake: one error, before any rewrite or search
         prompts.load_prompts()
         standalone = standalone_question(question, conversation, llm)
-    except prompts.PromptError as exc:
+    except (QueryError, prompts.PromptError) as exc:
         yield fail(str(exc), exc.kind)
         return
     except LLMError as exc:

@@ -230,12 +230,16 @@ class PaperCollection:
         when `cancel` is set. `top_k` papers (default ``settings.top_k``) are retrieved with the filters
         (as in `search`); when none is about the question the answer says so and cites nothing.
         With `conversation` (an `assistant.conversation.Conversation`) the question may be a follow-up
-        (rewritten from its turns); the conversation is not changed (`Chat` adds the turns). Raises `ValueError` for a bad year and `LLMError` /
-        `TypeError` for an unusable `llm` (see `llm`) before the first event; never after.
+        (rewritten from its turns); the conversation is not changed (`Chat` adds the turns). Raises
+        `assistant.retrieval.QueryError` (a `ValueError`) for an empty question, one longer than
+        `assistant.retrieval.MAX_QUERY_CHARS` or a bad year, and `LLMError` / `TypeError` for an unusable
+        `llm` (see `llm`), before the first event; never after.
         """
         from assistant.answering import answer
-        from assistant.retrieval import Retriever
+        from assistant.retrieval import QueryError, Retriever, checked_query
 
+        if not checked_query(question):
+            raise QueryError("the question is empty; ask something about the papers")
         backend = self.llm(llm, model)
         filters = filters or make_filters(venue, year, author)
         return answer(question, retriever=Retriever(self.store, self.settings), llm=backend, settings=self.settings,

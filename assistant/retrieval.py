@@ -289,7 +289,7 @@ class Retriever:
         s = self.settings
         top_k = s.top_k if top_k is None else _count(top_k)
         filters = filters or Filters()
-        query = checked_query(query)
+        query = checked_query(query, "the query")
         papers, bm25 = self.store.bm25()
         if not papers or not query:
             return []

@@ -112,6 +112,19 @@ def test_search_refuses_a_top_k_below_one_and_a_bad_year_as_usage_errors(papers)
     assert err.value.kind == "usage" and isinstance(err.value, ValueError)
 
 
+def test_ask_refuses_an_empty_or_pasted_megabyte_question_as_a_usage_error(papers):
+    from assistant import AssistantError
+
+    for question in ("", "   \n"):  # was answered "No paper in the collection is about this question."
+        with pytest.raises(AssistantError, match="the question is empty") as err:
+            papers.ask(question, llm="extractive")
+        assert err.value.kind == "usage" and isinstance(err.value, ValueError)
+    with pytest.raises(ValueError, match="the question is 30,000 characters long; at most 20,000"):
+        papers.stream("x" * 30_000, llm="extractive")
+    with pytest.raises(ValueError, match="the query is 30,000 characters long"):
+        papers.search("x" * 30_000)
+
+
 def test_remove_takes_papers_out_of_search_and_the_count(papers):
     top = papers.search("compress the KV cache", top_k=1)[0].paper
     assert papers.remove([top.id, "p0000000000000000"]) == 1  # an unknown id is ignored

@@ -81,7 +81,8 @@ class Question:
 def _question(obj: dict, qid: str, where: str, line: int, **extra) -> Question:
     qtype = obj.get("type")
     if qtype not in TYPES:
-        raise QuestionFileError(f"{where}: field 'type' is {qtype!r}; use one of {', '.join(TYPES)}")
+        said = "missing" if qtype is None else f"{qtype!r}"
+        raise QuestionFileError(f"{where}: field 'type' is {said}; use one of {', '.join(TYPES)}")
     q = obj.get("q")
     if not isinstance(q, str) or not q.strip():
         raise QuestionFileError(f"{where}: field 'q' (the question) is missing or empty")

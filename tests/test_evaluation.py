@@ -279,6 +279,7 @@ def test_load_questions_expands_a_conversation_into_its_turns(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ('{"id":"a","type":"single","q":"x"}\n{broken\n', ":2: not valid JSON"),
     ('{"id":"a","type":"weird","q":"x"}\n', ":1: field 'type' is 'weird'"),
+    ('{"id":"a","q":"x"}\n', ":1: field 'type' is missing; use one of single"),
     ('{"id":"a","type":"single","q":""}\n', ":1: field 'q'"),
     ('{"id":"a","type":"single","q":"x"}\n{"id":"a","type":"single","q":"y"}\n', ":2: duplicate question id 'a'"),
     ("\n", "no questions"),

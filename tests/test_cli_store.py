@@ -128,8 +128,12 @@ def test_bad_year_is_one_line():
 @pytest.mark.integration
 def test_empty_collection_says_so(monkeypatch):
     monkeypatch.setenv("ASSISTANT_COLLECTION", "empty_one")
-    result = run("search", "anything")
-    assert result.exit_code == 0 and "No abstracts loaded" in result.stdout
+    result = run("search", "anything")  # as `ask` does: nothing to search is an error saying how to fill it
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("error: the collection 'empty_one' is empty: add abstracts with `assistant ingest "
+                             "FILE_OR_FOLDER` (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)\n")
+    listed = run("papers")  # listing an empty collection is no mistake
+    assert listed.exit_code == 0 and "No abstracts loaded" in listed.stdout
 
 
 @pytest.mark.integration

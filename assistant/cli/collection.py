@@ -14,8 +14,8 @@ from typing import Annotated, Optional
 import typer
 
 from assistant.cli.common import (AuthorOpt, JsonOpt, UsageError, UserError, VenueOpt, YearOpt, echo_json, find_paper,
-                                  get_settings, make_filters, open_store, readable, require_query, require_text,
-                                  stdout_console, user_errors)
+                                  get_settings, make_filters, open_store, readable, require_papers, require_query,
+                                  require_text, stdout_console, user_errors)
 from assistant.text import printable
 
 
@@ -219,12 +219,10 @@ def search(
         filters = make_filters(venue, year, author)
         settings = get_settings(ctx)
         store = open_store(settings, load_model=mode != "bm25")
+        require_papers(store)  # as `ask` does: exit 1 and one error line saying how to fill it
         results = Retriever(store).search(query, top_k=k or settings.top_k, filters=filters, mode=mode)  # type: ignore[arg-type]
         if as_json:
             echo_json({"query": query, "filters": filters.to_json(), "results": [r.to_json() for r in results]})
-            return
-        if store.count() == 0:
-            typer.echo("No abstracts loaded: add some with `assistant ingest FILE`.")
             return
         if not results:
             typer.echo("No paper matches" + (f" the filters ({printable(filters.describe())})." if not filters.empty else "."))

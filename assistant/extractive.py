@@ -106,9 +106,9 @@ def entity_noun(question: str) -> str | None:
 _DETAIL_Q = {
     # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
     # the subject of what the paper does ("Which objective do the authors propose?")
-    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b(?!\s+(?:propose|introduce|"
-                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|"
-                          r"observe|argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|"
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|"
+                          r"\b(?:which|what|list|name)\s+(?:all\s+)?(?:the\s+)?authors?\b|"
+                          r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|\s*[?,;.]|\s*$)|"
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
@@ -302,11 +302,33 @@ def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: in
     return out
 
 
+_ATTRIBUTION = re.compile(r"\b(?:according\s+to|as\s+(?:stated|reported|described|claimed)\s+by)\s+(?:the\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?authors?\b", re.I)
+"""A claim attributed to the authors ("..., according to the mHC authors?"): what they say is asked, not who
+they are."""
+
+
+_QUOTED = re.compile(r'"[^"]{2,}"|“[^”]{2,}”')
+
+
 def detail_asked(question: str) -> str | None:
-    """The kind of detail abstracts rarely state that `question` asks for, or None."""
-    q = fold(question)
+    """The kind of detail abstracts rarely state that `question` asks for, or None. The detail is asked
+    when it is what a clause asks for ("Who are the authors of X?", "What learning rate did X use?"), not
+    when it describes the paper a clause asks for ("Is there a hyperparameter optimization method ...?",
+    "Which paper ... automates the learning rate schedule?", `asks_for_paper`), nor when the authors are
+    the subject of what is asked ("What issue did the NorMuon authors spot ...?", "... according to the
+    authors?", `_ATTRIBUTION`)."""
+    # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
+    # code?"): their words and stops are not the question's
+    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", fold(question)))
+    from assistant.text import split_sentences
+
+    clauses = [c for part in split_sentences(q) for piece in re.split(r"[:;]\s+", part)
+               for c in _CLAUSE_SPLIT.split(piece) if c.strip()]
     for name, pattern in _DETAIL_Q.items():
-        if pattern.search(q) and not (name == "code" and asks_several(q)):  # "which abstracts link to code?"
+        if name == "code" and asks_several(q):  # "which abstracts link to code?"
+            continue
+        if any(pattern.search(c) and not _ASKS_PAPER.search(_proper(c)) for c in clauses):
             return name
     return None
 
@@ -486,7 +508,7 @@ def counted_noun(clause: str) -> str | None:
     return words[-1] if words else None
 
 
-_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where|who)\b)", re.I)
 
 
 def asked_quantities(question: str) -> list[str]:

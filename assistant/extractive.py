@@ -79,15 +79,30 @@ _NUMBER_Q = re.compile(
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
-    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique)\b)\w+[\s-]+){{0,3}}?"
+    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
+    r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
-    r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+"""A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
+"What do reasoning models waste ...?" (the noun after a verb is the subject of the question). Not "which tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks"), asked like "what
+kinds of tasks", and abstracts describe them rather than name them."""
 
 
 _FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
                        r"explains?)\s+how\b", re.I)
 """"What determines how fast it converges?" asks for a factor, not a number."""
+_MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|were)|why)\b", re.I)
+"""A question asking how or why ("How does X decide how many candidates to expand?"): a quantity phrase inside it
+that starts no clause (`asks_number` false) is the object of the mechanism asked, not a number asked for."""
+
+
+def asks_mechanism(question: str) -> bool:
+    """True when `question` (its question proper) asks what decides a quantity rather than the quantity: "What
+    determines how fast it converges?" (`_FACTOR_Q`), "How does the method decide how many candidates to
+    expand?" (`_MECHANISM_Q` with the quantity phrase inside its clause)."""
+    q = _proper(question)
+    return bool(_FACTOR_Q.search(q) or _MECHANISM_Q.match(q) and not asks_number(q))
 
 
 def entity_noun(question: str) -> str | None:
@@ -177,7 +192,7 @@ def question_kind(question: str) -> str:
         return "papers"
     if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
         return "papers"
-    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q) and not (_PAPERS.search(q) and not asks_number(q)):
+    if _NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q)):
         return "number"
     if _PAPERS.search(q):
         return "papers"
@@ -473,6 +488,11 @@ _DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:g
                        r"iterations?|wall-?clock|time)\b", re.I)
 """A question asking how long something takes, and the units of time (a class of words) a sentence
 answering it states."""
+_FREQUENCY_Q = re.compile(r"\bhow\s+(?:often|frequently)\b|\bat\s+what\s+(?:frequency|intervals?)\b|"
+                          r"\bhow\s+many\s+times\s+(?:per|a|each|every)\b", re.I)
+_FREQUENCY = re.compile(r"\b(?:every|per|each|once|frequen\w*|intervals?|period\w*)\b", re.I)
+"""A question asking how often something happens, and the words (a class) a sentence stating a frequency uses
+("every 100 steps", "once per epoch"): a percentage gain does not say how often."""
 
 
 def measured_noun(clause: str) -> str | None:
@@ -558,6 +578,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
     its best sentence; at most three in all, in (n, position) order; ``[]`` when none states one."""
     chosen: list[tuple] = []
     for i, clause in enumerate(asked_quantities(question)):
+        if question_kind(clause) in ("entity", "which"):
+            # "Which base model was it fine-tuned from, and how long did training take?": the first clause
+            # asks for a name, which a number does not give
+            continue
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
         noun = counted_noun(clause) if count else None
@@ -577,6 +601,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
+        if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
+            numeric = [(k, x) for k, x in numeric if _FREQUENCY.search(fold(x[2]))]
         measured = stems(measured_noun(clause) or "")
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
@@ -1048,7 +1074,7 @@ class ExtractiveSynthesizer:
         it; for a "how is X solved / why does X happen" question, the sentence naming X and the
         abstract's answer to it (`answer_chain`). ``[]`` when the paper has no sentence."""
 
-        quantity = bool(_NUMBER_Q.search(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
+        quantity = bool(_NUMBER_Q.search(question) and not asks_mechanism(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []

@@ -162,7 +162,8 @@ _VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b
 
 
 _NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
-                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?)", re.I)
+                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?|"
+                   r"corp(?:ora|us)|sizes?|scales?)", re.I)
 _AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
 of by with from to at during""".split())
 
@@ -273,7 +274,9 @@ def has_number(sentence: str) -> bool:
     return False
 
 
-_DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\([^()]{1,30}\)")
+_DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\((?![^()]*\b(?:et\s+al|(?:19|20)\d\d)\b)[^()]{1,30}\)")
+"""A term and what it stands for ("Quantization-aware training (QAT)"); not a name and its citation ("TuckER
+(Balazevic et al., 2019)"), which names the thing cited."""
 
 
 def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
@@ -761,6 +764,8 @@ def category_names(sentence: str, question: str) -> list[str]:
     return out
 
 
+_DATA_WORDS = ("tokens", "data", "corpus", "corpora", "documents", "texts", "pages")
+"""Nouns for training data (a class of words): a corpus is named next to one."""
 _SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
 
 
@@ -782,7 +787,7 @@ def entity_phrase(question: str) -> list[str]:
 
 
 _RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
-                        r"theoretical)\b", re.I)
+                        r"theoretical)\b|\b(?:test(?:ed|s)?|tr(?:y|ied|ies))\s+(?:it\s+|them\s+)?on\b", re.I)
 _EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
 
 
@@ -1237,7 +1242,12 @@ class ExtractiveSynthesizer:
             # reading-comprehension benchmarks": the abstract names the category, not one benchmark
             cats = {x[2]: category_names(x[2], question) for x in scored}
             good = [x for x in good if not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]])]
-            named = [x for x in good if names_near(x[2], noun, exclude)
+            # the named paper's sentences sharing a word of the question count too, whatever their similarity:
+            # a short question ("What model did they train with ALIVE?") is far from the sentence naming it
+            # ("We leverage this pipeline to train ALIVE-Coder, a model achieving ...")
+            own = [x for x in scored if pointers and x[1] == top_n and x[4] > 0 and all(x is not y for y in good)
+                   and (not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]]))]
+            named = [x for x in [*good, *own] if names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
             if not named and noun != "written":
                 # named right next to another word of the question's phrase ("LIF neuron groups" for
@@ -1246,12 +1256,18 @@ class ExtractiveSynthesizer:
                                                 and names_near(x[2], w, exclude, window=1)
                                                 for w in entity_phrase(question))]
             sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
-            if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
+            if not named and (pointers or len(sources) == 1) and (
+                    sizes or key in ("competition", "benchmark", "dataset", "task") or key.startswith("corp")):
                 # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
-                # 2025, EAPO ..." for "which math competitions"): a sentence of the named paper that
-                # lists names, or names things (states sizes, when sizes are asked) sharing the question's words
+                # 2025, EAPO ..." for "which math competitions", "72B tokens sampled from DCLM-RefinedWeb" for
+                # "which corpus"): a sentence of the named paper (or of the one paper kept for a question
+                # describing it) that lists names, or names things (states sizes, when sizes are asked)
+                # sharing the question's words
                 def lists(x):
                     found = named_entities(x[2], [*exclude, *cats[x[2]]])
+                    if key.startswith("corp"):  # a corpus is named beside the data taken from it ("72B tokens
+                        # sampled from DCLM-RefinedWeb"), not beside optimizers or baselines
+                        found = [n for n in found if any(n in names_near(x[2], w, exclude) for w in _DATA_WORDS)]
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
             if not named and pointers and key:

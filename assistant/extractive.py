@@ -714,27 +714,75 @@ _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem p
                                           "kind kinds type types"))
 
 
+_ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can|could|will|would|is|are)\s+(?!there\b)"
+                     r"(?P<rest>[^?]+?),?\s+(?:too|as\s+well|either)\s*\??\s*(?:\([^)]*\))?\s*$", re.I)
+"""A yes/no question adding something to what the paper is known for ("Can it generate native iOS apps as
+well?", "Is it better than autoregressive models too?"): what follows its subject is the asked addition."""
+_SUBJECT = re.compile(r"\b(?:it|they|this|that|these|those)\b", re.I)
+
+
+def domain_phrase(question: str, pointers: Sequence[str] = ()) -> str:
+    """The words of the domain, task or modality a yes/no applicability question asks about ("Does it also
+    work for code generation?" -> "code generation"; "Can ALIVE generate native iOS apps as well?" ->
+    "generate native iOS apps": what follows its subject, a pronoun or one of the `pointers`), as
+    `text.fold` gives them; ``""`` when the question is not one ("Does it need retraining?")."""
+    q = fold(question)
+    m = _APPLIES_Q.search(q)
+    if m:
+        return re.sub(r"\([^)]*\)\s*$", "", m.group("domain")).strip()  # the subject a follow-up rewrite appends
+    m = _ADDS_Q.search(q)
+    if not m:
+        return ""
+    names = "".join(f"|(?<![\\w-]){re.escape(p)}(?![\\w-])" for p in pointers)
+    subject = re.search(_SUBJECT.pattern + names, m.group("rest"), re.I)
+    return m.group("rest")[subject.end():].strip() if subject else ""
+
+
 def asked_domain(question: str, pointers: Sequence[str] = ()) -> set[str]:
     """The content stems of the domain, task or modality a yes/no applicability question asks about
-    ("Does it also work for code generation?" -> ``{"code", "generat"}``), without the paper's name and
-    generic words ("tasks", "models"); empty when the question is not one ("Does it need retraining?")."""
-    m = _APPLIES_Q.search(fold(question))
-    if not m:
-        return set()
-    domain = re.sub(r"\([^)]*\)\s*$", "", m.group("domain"))  # the subject a follow-up rewrite appends
-    return content_stems(domain, pointers) - _GENERIC_DOMAIN
+    (`domain_phrase`: "Does it also work for code generation?" -> ``{"code", "generat"}``), without the
+    paper's name and generic words ("tasks", "models"); empty when the question is not one ("Does it need
+    retraining?")."""
+    return content_stems(domain_phrase(question, pointers), pointers) - _GENERIC_DOMAIN
+
+
+def domain_gap(question: str, words: Sequence[str], paper, embedder: Embedder) -> float:
+    """How far `paper`'s abstract is from covering, in meaning, the `words` of `question` it lacks (words of
+    the asked domain, `domain_phrase`): the relevance gate's measure, `relevance.uncovered_terms` (the part of
+    the question a word says, ``v(question) - v(question without it)``, with the gate's fp32 question embedder
+    `relevance.reference_embedder`, against the abstract's sentence vectors), the largest over `words`; 0
+    covered to about 1, compared with `relevance.TOPIC_GAP`. "writing" in "Can PowerFlow be applied to
+    creative writing?" against "... the Pareto frontier in creative tasks" is covered (about 0.30); "weather"
+    in "... to weather forecasting?" is not (about 0.51). One embedding call of ``len(words) + 1`` texts;
+    raises `EmbeddingError` as the embedder does."""
+    import numpy as np
+
+    from assistant.relevance import (WordHits, is_availability_statement, reference_embedder, sentence_vectors,
+                                     uncovered_terms)
+
+    sentences, vectors = sentence_vectors(paper, embedder)
+    # "Our code is available at ..." says nothing about code generation (the gate's `availability_only_stems`)
+    keep = [i for i, s in enumerate(sentences) if not is_availability_statement(s)]
+    if not keep or not words:
+        return 0.0 if keep else float("inf")
+    reference = reference_embedder(embedder)
+    qvec = reference.embed([question])[0]
+    lacking = WordHits(list(words), [1.0] * len(words), np.zeros((1, len(words))), 1.0)  # none of them is held
+    return uncovered_terms(question, qvec, lacking, [np.asarray(vectors)[keep]], reference)[0][0]
+
+
+def _has_stem(stem: str, words: set[str]) -> bool:
+    """`stem` among the stems `words`, or one starting the other ("math" is in "mathematical", stem "mathemat")."""
+    return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
+                                for w in words)
 
 
 def covers_domain(domain: set[str], sentences: Sequence[str]) -> bool:
     """True when one of `sentences` carries every stem of `domain` (`asked_domain`): the abstract names
     the asked domain, so whether the method works for it is for the sentence to say."""
-    def has(stem: str, words: set[str]) -> bool:  # "math" is in "mathematical" (stem "mathemat")
-        return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
-                                    for w in words)
-
     for s in sentences:
-        words = content_stems(plain(s))
-        if all(has(stem, words) for stem in domain):
+        words = stems(plain(s))  # "fine-tuning" holds "tuning" too
+        if all(_has_stem(stem, words) for stem in domain):
             return True
     return False
 
@@ -1155,10 +1203,21 @@ class ExtractiveSynthesizer:
             sources = described_paper(focus, sources)
         top_n = sources[0].n
         domain = asked_domain(question, pointers)
-        if domain and not covers_domain(domain, [x[2] for x in scored if x[1] == top_n]):
+        own = [x[2] for x in scored if x[1] == top_n]
+        if domain and not covers_domain(domain, own):
             # "Does it also work for code generation?" about a paper whose abstract never names code
-            # generation: whether it does is not stated, whatever the paper's other sentences say
-            return kind, []
+            # generation: whether it does is not stated, whatever its other sentences say. Named in other
+            # words ("creative writing" against "creative tasks", "instruction tuning" against "supervised
+            # fine-tuning"), it is: the words of the domain the abstract has are in one sentence, and those it
+            # lacks are covered in meaning (the gate's measure, `domain_gap` below `relevance.TOPIC_GAP`)
+            from assistant.relevance import TOPIC_GAP
+
+            held = {d for d in domain if covers_domain({d}, own)}
+            lacking = [w for w in re.findall(r"[^\W_][\w\-]*", domain_phrase(question, pointers))
+                       if content_stems(w) & (domain - held)]
+            if (not lacking or held and not covers_domain(held, own)
+                    or domain_gap(question, lacking, sources[0].paper, embedder) >= TOPIC_GAP):
+                return kind, []
 
         def pick(pool, limit=None, one_source=True):
             pool = [x for x in pool if not one_source or x[1] == top_n] or ([] if one_source else pool)

@@ -12,21 +12,27 @@
   -> a sentence counting things (`states_count`); when the question first asks for a paper ("Is there a
   way to ..., and by how much?", `asks_for_paper`) and no sentence states the quantity in its words,
   what that paper does and finds (unless it asks a thing the abstract never mentions, `asks_absent_thing`);
-- ``entity``: "which models / datasets / benchmarks / hardware / chip / algorithm ..." -> sentences
-  that name such things (`named_entities`: names or capitalised terms the question does not use);
+  a quantity phrase inside a how-question asks the mechanism ("How does X decide how many ...?",
+  `asks_mechanism`), and a clause asking for a name is not answered by a number;
+- ``entity``: "which models / datasets / corpora / model sizes / hardware / chip / algorithm ..." -> sentences
+  that name such things (`named_entities`: names or capitalised terms the question does not use; sizes
+  for "which model sizes");
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
   "X is ...");
 - ``detail``: details abstracts do not carry (authors, affiliations, hardware and GPU hours, learning
   rate and other hyperparameters, licence, a link to the code) -> quoted only when a sentence states
   that very detail (for the code: a URL); a sentence mentioning it without stating it ("The code base
-  is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`;
+  is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`. The detail must be what a clause
+  asks for, not words describing the paper asked for nor the authors as the ones who say something;
 - ``other``: the best-matching sentences of the best paper, ranked by a learned scorer
   (`sentence_scores`: logistic regression on similarity, rarity-weighted word and phrase overlap,
   contribution/result/background and position, fit by ``benchmarks/fit_sentences.py``).
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
-`assistant.prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
-markdown emphasis removed, each followed by its source's marker ``[n]``.
+`assistant.prompts.CANNOT_ANSWER`; so is a yes/no question applying the paper to a domain ("Does it work for
+code generation?", "Can it generate iOS apps as well?", `domain_phrase`) that the abstract covers neither in
+words (`covers_domain`) nor in meaning (the gate's measure, `domain_gap`). Sentences are quoted with their
+LaTeX rendered (`text.render_latex`) and markdown emphasis removed, each followed by its source's marker ``[n]``.
 """
 
 from __future__ import annotations
@@ -85,8 +91,9 @@ _ENTITY_Q = re.compile(
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
     r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
 """A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
-"What do reasoning models waste ...?" (the noun after a verb is the subject of the question). Not "which tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks"), asked like "what
-kinds of tasks", and abstracts describe them rather than name them."""
+"What do reasoning models waste ...?" (the noun after a verb is the subject of the question). Not "which
+tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks"), asked like "what kinds of
+tasks", and abstracts describe them rather than name them."""
 
 
 _FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
@@ -123,7 +130,8 @@ _DETAIL_Q = {
     # the subject of what the paper does ("Which objective do the authors propose?")
     "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|"
                           r"\b(?:which|what|list|name)\s+(?:all\s+)?(?:the\s+)?authors?\b|"
-                          r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|\s*[?,;.]|\s*$)|"
+                          r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|"
+                          r"\s*[?,;.]|\s*$)|"
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
@@ -531,7 +539,8 @@ def counted_noun(clause: str) -> str | None:
     return words[-1] if words else None
 
 
-_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where|who)\b)", re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where|who)\b)",
+                           re.I)
 
 
 def asked_quantities(question: str) -> list[str]:
@@ -1127,7 +1136,8 @@ class ExtractiveSynthesizer:
         it; for a "how is X solved / why does X happen" question, the sentence naming X and the
         abstract's answer to it (`answer_chain`). ``[]`` when the paper has no sentence."""
 
-        quantity = bool(_NUMBER_Q.search(question) and not asks_mechanism(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
+        quantity = bool(_NUMBER_Q.search(question) and not asks_mechanism(question)
+                        or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []

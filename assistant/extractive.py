@@ -335,6 +335,9 @@ they are."""
 
 
 _QUOTED = re.compile(r'"[^"]{2,}"|“[^”]{2,}”')
+_THERE_DETAIL = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(?:[\w-]+\s+){0,2}?"
+                           r"(?:links?|urls?|code|repositor(?:y|ies)|repos?|github|licen[cs]es?|authors?)\b", re.I)
+""""Is there a link to X's code?": the detail itself is what "is there" asks for, not a paper."""
 
 
 def detail_asked(question: str) -> str | None:
@@ -354,7 +357,8 @@ def detail_asked(question: str) -> str | None:
     for name, pattern in _DETAIL_Q.items():
         if name == "code" and asks_several(q):  # "which abstracts link to code?"
             continue
-        if any(pattern.search(c) and not _ASKS_PAPER.search(_proper(c)) for c in clauses):
+        if any(pattern.search(c) and not (_ASKS_PAPER.search(_proper(c)) and not _THERE_DETAIL.match(_proper(c)))
+               for c in clauses):
             return name
     return None
 

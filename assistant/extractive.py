@@ -12,21 +12,27 @@
   -> a sentence counting things (`states_count`); when the question first asks for a paper ("Is there a
   way to ..., and by how much?", `asks_for_paper`) and no sentence states the quantity in its words,
   what that paper does and finds (unless it asks a thing the abstract never mentions, `asks_absent_thing`);
-- ``entity``: "which models / datasets / benchmarks / hardware / chip / algorithm ..." -> sentences
-  that name such things (`named_entities`: names or capitalised terms the question does not use);
+  a quantity phrase inside a how-question asks the mechanism ("How does X decide how many ...?",
+  `asks_mechanism`), and a clause asking for a name is not answered by a number;
+- ``entity``: "which models / datasets / corpora / model sizes / hardware / chip / algorithm ..." -> sentences
+  that name such things (`named_entities`: names or capitalised terms the question does not use; sizes
+  for "which model sizes");
 - ``definition``: "what is X / what does X do" -> the sentence that defines X ("we propose X, a ...",
   "X is ...");
 - ``detail``: details abstracts do not carry (authors, affiliations, hardware and GPU hours, learning
   rate and other hyperparameters, licence, a link to the code) -> quoted only when a sentence states
   that very detail (for the code: a URL); a sentence mentioning it without stating it ("The code base
-  is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`;
+  is available here.") is quoted after `assistant.prompts.CANNOT_ANSWER`. The detail must be what a clause
+  asks for, not words describing the paper asked for nor the authors as the ones who say something;
 - ``other``: the best-matching sentences of the best paper, ranked by a learned scorer
   (`sentence_scores`: logistic regression on similarity, rarity-weighted word and phrase overlap,
   contribution/result/background and position, fit by ``benchmarks/fit_sentences.py``).
 
 When the kind needs something no given abstract states (a number, a name, the detail), the answer is
-`assistant.prompts.CANNOT_ANSWER`. Sentences are quoted with their LaTeX rendered (`text.render_latex`) and
-markdown emphasis removed, each followed by its source's marker ``[n]``.
+`assistant.prompts.CANNOT_ANSWER`; so is a yes/no question applying the paper to a domain ("Does it work for
+code generation?", "Can it generate iOS apps as well?", `domain_phrase`) that the abstract covers neither in
+words (`covers_domain`) nor in meaning (the gate's measure, `domain_gap`). Sentences are quoted with their
+LaTeX rendered (`text.render_latex`) and markdown emphasis removed, each followed by its source's marker ``[n]``.
 """
 
 from __future__ import annotations
@@ -79,15 +85,31 @@ _NUMBER_Q = re.compile(
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
 _ENTITY_Q = re.compile(
-    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique)\b)\w+[\s-]+){{0,3}}?"
+    rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
+    r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
-    r"tasks?|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+"""A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
+"What do reasoning models waste ...?" (the noun after a verb is the subject of the question). Not "which
+tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks"), asked like "what kinds of
+tasks", and abstracts describe them rather than name them."""
 
 
 _FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
                        r"explains?)\s+how\b", re.I)
 """"What determines how fast it converges?" asks for a factor, not a number."""
+_MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|were)|why)\b", re.I)
+"""A question asking how or why ("How does X decide how many candidates to expand?"): a quantity phrase inside it
+that starts no clause (`asks_number` false) is the object of the mechanism asked, not a number asked for."""
+
+
+def asks_mechanism(question: str) -> bool:
+    """True when `question` (its question proper) asks what decides a quantity rather than the quantity: "What
+    determines how fast it converges?" (`_FACTOR_Q`), "How does the method decide how many candidates to
+    expand?" (`_MECHANISM_Q` with the quantity phrase inside its clause)."""
+    q = _proper(question)
+    return bool(_FACTOR_Q.search(q) or _MECHANISM_Q.match(q) and not asks_number(q))
 
 
 def entity_noun(question: str) -> str | None:
@@ -106,9 +128,10 @@ def entity_noun(question: str) -> str | None:
 _DETAIL_Q = {
     # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
     # the subject of what the paper does ("Which objective do the authors propose?")
-    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|\bauthors?\b(?!\s+(?:propose|introduce|"
-                          r"present|show|find|use|evaluate|train|derive|develop|design|report|claim|demonstrate|"
-                          r"observe|argue|study|analy[sz]e|prove|call|name|mean|compare|test|measure)\w*\b)|"
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|"
+                          r"\b(?:which|what|list|name)\s+(?:all\s+)?(?:the\s+)?authors?\b|"
+                          r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|"
+                          r"\s*[?,;.]|\s*$)|"
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
@@ -147,7 +170,8 @@ _VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b
 
 
 _NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
-                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?)", re.I)
+                   r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?|"
+                   r"corp(?:ora|us)|sizes?|scales?)", re.I)
 _AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
 of by with from to at during""".split())
 
@@ -177,7 +201,7 @@ def question_kind(question: str) -> str:
         return "papers"
     if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
         return "papers"
-    if _NUMBER_Q.search(q) and not _FACTOR_Q.search(q) and not (_PAPERS.search(q) and not asks_number(q)):
+    if _NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q)):
         return "number"
     if _PAPERS.search(q):
         return "papers"
@@ -258,7 +282,9 @@ def has_number(sentence: str) -> bool:
     return False
 
 
-_DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\([^()]{1,30}\)")
+_DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\((?![^()]*\b(?:et\s+al|(?:19|20)\d\d)\b)[^()]{1,30}\)")
+"""A term and what it stands for ("Quantization-aware training (QAT)"); not a name and its citation ("TuckER
+(Balazevic et al., 2019)"), which names the thing cited."""
 
 
 def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
@@ -302,11 +328,37 @@ def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: in
     return out
 
 
+_ATTRIBUTION = re.compile(r"\b(?:according\s+to|as\s+(?:stated|reported|described|claimed)\s+by)\s+(?:the\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?authors?\b", re.I)
+"""A claim attributed to the authors ("..., according to the mHC authors?"): what they say is asked, not who
+they are."""
+
+
+_QUOTED = re.compile(r'"[^"]{2,}"|“[^”]{2,}”')
+_THERE_DETAIL = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(?:[\w-]+\s+){0,2}?"
+                           r"(?:links?|urls?|code|repositor(?:y|ies)|repos?|github|licen[cs]es?|authors?)\b", re.I)
+""""Is there a link to X's code?": the detail itself is what "is there" asks for, not a paper."""
+
+
 def detail_asked(question: str) -> str | None:
-    """The kind of detail abstracts rarely state that `question` asks for, or None."""
-    q = fold(question)
+    """The kind of detail abstracts rarely state that `question` asks for, or None. The detail is asked
+    when it is what a clause asks for ("Who are the authors of X?", "What learning rate did X use?"), not
+    when it describes the paper a clause asks for ("Is there a hyperparameter optimization method ...?",
+    "Which paper ... automates the learning rate schedule?", `asks_for_paper`), nor when the authors are
+    the subject of what is asked ("What issue did the NorMuon authors spot ...?", "... according to the
+    authors?", `_ATTRIBUTION`)."""
+    # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
+    # code?"): their words and stops are not the question's
+    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", fold(question)))
+    from assistant.text import split_sentences
+
+    clauses = [c for part in split_sentences(q) for piece in re.split(r"[:;]\s+", part)
+               for c in _CLAUSE_SPLIT.split(piece) if c.strip()]
     for name, pattern in _DETAIL_Q.items():
-        if pattern.search(q) and not (name == "code" and asks_several(q)):  # "which abstracts link to code?"
+        if name == "code" and asks_several(q):  # "which abstracts link to code?"
+            continue
+        if any(pattern.search(c) and not (_ASKS_PAPER.search(_proper(c)) and not _THERE_DETAIL.match(_proper(c)))
+               for c in clauses):
             return name
     return None
 
@@ -451,6 +503,11 @@ _DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:g
                        r"iterations?|wall-?clock|time)\b", re.I)
 """A question asking how long something takes, and the units of time (a class of words) a sentence
 answering it states."""
+_FREQUENCY_Q = re.compile(r"\bhow\s+(?:often|frequently)\b|\bat\s+what\s+(?:frequency|intervals?)\b|"
+                          r"\bhow\s+many\s+times\s+(?:per|a|each|every)\b", re.I)
+_FREQUENCY = re.compile(r"\b(?:every|per|each|once|frequen\w*|intervals?|period\w*)\b", re.I)
+"""A question asking how often something happens, and the words (a class) a sentence stating a frequency uses
+("every 100 steps", "once per epoch"): a percentage gain does not say how often."""
 
 
 def measured_noun(clause: str) -> str | None:
@@ -486,7 +543,8 @@ def counted_noun(clause: str) -> str | None:
     return words[-1] if words else None
 
 
-_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where)\b)", re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where|who)\b)",
+                           re.I)
 
 
 def asked_quantities(question: str) -> list[str]:
@@ -536,6 +594,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
     its best sentence; at most three in all, in (n, position) order; ``[]`` when none states one."""
     chosen: list[tuple] = []
     for i, clause in enumerate(asked_quantities(question)):
+        if question_kind(clause) in ("entity", "which"):
+            # "Which base model was it fine-tuned from, and how long did training take?": the first clause
+            # asks for a name, which a number does not give
+            continue
         words = stems(clause, exclude=pointers)
         count = bool(_ASKS_COUNT.search(clause))
         noun = counted_noun(clause) if count else None
@@ -555,6 +617,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
+        if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
+            numeric = [(k, x) for k, x in numeric if _FREQUENCY.search(fold(x[2]))]
         measured = stems(measured_noun(clause) or "")
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
@@ -663,27 +727,75 @@ _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem p
                                           "kind kinds type types"))
 
 
+_ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can|could|will|would|is|are)\s+(?!there\b)"
+                     r"(?P<rest>[^?]+?),?\s+(?:too|as\s+well|either)\s*\??\s*(?:\([^)]*\))?\s*$", re.I)
+"""A yes/no question adding something to what the paper is known for ("Can it generate native iOS apps as
+well?", "Is it better than autoregressive models too?"): what follows its subject is the asked addition."""
+_SUBJECT = re.compile(r"\b(?:it|they|this|that|these|those)\b", re.I)
+
+
+def domain_phrase(question: str, pointers: Sequence[str] = ()) -> str:
+    """The words of the domain, task or modality a yes/no applicability question asks about ("Does it also
+    work for code generation?" -> "code generation"; "Can ALIVE generate native iOS apps as well?" ->
+    "generate native iOS apps": what follows its subject, a pronoun or one of the `pointers`), as
+    `text.fold` gives them; ``""`` when the question is not one ("Does it need retraining?")."""
+    q = fold(question)
+    m = _APPLIES_Q.search(q)
+    if m:
+        return re.sub(r"\([^)]*\)\s*$", "", m.group("domain")).strip()  # the subject a follow-up rewrite appends
+    m = _ADDS_Q.search(q)
+    if not m:
+        return ""
+    names = "".join(f"|(?<![\\w-]){re.escape(p)}(?![\\w-])" for p in pointers)
+    subject = re.search(_SUBJECT.pattern + names, m.group("rest"), re.I)
+    return m.group("rest")[subject.end():].strip() if subject else ""
+
+
 def asked_domain(question: str, pointers: Sequence[str] = ()) -> set[str]:
     """The content stems of the domain, task or modality a yes/no applicability question asks about
-    ("Does it also work for code generation?" -> ``{"code", "generat"}``), without the paper's name and
-    generic words ("tasks", "models"); empty when the question is not one ("Does it need retraining?")."""
-    m = _APPLIES_Q.search(fold(question))
-    if not m:
-        return set()
-    domain = re.sub(r"\([^)]*\)\s*$", "", m.group("domain"))  # the subject a follow-up rewrite appends
-    return content_stems(domain, pointers) - _GENERIC_DOMAIN
+    (`domain_phrase`: "Does it also work for code generation?" -> ``{"code", "generat"}``), without the
+    paper's name and generic words ("tasks", "models"); empty when the question is not one ("Does it need
+    retraining?")."""
+    return content_stems(domain_phrase(question, pointers), pointers) - _GENERIC_DOMAIN
+
+
+def domain_gap(question: str, words: Sequence[str], paper, embedder: Embedder) -> float:
+    """How far `paper`'s abstract is from covering, in meaning, the `words` of `question` it lacks (words of
+    the asked domain, `domain_phrase`): the relevance gate's measure, `relevance.uncovered_terms` (the part of
+    the question a word says, ``v(question) - v(question without it)``, with the gate's fp32 question embedder
+    `relevance.reference_embedder`, against the abstract's sentence vectors), the largest over `words`; 0
+    covered to about 1, compared with `relevance.TOPIC_GAP`. "writing" in "Can PowerFlow be applied to
+    creative writing?" against "... the Pareto frontier in creative tasks" is covered (about 0.30); "weather"
+    in "... to weather forecasting?" is not (about 0.51). One embedding call of ``len(words) + 1`` texts;
+    raises `EmbeddingError` as the embedder does."""
+    import numpy as np
+
+    from assistant.relevance import (WordHits, is_availability_statement, reference_embedder, sentence_vectors,
+                                     uncovered_terms)
+
+    sentences, vectors = sentence_vectors(paper, embedder)
+    # "Our code is available at ..." says nothing about code generation (the gate's `availability_only_stems`)
+    keep = [i for i, s in enumerate(sentences) if not is_availability_statement(s)]
+    if not keep or not words:
+        return 0.0 if keep else float("inf")
+    reference = reference_embedder(embedder)
+    qvec = reference.embed([question])[0]
+    lacking = WordHits(list(words), [1.0] * len(words), np.zeros((1, len(words))), 1.0)  # none of them is held
+    return uncovered_terms(question, qvec, lacking, [np.asarray(vectors)[keep]], reference)[0][0]
+
+
+def _has_stem(stem: str, words: set[str]) -> bool:
+    """`stem` among the stems `words`, or one starting the other ("math" is in "mathematical", stem "mathemat")."""
+    return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
+                                for w in words)
 
 
 def covers_domain(domain: set[str], sentences: Sequence[str]) -> bool:
     """True when one of `sentences` carries every stem of `domain` (`asked_domain`): the abstract names
     the asked domain, so whether the method works for it is for the sentence to say."""
-    def has(stem: str, words: set[str]) -> bool:  # "math" is in "mathematical" (stem "mathemat")
-        return stem in words or any(len(w) >= 4 and len(stem) >= 4 and (w.startswith(stem) or stem.startswith(w))
-                                    for w in words)
-
     for s in sentences:
-        words = content_stems(plain(s))
-        if all(has(stem, words) for stem in domain):
+        words = stems(plain(s))  # "fine-tuning" holds "tuning" too
+        if all(_has_stem(stem, words) for stem in domain):
             return True
     return False
 
@@ -713,6 +825,8 @@ def category_names(sentence: str, question: str) -> list[str]:
     return out
 
 
+_DATA_WORDS = ("tokens", "data", "corpus", "corpora", "documents", "texts", "pages")
+"""Nouns for training data (a class of words): a corpus is named next to one."""
 _SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
 
 
@@ -734,7 +848,7 @@ def entity_phrase(question: str) -> list[str]:
 
 
 _RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
-                        r"theoretical)\b", re.I)
+                        r"theoretical)\b|\b(?:test(?:ed|s)?|tr(?:y|ied|ies))\s+(?:it\s+|them\s+)?on\b", re.I)
 _EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
 
 
@@ -1026,7 +1140,8 @@ class ExtractiveSynthesizer:
         it; for a "how is X solved / why does X happen" question, the sentence naming X and the
         abstract's answer to it (`answer_chain`). ``[]`` when the paper has no sentence."""
 
-        quantity = bool(_NUMBER_Q.search(question) or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
+        quantity = bool(_NUMBER_Q.search(question) and not asks_mechanism(question)
+                        or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []
@@ -1102,10 +1217,21 @@ class ExtractiveSynthesizer:
             sources = described_paper(focus, sources)
         top_n = sources[0].n
         domain = asked_domain(question, pointers)
-        if domain and not covers_domain(domain, [x[2] for x in scored if x[1] == top_n]):
+        own = [x[2] for x in scored if x[1] == top_n]
+        if domain and not covers_domain(domain, own):
             # "Does it also work for code generation?" about a paper whose abstract never names code
-            # generation: whether it does is not stated, whatever the paper's other sentences say
-            return kind, []
+            # generation: whether it does is not stated, whatever its other sentences say. Named in other
+            # words ("creative writing" against "creative tasks", "instruction tuning" against "supervised
+            # fine-tuning"), it is: the words of the domain the abstract has are in one sentence, and those it
+            # lacks are covered in meaning (the gate's measure, `domain_gap` below `relevance.TOPIC_GAP`)
+            from assistant.relevance import TOPIC_GAP
+
+            held = {d for d in domain if covers_domain({d}, own)}
+            lacking = [w for w in re.findall(r"[^\W_][\w\-]*", domain_phrase(question, pointers))
+                       if content_stems(w) & (domain - held)]
+            if (not lacking or held and not covers_domain(held, own)
+                    or domain_gap(question, lacking, sources[0].paper, embedder) >= TOPIC_GAP):
+                return kind, []
 
         def pick(pool, limit=None, one_source=True):
             pool = [x for x in pool if not one_source or x[1] == top_n] or ([] if one_source else pool)
@@ -1189,7 +1315,12 @@ class ExtractiveSynthesizer:
             # reading-comprehension benchmarks": the abstract names the category, not one benchmark
             cats = {x[2]: category_names(x[2], question) for x in scored}
             good = [x for x in good if not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]])]
-            named = [x for x in good if names_near(x[2], noun, exclude)
+            # the named paper's sentences sharing a word of the question count too, whatever their similarity:
+            # a short question ("What model did they train with ALIVE?") is far from the sentence naming it
+            # ("We leverage this pipeline to train ALIVE-Coder, a model achieving ...")
+            own = [x for x in scored if pointers and x[1] == top_n and x[4] > 0 and all(x is not y for y in good)
+                   and (not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]]))]
+            named = [x for x in [*good, *own] if names_near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
             if not named and noun != "written":
                 # named right next to another word of the question's phrase ("LIF neuron groups" for
@@ -1198,12 +1329,18 @@ class ExtractiveSynthesizer:
                                                 and names_near(x[2], w, exclude, window=1)
                                                 for w in entity_phrase(question))]
             sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
-            if not named and pointers and (sizes or key in ("competition", "benchmark", "dataset", "task")):
+            if not named and (pointers or len(sources) == 1) and (
+                    sizes or key in ("competition", "benchmark", "dataset", "task") or key.startswith("corp")):
                 # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
-                # 2025, EAPO ..." for "which math competitions"): a sentence of the named paper that
-                # lists names, or names things (states sizes, when sizes are asked) sharing the question's words
+                # 2025, EAPO ..." for "which math competitions", "72B tokens sampled from DCLM-RefinedWeb" for
+                # "which corpus"): a sentence of the named paper (or of the one paper kept for a question
+                # describing it) that lists names, or names things (states sizes, when sizes are asked)
+                # sharing the question's words
                 def lists(x):
                     found = named_entities(x[2], [*exclude, *cats[x[2]]])
+                    if key.startswith("corp"):  # a corpus is named beside the data taken from it ("72B tokens
+                        # sampled from DCLM-RefinedWeb"), not beside optimizers or baselines
+                        found = [n for n in found if any(n in names_near(x[2], w, exclude) for w in _DATA_WORDS)]
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
             if not named and pointers and key:

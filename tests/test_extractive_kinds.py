@@ -892,3 +892,100 @@ def test_which_value_of_a_parameter_is_a_number_question(bundled_store, settings
     assert obj["answer"] == "The abstracts do not say.", obj["answer"]
     obj = _extractive(bundled_store, settings, "Which value of the compression ratio does STAR-KV reach?")
     assert "75%" in obj["answer"], obj["answer"]
+
+
+# --- session 7: whether the chosen sentences answer (false refusals and not-in-abstract answers) -------------
+
+def test_detail_is_asked_only_by_a_clause_asking_for_it():
+    """Authors, hyperparameters or a code link are the asked detail only when a clause asks for them, not when
+    they describe the paper asked for or the authors are the subject of what is asked."""
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("Who wrote WinQ?") == "authors"
+    assert detail_asked("Is there a paper on KV cache compression, and who are its authors?") == "authors"
+    assert detail_asked("Which paper adapts per-neuron step sizes? What learning rate did it use?") == "hyperparameters"
+    # the authors as the ones who found or say something
+    assert detail_asked("What did the WinQ authors find about where the weights converge?") is None
+    assert detail_asked("Where do the weights converge, according to the WinQ authors?") is None
+    # a detail word describing the paper asked for
+    assert detail_asked("Is there an optimizer that adapts the learning rate of each neuron?") is None
+    assert detail_asked("Which hyperparameter optimization paper ranks configurations?") is None
+    # a quoted subject (a follow-up rewrite quotes a paper's first words) does not hide the asked link
+    assert detail_asked('Where is the code of "Token-level reweighting is a simple…"?') == "code"
+
+
+def test_a_quantity_inside_a_how_question_asks_the_mechanism():
+    from assistant.extractive import question_kind
+
+    assert question_kind("How does EDEN choose how many branches to follow at a step?") == "other"
+    assert question_kind("How many branches does EDEN follow at a step?") == "number"
+    assert question_kind("Does EDEN cut expansions, and by how much?") == "number"
+
+
+def test_entity_questions_ask_for_named_things_not_kinds_or_subjects():
+    from assistant.extractive import entity_noun, question_kind
+
+    # tasks are kinds of problems, described rather than named
+    assert question_kind("Which tasks was EAPO tested on?") != "entity"
+    # "model sizes": the sizes are asked ("what model sizes were used ..." names no paper-describing verb)
+    assert question_kind("Which model sizes did PowerFlow fine-tune?") == "entity"
+    assert entity_noun("Which model sizes did PowerFlow fine-tune?") == "sizes"
+    assert question_kind("Which pretraining corpora did NorMuon train on?") == "entity"
+    # after a verb the noun is the subject of the question, not the thing asked
+    assert question_kind("What do reasoning models waste before a visible response?") != "entity"
+
+
+def test_a_cited_name_is_a_name_not_a_term_being_defined():
+    from assistant.extractive import named_entities
+
+    assert named_entities("Our model naturally generalizes TuckER (Balazevic et al., 2019).") == ["TuckER"]
+    assert "QAT" not in named_entities("Quantization-aware training (QAT) is widely adopted.")
+
+
+def test_domain_phrase_of_an_applicability_question_and_of_one_adding_to_the_paper():
+    from assistant.extractive import asked_domain, domain_phrase
+
+    assert domain_phrase("Does STAR-KV also work for code generation?", ["STAR-KV"]) == "code generation"
+    # "... as well?" / "... too?": what follows the subject is the asked addition
+    assert domain_phrase("Can ALIVE evaluate mobile apps too?", ["ALIVE"]) == "evaluate mobile apps"
+    assert asked_domain("Can ALIVE evaluate mobile apps too?", ["ALIVE"]) == {"evalu", "mobil", "app"}
+    assert domain_phrase("Is it better than autoregressive models as well? (DiffuSearch)") == (
+        "better than autoregressive models")
+    assert domain_phrase("Does it need retraining?") == ""
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # "authors" as the subject of the claim asked about, not the thing asked (was "do not say")
+    ("According to the PLAINTAIN authors, what do reasoning models waste before a visible response?", "user time"),
+    # "how many" inside "how does it choose": the mechanism, not a number (was "do not say")
+    ("How does EDEN choose how many branches to follow at a step?", "entropy"),
+    # "learning rate" describing the optimizer asked for, not a hyperparameter asked (was "do not say")
+    ("Is there an optimizer that adapts the learning rate of each neuron after orthogonalizing the update?",
+     "neuron-level adaptive learning rates"),
+    # "instruction tuning" is not written, "supervised fine-tuning" is: covered in meaning (was "do not say")
+    ("Would RankTuner work for supervised instruction tuning?", "supervised fine-tuning"),
+])
+def test_extractive_answers_a_question_whose_answer_is_written_in_other_words(bundled_store, settings, question,
+                                                                             expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+    assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, paper", [
+    # corpora asked; NorMuon names optimizers, not corpora (was its result sentence)
+    ("Which pretraining corpora did NorMuon train on?", "NorMuon"),
+    # a frequency asked; WinQ's numbers are gains, not how often it resets (was its speedup sentence)
+    ("How often does WinQ reset the weights while it trains QAT?", "WinQ"),
+    # an addition the abstract covers neither in words nor in meaning (was STAR-KV's summary)
+    ("Can STAR-KV compress image features as well?", "STAR-KV"),
+    ("Can ALIVE evaluate mobile apps too?", "ALIVE"),
+])
+def test_extractive_says_the_abstracts_do_not_say_when_no_sentence_states_the_asked_kind(bundled_store, settings,
+                                                                                       question, paper):
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+    # the gate kept the paper: it is the answerer that finds the asked thing unstated
+    assert any(paper in s["title"] for s in obj["sources"]), obj["sources"]

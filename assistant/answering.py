@@ -617,20 +617,35 @@ def _study_detail_stems() -> frozenset[str]:
     return frozenset(content_stems(_STUDY_DETAIL_WORDS))
 
 
+_DESCRIPTION = "the paper that begins "
+"""How a paper without a name is referred to: by the opening words its display title was derived from
+(``the paper that begins "Preference-based reinforcement learning (RL) is a key…"``), which read as a
+reference and retrieve the paper (a description of its contribution would make the answer quote the
+sentence it was taken from)."""
+
+
 def _cited_names(turn) -> list[str]:
     """The papers a turn's answer cited, as the reader saw them named: a one-word title as it is, a
-    longer one in quotes (a title derived from the abstract keeps its "…")."""
-    from assistant.store.paper import is_name_like
-
+    longer one in quotes; a paper without a name (its title derived from the abstract's first clause)
+    as `_DESCRIPTION` and that clause in quotes."""
     out = []
     for c in turn.citations or []:
-        title = c.paper.title.strip()
-        if not title:
-            continue
-        name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'
-        if name not in out:
+        name = _paper_name(c.paper)
+        if name and name not in out:
             out.append(name)
     return out
+
+
+def _paper_name(paper) -> str:
+    """A paper as `_cited_names` names it ("" without a title)."""
+    from assistant.store.paper import is_name_like
+
+    title = paper.title.strip()
+    if not title:
+        return ""
+    if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()):
+        return title
+    return f'{_DESCRIPTION}"{title}"' if paper.title_is_derived else f'"{title}"'
 
 
 def _turn_entities(turn) -> list[str]:
@@ -738,8 +753,10 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)
+    possessive = pronoun is not None and pronoun.group(0).lower() in ("its", "their")
+    if possessive and any(t.startswith(_DESCRIPTION) for t in topic):
+        pronoun = None  # "the paper on …'s code" reads badly: the description goes in brackets
     if pronoun is not None and topic and not (edits and (_join(topic) == paper or not cited)):
-        possessive = pronoun.group(0).lower() in ("its", "their")
         edits.append((pronoun.start(), pronoun.end(), _join(topic) + ("'s" if possessive else "")))
     for a, b, repl in sorted(edits, reverse=True):
         text = text[:a] + repl + text[b:]

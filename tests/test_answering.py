@@ -781,6 +781,24 @@ def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_n
     assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
 
 
+def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
+    """An untitled paper's display title is its abstract's first clause: a rewrite calls it "the paper
+    that begins ..." (a possessive goes in brackets instead of "...'s code")."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="Sharing preference data across hospitals is hard. We analyse federated DPO.",
+                  title="Sharing preference data across hospitals is hard", title_is_derived=True, id="p1")
+    conv = Conversation([Turn("Is there work on federated DPO?", answer="We analyse federated DPO [1].",
+                              citations=(Citation(1, paper),))])
+    assert deterministic_rewrite("Is their code released?", conv) == (
+        'Is their code released? (the paper that begins "Sharing preference data across hospitals is hard")')
+    assert deterministic_rewrite("Does it report experiments?", conv) == (
+        'Does the paper that begins "Sharing preference data across hospitals is hard" report experiments?')
+
+
 def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():
     """"by 2-3× [1]": × after a number is its unit, so [1] cites source 1 (the extractive answer lost
     its citation); "a 4 × [2] matrix": × between operands is math."""

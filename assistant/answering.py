@@ -715,10 +715,15 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
         return question
+    from assistant.text import mentions
+
     text = " ".join(question.split())
     named, cited = _subject(conversation)
     referents = _ordered_referents(conversation)
-    topic = [n for n in named if n.startswith("'") or any(n.casefold() in c.casefold() for c in cited)] \
+    # a name the user gave is the subject when it is a cited paper's name, as a whole word: after "Is
+    # there an optimizer built on Muon?" answered with NorMuon, "it" is NorMuon, not Muon
+    topic = [n for n in named if n.startswith("'") or any(mentions(c, n) and not c.startswith(_DESCRIPTION)
+                                                          for c in cited)] \
         or cited[:1] or named
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
@@ -822,9 +827,23 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     lines = [ln.strip() for ln in reply.strip().splitlines() if ln.strip()]
     line = lines[0] if lines else ""
     line = re.sub(r"^(standalone question|question)\s*:\s*", "", line, flags=re.I).strip().strip('"“”\'')
-    if not acceptable_rewrite(question, line):
+    if not acceptable_rewrite(question, line) or not _names_a_cited_paper(question, line, conversation):
         return deterministic_rewrite(question, conversation)
     return line
+
+
+def _names_a_cited_paper(question: str, rewrite: str, conversation: Conversation) -> bool:
+    """False when an LLM's `rewrite` adds names to `question` and none of them is a paper the
+    conversation's answers cited ("How much faster is it?" after an answer about NorMuon that also
+    mentions Muon, rewritten "How much faster is Muon?"): the referent is the paper an answer was about,
+    not another name in its text. True when it adds no name or there is no cited paper."""
+    from assistant.text import mentions
+
+    titles = [c.paper.title for t in conversation.turns for c in t.citations if c.paper.title]
+    added = [n.strip("'") for n in _entities(rewrite) if not mentions(question, n.strip("'"))]
+    if not titles or not added:
+        return True
+    return any(mentions(rewrite, title) or mentions(title, n) for title in titles for n in added)
 
 
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:

@@ -521,6 +521,11 @@ def _turn(question, cited=(), standalone=""):
      "Which decoding method approximates beam search with fewer expansions?"),
     ([_turn("What is NorMuon?", ["NorMuon"])], "Is there a paper on differential privacy for federated learning?",
      "Is there a paper on differential privacy for federated learning?"),
+    # the subject is the paper the answer cited, not a name the user gave that is only part of its name
+    ([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])], "How much faster is it?",
+     "How much faster is NorMuon?"),
+    ([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])], "Is its memory use lower than Muon's?",
+     "Is NorMuon's memory use lower than Muon's?"),
 ])
 def test_deterministic_rewrite(history, question, rewritten):
     from assistant.answering import deterministic_rewrite
@@ -797,6 +802,18 @@ def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
         'Is their code released? (the paper that begins "Sharing preference data across hospitals is hard")')
     assert deterministic_rewrite("Does it report experiments?", conv) == (
         'Does the paper that begins "Sharing preference data across hospitals is hard" report experiments?')
+
+
+def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
+    """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])])
+    assert standalone_question("How much faster is it?", conv, ScriptedLLM(rewrite="How much faster is Muon?")) == (
+        "How much faster is NorMuon?")
+    good = "How much faster is NorMuon than AdamW?"
+    assert standalone_question("How much faster is it?", conv, ScriptedLLM(rewrite=good)) == good
 
 
 def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():

@@ -398,6 +398,11 @@ _BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|that|these|those)\s*(?:[?!.]|$)|^(?
                                  r"|\b(?:this|that)\s+(?:is|was|does|did|means|compares?)\b", re.I)
 # "that" right after a noun or a quoted term is a relative pronoun ("the 'Data Wall' that one of ...");
 # after the start or a function word it points back ("does that method ...", "who proposed that?").
+_AUXILIARY_BEFORE = re.compile(r"\b(?:do|does|did|can|could|will|would|should|might|may)\s+$", re.I)
+_NO_VERB_AFTER = re.compile(r"\s*(?:[?!.,;:？]|$|(?:for|on|in|with|at|beyond|across|without|under|outside|"
+                            r"too|also|as|well|better|there|here)\b)", re.I)
+"""What may follow a verb with no object: punctuation, the end, a preposition or an adverb (after
+"Does that work" it says "work" is the verb, not a noun "that work" waiting for its verb)."""
 _FUNCTION_WORD_BEFORE = re.compile(
     r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
     r"used|behind|proposed|propose|introduced)\s+)$", re.I)
@@ -750,7 +755,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     for m in _DEMONSTRATIVE_NP.finditer(text):
         if paper and _points_back(text, m) and not _has_antecedent(text[:m.start()]):
             plural = re.search(r"(?:s|ones)$", m.group(0), re.I) and len(cited) > 1
-            edits.append((m.start(), m.end(), _join(cited) if plural else paper))
+            if _AUXILIARY_BEFORE.search(text[:m.start()]) and _NO_VERB_AFTER.match(text[m.end():]):
+                # "Does that work for image models?": after "does" the demonstrative is the subject and
+                # the generic noun its verb (no other verb follows), so only "that" names the paper
+                edits.append((m.start(), m.start() + len(m.group(0).split()[0]), paper))
+            else:
+                edits.append((m.start(), m.end(), _join(cited) if plural else paper))
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)

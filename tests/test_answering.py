@@ -526,6 +526,9 @@ def _turn(question, cited=(), standalone=""):
      "How much faster is NorMuon?"),
     ([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])], "Is its memory use lower than Muon's?",
      "Is NorMuon's memory use lower than Muon's?"),
+    # "Does that work ...?": "work" is the verb, so only "that" is replaced
+    ([_turn("Is there a data selection method that looks at the optimizer?", ["OPUS"])],
+     "Does that work for speech models?", "Does OPUS work for speech models?"),
 ])
 def test_deterministic_rewrite(history, question, rewritten):
     from assistant.answering import deterministic_rewrite

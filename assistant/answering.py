@@ -788,8 +788,21 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
             return f"{text} ({_join(topic)}: {prev.strip().rstrip('?？.!').strip()})"
         return f"{text} ({_join(topic)})"
-    prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
-    return f"{text} (follow-up to: {prev.strip()})"
+    return f"{text} ({_FOLLOW_UP}{_asked_before(conversation.turns[-1])})"
+
+
+_FOLLOW_UP = "follow-up to: "
+
+
+def _asked_before(turn) -> str:
+    """The question `turn` asked, as a later follow-up with no subject refers to it: its standalone
+    question, or, when that was itself such a follow-up ("Which tasks? (follow-up to: Is there work on
+    X?)"), the question it followed, so that a chain of follow-ups names the first question once
+    instead of nesting brackets."""
+    asked = (turn.standalone_question or turn.question).strip()
+    while asked.endswith(")") and f" ({_FOLLOW_UP}" in asked:
+        asked = asked[asked.index(f" ({_FOLLOW_UP}") + len(_FOLLOW_UP) + 2:-1].strip()
+    return asked
 
 
 def _is_question(text: str) -> bool:
@@ -867,8 +880,7 @@ def previous_papers(question: str, standalone: str, conversation: Conversation |
     if conversation is None or not conversation.turns or not standalone.rstrip().endswith(")"):
         return None
     last = conversation.turns[-1]
-    prev = (last.standalone_question or last.question).strip()
-    if not standalone.rstrip().endswith(f"(follow-up to: {prev})"):
+    if not standalone.rstrip().endswith(f"({_FOLLOW_UP}{_asked_before(last)})"):
         return None
     if not (_asks_study_detail(question) or detail_asked(question)):
         return None

@@ -529,6 +529,11 @@ def _turn(question, cited=(), standalone=""):
     # "Does that work ...?": "work" is the verb, so only "that" is replaced
     ([_turn("Is there a data selection method that looks at the optimizer?", ["OPUS"])],
      "Does that work for speech models?", "Does OPUS work for speech models?"),
+    # a chain of follow-ups without a subject names the first question once, not nested brackets
+    ([_turn("Is there work on sparse attention for video?"),
+      _turn("Which tasks was it tested on?", standalone="Which tasks was it tested on? (follow-up to: Is there work "
+                                                         "on sparse attention for video?)")],
+     "How large are the gains?", "How large are the gains? (follow-up to: Is there work on sparse attention for video?)"),
 ])
 def test_deterministic_rewrite(history, question, rewritten):
     from assistant.answering import deterministic_rewrite

@@ -683,7 +683,9 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
     cited (one paper per turn: after "Which paper stabilises GRPO?" and "Which paper reweights
     tokens?", "the first one" is the first paper found)."""
     for turn in reversed(conversation.turns):
-        named = _turn_entities(turn)
+        named = _entities(turn.question)  # as the user named them, also when the rewrite kept one
+        if len(named) < 2:
+            named = _turn_entities(turn)
         if len(named) >= 2:
             return named
         described = _DESCRIBED.findall(turn.standalone_question or turn.question)
@@ -702,6 +704,30 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
 
 def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def resolve_own_ordinal(question: str) -> str:
+    """`question` with an ordinal that counts through names the question itself gave ("the first one",
+    "the latter") replaced by that name; unchanged when there is none.
+
+    When the names were only listed in sentences before the one asking ("I'm interested in WinQ and
+    STAR-KV. For the first one, what do they find about the loss surface?"), those sentences are left
+    out ("For WinQ, what do they find about the loss surface?"): retrieval and the answer then look at
+    the paper asked about, not at both. Names in the asking sentence stay ("Between EAPO and PCR, does
+    the first one use experts?" -> "Between EAPO and PCR, does EAPO use experts?")."""
+    text = " ".join(question.split())
+    for m in _ORDINAL.finditer(text):
+        names = _entities(text[:m.start()])
+        i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+        if len(names) < 2 or i >= len(names):
+            continue
+        starts = [b.end() for b in re.finditer(r"[.!?。！？]\s+", text[:m.start()])]
+        start = starts[-1] if starts else 0
+        preamble = text[:start]
+        if not re.search(r"[?？]", preamble) and _entities(preamble) == names:
+            return text[start:m.start()] + names[i] + text[m.end():]
+        return text[:m.start()] + names[i] + text[m.end():]
+    return question
 
 
 def deterministic_rewrite(question: str, conversation: Conversation | None) -> str:
@@ -833,7 +859,8 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
 def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
     """`question` as it can be understood without the conversation.
 
-    Unchanged without history or when it does not need it (`needs_history`); else rewritten by the LLM
+    Unchanged without history or when it does not need it (`needs_history`), but for an ordinal that
+    counts through the question's own names (`resolve_own_ordinal`); else rewritten by the LLM
     with the ``rewrite`` prompt, and the deterministic rewrite (`deterministic_rewrite`) is used instead
     for backends that cannot write (no LLM, extractive) or when the model's reply is not acceptable
     (`acceptable_rewrite`: not a question, drops the question's names, too long). Raises `LLMError` when
@@ -842,7 +869,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
 
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
-        return question
+        return resolve_own_ordinal(question)
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)
     text = prompts.get("rewrite").render(history=conversation.history_text(), question=question)

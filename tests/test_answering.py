@@ -812,6 +812,34 @@ def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
         'Does the paper that begins "Sharing preference data across hospitals is hard" report experiments?')
 
 
+@pytest.mark.parametrize("question, standalone", [
+    # the names are listed in a sentence before the one asking: that sentence is left out
+    ("I read about WinQ and STAR-KV. For the second one, how much does it compress the KV cache?",
+     "For STAR-KV, how much does it compress the KV cache?"),
+    ("Between EAPO and PCR, is the latter faster?", "Between EAPO and PCR, is PCR faster?"),
+    ("What is the first one?", "What is the first one?"),  # no names to count through
+])
+def test_an_ordinal_counting_through_the_questions_own_names_is_resolved(question, standalone):
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    assert standalone_question(question, None, None) == standalone
+    conv = Conversation([_turn("Which papers are about optimizers?", ["NorMuon"])])
+    if standalone != "What is the first one?":
+        assert standalone_question(question, conv, None) == standalone
+
+
+def test_an_ordinal_after_a_turn_that_named_two_papers_counts_through_the_users_names():
+    """The rewrite of "I read about WinQ and STAR-KV. For the second one, ..." keeps one name; "the first
+    one" in the next turn still counts through the two the user gave."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("I read about WinQ and STAR-KV. For the second one, how much does it compress?",
+                               ["STAR-KV"], "For STAR-KV, how much does it compress?")])
+    assert deterministic_rewrite("And the first one: why is training slow?", conv) == "And WinQ: why is training slow?"
+
+
 def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
     """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
     from assistant.answering import standalone_question

@@ -429,15 +429,18 @@ _DEFINITE_SUBJECT = re.compile(
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
 _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
-                           r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
-                           r"the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
+                           r"(?P<aux>do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
+                           r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
+_COPULA = {"is", "are", "was", "were"}
 
 
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
-    """True when `question`, naming nothing, has as its subject a definite noun the last answer used
-    ("What property does the projection restore?" after an answer quoting "... projects the residual
-    connection space ..."): "the" marks something already given, and the conversation gave it. A
-    search ("Which paper ...", "Is there ...") is never one."""
+    """True when `question`, naming nothing, has as its subject a definite noun the last answer gave:
+    its text or the abstract of a paper it cited ("What property does the projection restore?" after an
+    answer quoting "... projects the residual connection space ...", "What size is the policy model?"
+    after an answer citing a paper whose abstract speaks of "the policy model"): "the" marks something
+    already given, and the conversation gave it. A search ("Which paper ...", "Is there ...") is never
+    one."""
     if conversation is None or not conversation.turns or _entities(question):
         return False
     m = _DEFINITE_ANY.search(" ".join(question.split()))
@@ -445,7 +448,22 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     if not m or not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
         return False
-    return bool(_specific_stems(m.group("noun")) & _specific_stems(last.answer or ""))
+    from assistant.text import STOP_WORDS, content_bigrams
+
+    given = " ".join([last.answer or ""] + [c.paper.abstract for c in last.citations])
+    if not _specific_stems(m.group("noun")) & _specific_stems(given):
+        return False
+    # the words of the noun phrase, up to a function word: after "is" the phrase runs on ("What size is
+    # the policy model?"), after "does" its last word is the verb ("What does the projection restore?");
+    # the phrase must be given as a phrase, so "the policy gradient theorem" is not "the policy model"
+    words = [m.group("noun")]
+    for w in m.group("rest").split():
+        if w.casefold() in STOP_WORDS:
+            break
+        words.append(w)
+    if m.group("aux").casefold() not in _COPULA and len(words) > 1:
+        words.pop()
+    return content_bigrams(" ".join(words)) <= content_bigrams(given)
 
 
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
@@ -896,6 +914,26 @@ def _names_a_cited_paper(question: str, rewrite: str, conversation: Conversation
     return any(mentions(rewrite, title) or mentions(title, n) for title in titles for n in added)
 
 
+def discussed_papers(question: str, standalone: str, conversation: Conversation | None) -> list[str]:
+    """The titles of the papers a follow-up asks about: those the latest answer with citations cited
+    that `standalone` (`question` rewritten from the conversation) names; [] when `question` was not
+    rewritten from the conversation or its rewrite names none of them (a new topic)."""
+    from assistant.text import mentions
+
+    if conversation is None or not conversation.turns or standalone.strip() == resolve_own_ordinal(question).strip():
+        return []
+    turn = next((t for t in reversed(conversation.turns) if t.citations), None)
+    if turn is None:
+        return []
+    out = []
+    for c in turn.citations:
+        name = _paper_name(c.paper)
+        named = mentions(standalone, name) if len(name.split()) == 1 else name in standalone
+        if name and named and c.paper.title not in out:
+            out.append(c.paper.title)
+    return out
+
+
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
     """The ids of the papers the previous turn was given (its sources; empty when it found none) when
     `question` asks a detail of one study ("Is its code on GitHub?", `_asks_study_detail` or
@@ -990,6 +1028,12 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
+        discussed = discussed_papers(question, standalone, conversation) if filters is None or filters.empty else []
+        if discussed:
+            # a follow-up about the paper under discussion ("Does that work for image models?"): the
+            # paper is known, so nothing relevant means its abstract does not say, not that no paper is
+            text = prompts.CANNOT_ANSWER
+            why = f"the question asks about {', '.join(discussed)} (the paper under discussion): {why}"
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)

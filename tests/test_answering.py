@@ -840,6 +840,21 @@ def test_an_ordinal_after_a_turn_that_named_two_papers_counts_through_the_users_
     assert deterministic_rewrite("And the first one: why is training slow?", conv) == "And WinQ: why is training slow?"
 
 
+def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another_does_not():
+    from assistant.answering import refers_to_last_answer, standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    abstract = "We let the policy consult experts during RL. The policy model then solves problems alone."
+    conv = Conversation([Turn("Which paper lets a policy consult experts?", answer="EAPO consults experts [1].",
+                              citations=(Citation(1, Paper(abstract=abstract, title="EAPO", id="p1")),))])
+    assert refers_to_last_answer("What size is the policy model?", conv)
+    assert standalone_question("What size is the policy model?", conv, None) == "What size is the policy model? (EAPO)"
+    # a phrase the abstract does not give is a new topic, though its first word is there
+    assert standalone_question("What is the policy gradient theorem?", conv, None) == "What is the policy gradient theorem?"
+
+
 def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
     """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
     from assistant.answering import standalone_question
@@ -850,6 +865,51 @@ def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
         "How much faster is NorMuon?")
     good = "How much faster is NorMuon than AdamW?"
     assert standalone_question("How much faster is it?", conv, ScriptedLLM(rewrite=good)) == good
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("turns, standalone, cited, says", [
+    # "it": the paper the answer was about (NorMuon), not the name the user gave (Muon)
+    (["Is there an optimizer that builds on Muon?", "How much faster does it train?"],
+     "How much faster does NorMuon train?", "NorMuon", "21.74%"),
+    # an ordinal counting through the question's own names
+    (["I read about WinQ and STAR-KV. For the second one, how much does it compress the KV cache?"],
+     "For STAR-KV, how much does it compress the KV cache?", "STAR-KV", "75%"),
+    # a definite description the cited paper's abstract gives: that paper's detail, not out of collection
+    (["Which paper lets a policy ask outside experts for help during RL training?", "How large is the policy model?"],
+     "How large is the policy model? (EAPO)", None, "The abstracts do not say."),
+    # a follow-up about the paper under discussion that no abstract covers: "do not say", not "no paper"
+    (["Is there a pretraining data selection method that looks at the optimizer?",
+      "Does that work for speech recognition models too?"],
+     "Does OPUS work for speech recognition models too?", None, "The abstracts do not say."),
+    # a paper without a name, referred to by its opening words
+    (["Is there a convergence analysis of DPO when training is federated?", "Is their code released?"],
+     'Is their code released? (the paper that begins "Preference-based reinforcement learning (RL) is a key…")',
+     "Preference-based reinforcement learning", "The abstracts do not say."),
+    # topic switches are never glued to the history: a new paper, and a topic no paper covers
+    (["What is NorMuon?", "Which paper compresses the KV cache with low-rank projections?"],
+     "Which paper compresses the KV cache with low-rank projections?", "STAR-KV", "STAR-KV"),
+    (["What is NorMuon?", "Is there a paper on protein structure prediction?"],
+     "Is there a paper on protein structure prediction?", None, "No paper in the collection is about this question."),
+])
+def test_extractive_conversation_turn_resolves_to_the_paper_under_discussion(bundled_store, settings, turns,
+                                                                              standalone, cited, says):
+    """`cited`: the start of the one cited paper's title (None: nothing cited); `says`: in the answer."""
+    from assistant.answering import answer
+    from assistant.conversation import Conversation
+    from assistant.events import Answer
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    conv = Conversation()
+    llm = make_llm(settings, "extractive")
+    for q in turns:
+        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
+                                         conversation=conv), q))
+    last = Answer.from_events(events, turns[-1])
+    assert last.standalone_question == standalone
+    assert [c.paper.title[:len(cited)] for c in last.citations] == ([cited] if cited else []), last.text
+    assert says in last.text
 
 
 def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():

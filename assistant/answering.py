@@ -391,9 +391,11 @@ _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRI
 """'the other one': of two papers, the one the last turn was not about."""
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
 _DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
-                                r"has|have|had|also|only|much|many|far|the|a|an)\b)[a-z][a-z\-]{2,}\b", re.I)
+                                r"has|have|had|also|only|much|many|far|the|a|an|collection|corpus|library)\b)"
+                                r"[a-z][a-z\-]{2,}\b", re.I)
 """A demonstrative before any noun ("that selection", "these gains"): it points back unless an earlier
-sentence of the question names what it refers to."""
+sentence of the question names what it refers to; "this collection" is the one the user searches."""
+_PREPOSITION = re.compile(r"\s*(?:of|for|in|from|with|on|at|by|to)\b", re.I)
 _BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|that|these|those)\s*(?:[?!.]|$)|^(?:is|was|does|did)\s+(?:this|that)\b"
                                  r"|\b(?:this|that)\s+(?:is|was|does|did|means|compares?)\b", re.I)
 # "that" right after a noun or a quoted term is a relative pronoun ("the 'Data Wall' that one of ...");
@@ -424,7 +426,8 @@ _DEFINITE_SUBJECT = re.compile(
     r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+the\s+"
     r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
     rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
-    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
+    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|about|between|among|across|"
+    r"under|during|without|(?!need\b)[\w-]{2,}ed)\b)", re.I)
 """The subject of the question is a paper's thing named only by a generic noun with nothing after it
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
@@ -453,17 +456,20 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     given = " ".join([last.answer or ""] + [c.paper.abstract for c in last.citations])
     if not _specific_stems(m.group("noun")) & _specific_stems(given):
         return False
-    # the words of the noun phrase, up to a function word: after "is" the phrase runs on ("What size is
-    # the policy model?"), after "does" its last word is the verb ("What does the projection restore?");
-    # the phrase must be given as a phrase, so "the policy gradient theorem" is not "the policy model"
-    words = [m.group("noun")]
-    for w in m.group("rest").split():
+    # the words of the noun phrase to the clause's end: after "is" the phrase runs on ("What size is the
+    # policy model?"), after "does" its last word is the verb ("What does the projection restore?")
+    rest = m.group("rest").split()
+    if m.group("aux").casefold() not in _COPULA and rest:
+        rest.pop()
+    head = [m.group("noun")]
+    for w in rest:
         if w.casefold() in STOP_WORDS:
             break
-        words.append(w)
-    if m.group("aux").casefold() not in _COPULA and len(words) > 1:
-        words.pop()
-    return content_bigrams(" ".join(words)) <= content_bigrams(given)
+        head.append(w)
+    # the phrase must be given as a phrase ("the policy gradient theorem" is not "the policy model"),
+    # and what follows it to say which one ("the gap between the best LLMs and humans") given too
+    return (content_bigrams(" ".join(head)) <= content_bigrams(given)
+            and _specific_stems(" ".join([m.group("noun"), *rest])) <= _specific_stems(given))
 
 
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
@@ -479,7 +485,8 @@ _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches
                                 r"researchers|people|teams|groups)\b", re.I)
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
-                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b")
+                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
+"""A plural noun, also an acronym's ("LLMs")."""
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
 hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
@@ -541,9 +548,17 @@ def _has_antecedent(before: str) -> bool:
 
 def _earlier_sentences(text: str) -> str:
     """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
-    the first sentence); "" when `text` is one clause."""
-    cut = max(text.rfind(c) for c in ".!?;:")
+    the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
+    first clause); "" when `text` is one clause."""
+    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in re.finditer(r",\s+(?:and|but|or)\s", text)])
     return text[:cut] if cut >= 0 else ""
+
+
+def _repeats_noun(text: str, m: re.Match) -> bool:
+    """The noun of a demonstrative phrase `m` was said earlier in `text` ("Does a policy trained with
+    external experts still need those experts?"): the phrase points at that, not at the conversation."""
+    noun = m.group(0).split()[-1]
+    return bool(_specific_stems(noun) & _specific_stems(text[:m.start()]))
 
 
 _SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|should|might|may)\s+$", re.I)
@@ -569,19 +584,33 @@ def _unresolved_pronoun(question: str) -> bool:
     expletive = {m.start() for m in _EXPLETIVE_IT.finditer(question)} | {
         m.start() + m.group(0).lower().index("it") for m in _EXPLETIVE_IT.finditer(question)}
     for m in _SINGULAR.finditer(question):
-        if m.start() in expletive:
+        if m.start() in expletive or _bound_possessive(question, m):
             continue
         if not _has_antecedent(_before_clause(question, m.start())):
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
-        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2:
+        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2 or _bound_possessive(question, m):
             continue
+        if _entities(before) and re.search(r"\w\s+and\s+\w", before) and len(_specific_stems(before)) >= 2:
+            continue  # "How do alignment-aware decoding and EDEN differ in what they ...": two things joined
         if _AUTHORS_DID.search(question[:m.end()]):
-            return True  # "which model did they use?": the authors of a paper named earlier
+            # "which model did they use?": the authors of a paper named or described before the clause
+            # ("For the spiking conversion work, what trick do they use?" names it; "Which GPUs did
+            # they use?" does not)
+            if not _has_antecedent(_before_clause(question, m.start())):
+                return True
+            continue
         if not _PLURAL_NOUN.search(before):
             return True
     return False
+
+
+def _bound_possessive(question: str, m: re.Match) -> bool:
+    """"its own" / "their own" after a word of content in the question ("a paper that gives each neuron
+    its own step size"): the possessive is bound inside the clause."""
+    return (m.group(0).lower() in ("its", "their") and re.match(r"\s+own\b", question[m.end():], re.I) is not None
+            and bool(_specific_stems(question[:m.start()]) or _entities(question[:m.start()])))
 
 
 def needs_history(question: str) -> bool:
@@ -607,9 +636,13 @@ def needs_history(question: str) -> bool:
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
             return True
-    if any(_points_back(q, m) and not _has_antecedent(_earlier_sentences(q[:m.start()]))
-           for m in _DEMONSTRATIVE_ANY.finditer(q)):
-        return True
+    for m in _DEMONSTRATIVE_ANY.finditer(q):
+        # a pronoun before a preposition stands for a noun said before it in the same clause ("conflict
+        # with those for keeping ..."); before a noun, it needs an earlier sentence or clause
+        pronoun = _PREPOSITION.match(q, m.start() + len(m.group(0).split()[0]))
+        before = q[:m.start()] if pronoun else _earlier_sentences(q[:m.start()])
+        if _points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m):
+            return True
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)

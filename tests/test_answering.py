@@ -399,6 +399,16 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Do the authors of NorMuon release code?",
     "Is there a benchmark that compares LLMs with humans?",
     "What does KV cache compression do and how much memory does it save?",  # "it": the earlier clause's topic
+    # the antecedent is in the question: an earlier clause, the same noun said before, a joined subject
+    "Which paper folds two signals into one score, and what is that score called?",
+    "Does a student distilled from a larger teacher still use that teacher at inference?",
+    "How do STAR-KV and KV cache quantization differ in what they store?",
+    "For the web-data rephrasing work, which model sizes do they pretrain?",  # "they": that work's authors
+    "Is there a way to combine fine-tuned LLMs into one by averaging their weights?",  # "LLMs" is plural
+    "Is there a paper that gives each layer its own learning rate?",  # "its own": bound in the clause
+    "Has anyone in this collection studied speculative decoding?",  # "this collection": the one searched
+    "What do the papers about data selection have in common?",  # "the papers about ...": said which
+    "Why do gradients for new skills conflict with those for old ones?",  # "those for": a noun before it
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -846,13 +856,18 @@ def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another
     from assistant.events import Citation
     from assistant.store.paper import Paper
 
-    abstract = "We let the policy consult experts during RL. The policy model then solves problems alone."
+    abstract = ("We let the policy consult experts during RL, closing the gap to experts. The policy model then "
+                "solves problems alone.")
     conv = Conversation([Turn("Which paper lets a policy consult experts?", answer="EAPO consults experts [1].",
                               citations=(Citation(1, Paper(abstract=abstract, title="EAPO", id="p1")),))])
     assert refers_to_last_answer("What size is the policy model?", conv)
     assert standalone_question("What size is the policy model?", conv, None) == "What size is the policy model? (EAPO)"
     # a phrase the abstract does not give is a new topic, though its first word is there
     assert standalone_question("What is the policy gradient theorem?", conv, None) == "What is the policy gradient theorem?"
+    # what the phrase goes on to say must be given too: "the gap to experts" is, "the gap between ..." not
+    assert standalone_question("How large is the gap to experts?", conv, None) == "How large is the gap to experts? (EAPO)"
+    question = "How large is the gap between small models and human annotators?"
+    assert standalone_question(question, conv, None) == question
 
 
 def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
@@ -891,10 +906,15 @@ def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
      "Which paper compresses the KV cache with low-rank projections?", "STAR-KV", "STAR-KV"),
     (["What is NorMuon?", "Is there a paper on protein structure prediction?"],
      "Is there a paper on protein structure prediction?", None, "No paper in the collection is about this question."),
+    (["What is NorMuon?", "Which paper folds a token's probability and its entropy into one score, and what is that "
+      "score called?"], None, "RankTuner", "RankTuner"),  # "that score": the one the first clause describes
+    (["What is NorMuon?", "Has anyone in this collection studied speculative decoding?"], None, None,
+     "No paper in the collection is about this question."),  # "this collection" is no reference to NorMuon
 ])
 def test_extractive_conversation_turn_resolves_to_the_paper_under_discussion(bundled_store, settings, turns,
                                                                               standalone, cited, says):
-    """`cited`: the start of the one cited paper's title (None: nothing cited); `says`: in the answer."""
+    """`cited`: the start of the one cited paper's title (None: nothing cited); `says`: in the answer;
+    `standalone` None: the question is not rewritten."""
     from assistant.answering import answer
     from assistant.conversation import Conversation
     from assistant.events import Answer
@@ -907,7 +927,7 @@ def test_extractive_conversation_turn_resolves_to_the_paper_under_discussion(bun
         events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
                                          conversation=conv), q))
     last = Answer.from_events(events, turns[-1])
-    assert last.standalone_question == standalone
+    assert last.standalone_question == (standalone or turns[-1])  # None: the question as asked
     assert [c.paper.title[:len(cited)] for c in last.citations] == ([cited] if cited else []), last.text
     assert says in last.text
 

@@ -546,6 +546,17 @@ def _has_antecedent(before: str) -> bool:
     return bool(_entities(before)) or len(_specific_stems(before)) >= 2
 
 
+def _has_other_script_antecedent(before: str) -> bool:
+    """An earlier sentence of the question, in Chinese, names or describes what 这个方法 / 它 points to
+    ("有没有论文把 GFlowNet 当作采样器...？这个方法叫什么？"): a name, or a sentence of eight or more
+    CJK characters before a sentence end."""
+    end = max(before.rfind(c) for c in "。？！?!.")
+    if end < 0:
+        return False
+    earlier = before[:end]
+    return bool(_entities(earlier)) or len(re.findall(r"[\u4e00-\u9fff]", earlier)) >= 8
+
+
 def _earlier_sentences(text: str) -> str:
     """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
     the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
@@ -629,7 +640,9 @@ def needs_history(question: str) -> bool:
     q = " ".join(question.split())
     if not q:
         return False
-    if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q) or (_VERBLESS.match(q) and not _entities(q)):
+    if _FRAGMENT.search(q) or (_VERBLESS.match(q) and not _entities(q)):
+        return True
+    if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
         return True

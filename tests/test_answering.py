@@ -409,6 +409,7 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Has anyone in this collection studied speculative decoding?",  # "this collection": the one searched
     "What do the papers about data selection have in common?",  # "the papers about ...": said which
     "Why do gradients for new skills conflict with those for old ones?",  # "those for": a noun before it
+    "有没有论文用低秩分解来压缩键值缓存？这个方法能快多少？",  # 这个方法: the method the first sentence describes
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history

@@ -391,13 +391,20 @@ _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRI
 """'the other one': of two papers, the one the last turn was not about."""
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
 _DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
-                                r"has|have|had|also|only|much|many|far|the|a|an)\b)[a-z][a-z\-]{2,}\b", re.I)
+                                r"has|have|had|also|only|much|many|far|the|a|an|collection|corpus|library)\b)"
+                                r"[a-z][a-z\-]{2,}\b", re.I)
 """A demonstrative before any noun ("that selection", "these gains"): it points back unless an earlier
-sentence of the question names what it refers to."""
+sentence of the question names what it refers to; "this collection" is the one the user searches."""
+_PREPOSITION = re.compile(r"\s*(?:of|for|in|from|with|on|at|by|to)\b", re.I)
 _BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|that|these|those)\s*(?:[?!.]|$)|^(?:is|was|does|did)\s+(?:this|that)\b"
                                  r"|\b(?:this|that)\s+(?:is|was|does|did|means|compares?)\b", re.I)
 # "that" right after a noun or a quoted term is a relative pronoun ("the 'Data Wall' that one of ...");
 # after the start or a function word it points back ("does that method ...", "who proposed that?").
+_AUXILIARY_BEFORE = re.compile(r"\b(?:do|does|did|can|could|will|would|should|might|may)\s+$", re.I)
+_NO_VERB_AFTER = re.compile(r"\s*(?:[?!.,;:？]|$|(?:for|on|in|with|at|beyond|across|without|under|outside|"
+                            r"too|also|as|well|better|there|here)\b)", re.I)
+"""What may follow a verb with no object: punctuation, the end, a preposition or an adverb (after
+"Does that work" it says "work" is the verb, not a noun "that work" waiting for its verb)."""
 _FUNCTION_WORD_BEFORE = re.compile(
     r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
     r"used|behind|proposed|propose|introduced)\s+)$", re.I)
@@ -419,20 +426,24 @@ _DEFINITE_SUBJECT = re.compile(
     r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+the\s+"
     r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
     rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
-    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|(?!need\b)[\w-]{2,}ed)\b)", re.I)
+    r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|about|between|among|across|"
+    r"under|during|without|(?!need\b)[\w-]{2,}ed)\b)", re.I)
 """The subject of the question is a paper's thing named only by a generic noun with nothing after it
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
 _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
-                           r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
-                           r"the\s+(?P<noun>[a-z][\w-]+)\b", re.I)
+                           r"(?P<aux>do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
+                           r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
+_COPULA = {"is", "are", "was", "were"}
 
 
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
-    """True when `question`, naming nothing, has as its subject a definite noun the last answer used
-    ("What property does the projection restore?" after an answer quoting "... projects the residual
-    connection space ..."): "the" marks something already given, and the conversation gave it. A
-    search ("Which paper ...", "Is there ...") is never one."""
+    """True when `question`, naming nothing, has as its subject a definite noun the last answer gave:
+    its text or the abstract of a paper it cited ("What property does the projection restore?" after an
+    answer quoting "... projects the residual connection space ...", "What size is the policy model?"
+    after an answer citing a paper whose abstract speaks of "the policy model"): "the" marks something
+    already given, and the conversation gave it. A search ("Which paper ...", "Is there ...") is never
+    one."""
     if conversation is None or not conversation.turns or _entities(question):
         return False
     m = _DEFINITE_ANY.search(" ".join(question.split()))
@@ -440,7 +451,25 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     if not m or not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
         return False
-    return bool(_specific_stems(m.group("noun")) & _specific_stems(last.answer or ""))
+    from assistant.text import STOP_WORDS, content_bigrams
+
+    given = " ".join([last.answer or ""] + [c.paper.abstract for c in last.citations])
+    if not _specific_stems(m.group("noun")) & _specific_stems(given):
+        return False
+    # the words of the noun phrase to the clause's end: after "is" the phrase runs on ("What size is the
+    # policy model?"), after "does" its last word is the verb ("What does the projection restore?")
+    rest = m.group("rest").split()
+    if m.group("aux").casefold() not in _COPULA and rest:
+        rest.pop()
+    head = [m.group("noun")]
+    for w in rest:
+        if w.casefold() in STOP_WORDS:
+            break
+        head.append(w)
+    # the phrase must be given as a phrase ("the policy gradient theorem" is not "the policy model"),
+    # and what follows it to say which one ("the gap between the best LLMs and humans") given too
+    return (content_bigrams(" ".join(head)) <= content_bigrams(given)
+            and _specific_stems(" ".join([m.group("noun"), *rest])) <= _specific_stems(given))
 
 
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
@@ -456,7 +485,8 @@ _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches
                                 r"researchers|people|teams|groups)\b", re.I)
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
-                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b")
+                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
+"""A plural noun, also an acronym's ("LLMs")."""
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
 hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
@@ -516,11 +546,30 @@ def _has_antecedent(before: str) -> bool:
     return bool(_entities(before)) or len(_specific_stems(before)) >= 2
 
 
+def _has_other_script_antecedent(before: str) -> bool:
+    """An earlier sentence of the question, in Chinese, names or describes what 这个方法 / 它 points to
+    ("有没有论文把 GFlowNet 当作采样器...？这个方法叫什么？"): a name, or a sentence of eight or more
+    CJK characters before a sentence end."""
+    end = max(before.rfind(c) for c in "。？！?!.")
+    if end < 0:
+        return False
+    earlier = before[:end]
+    return bool(_entities(earlier)) or len(re.findall(r"[\u4e00-\u9fff]", earlier)) >= 8
+
+
 def _earlier_sentences(text: str) -> str:
     """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
-    the first sentence); "" when `text` is one clause."""
-    cut = max(text.rfind(c) for c in ".!?;:")
+    the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
+    first clause); "" when `text` is one clause."""
+    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in re.finditer(r",\s+(?:and|but|or)\s", text)])
     return text[:cut] if cut >= 0 else ""
+
+
+def _repeats_noun(text: str, m: re.Match) -> bool:
+    """The noun of a demonstrative phrase `m` was said earlier in `text` ("Does a policy trained with
+    external experts still need those experts?"): the phrase points at that, not at the conversation."""
+    noun = m.group(0).split()[-1]
+    return bool(_specific_stems(noun) & _specific_stems(text[:m.start()]))
 
 
 _SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|should|might|may)\s+$", re.I)
@@ -546,19 +595,33 @@ def _unresolved_pronoun(question: str) -> bool:
     expletive = {m.start() for m in _EXPLETIVE_IT.finditer(question)} | {
         m.start() + m.group(0).lower().index("it") for m in _EXPLETIVE_IT.finditer(question)}
     for m in _SINGULAR.finditer(question):
-        if m.start() in expletive:
+        if m.start() in expletive or _bound_possessive(question, m):
             continue
         if not _has_antecedent(_before_clause(question, m.start())):
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
-        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2:
+        if _PLURAL_ANTECEDENT.search(before) or len(_entities(before)) >= 2 or _bound_possessive(question, m):
             continue
+        if _entities(before) and re.search(r"\w\s+and\s+\w", before) and len(_specific_stems(before)) >= 2:
+            continue  # "How do alignment-aware decoding and EDEN differ in what they ...": two things joined
         if _AUTHORS_DID.search(question[:m.end()]):
-            return True  # "which model did they use?": the authors of a paper named earlier
+            # "which model did they use?": the authors of a paper named or described before the clause
+            # ("For the spiking conversion work, what trick do they use?" names it; "Which GPUs did
+            # they use?" does not)
+            if not _has_antecedent(_before_clause(question, m.start())):
+                return True
+            continue
         if not _PLURAL_NOUN.search(before):
             return True
     return False
+
+
+def _bound_possessive(question: str, m: re.Match) -> bool:
+    """"its own" / "their own" after a word of content in the question ("a paper that gives each neuron
+    its own step size"): the possessive is bound inside the clause."""
+    return (m.group(0).lower() in ("its", "their") and re.match(r"\s+own\b", question[m.end():], re.I) is not None
+            and bool(_specific_stems(question[:m.start()]) or _entities(question[:m.start()])))
 
 
 def needs_history(question: str) -> bool:
@@ -577,16 +640,22 @@ def needs_history(question: str) -> bool:
     q = " ".join(question.split())
     if not q:
         return False
-    if _FRAGMENT.search(q) or _OTHER_SCRIPT_ANAPHORA.search(q) or (_VERBLESS.match(q) and not _entities(q)):
+    if _FRAGMENT.search(q) or (_VERBLESS.match(q) and not _entities(q)):
+        return True
+    if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
         return True
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
             return True
-    if any(_points_back(q, m) and not _has_antecedent(_earlier_sentences(q[:m.start()]))
-           for m in _DEMONSTRATIVE_ANY.finditer(q)):
-        return True
+    for m in _DEMONSTRATIVE_ANY.finditer(q):
+        # a pronoun before a preposition stands for a noun said before it in the same clause ("conflict
+        # with those for keeping ..."); before a noun, it needs an earlier sentence or clause
+        pronoun = _PREPOSITION.match(q, m.start() + len(m.group(0).split()[0]))
+        before = q[:m.start()] if pronoun else _earlier_sentences(q[:m.start()])
+        if _points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m):
+            return True
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
@@ -617,20 +686,35 @@ def _study_detail_stems() -> frozenset[str]:
     return frozenset(content_stems(_STUDY_DETAIL_WORDS))
 
 
+_DESCRIPTION = "the paper that begins "
+"""How a paper without a name is referred to: by the opening words its display title was derived from
+(``the paper that begins "Preference-based reinforcement learning (RL) is a key…"``), which read as a
+reference and retrieve the paper (a description of its contribution would make the answer quote the
+sentence it was taken from)."""
+
+
 def _cited_names(turn) -> list[str]:
     """The papers a turn's answer cited, as the reader saw them named: a one-word title as it is, a
-    longer one in quotes (a title derived from the abstract keeps its "…")."""
-    from assistant.store.paper import is_name_like
-
+    longer one in quotes; a paper without a name (its title derived from the abstract's first clause)
+    as `_DESCRIPTION` and that clause in quotes."""
     out = []
     for c in turn.citations or []:
-        title = c.paper.title.strip()
-        if not title:
-            continue
-        name = title if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()) else f'"{title}"'
-        if name not in out:
+        name = _paper_name(c.paper)
+        if name and name not in out:
             out.append(name)
     return out
+
+
+def _paper_name(paper) -> str:
+    """A paper as `_cited_names` names it ("" without a title)."""
+    from assistant.store.paper import is_name_like
+
+    title = paper.title.strip()
+    if not title:
+        return ""
+    if len(title.split()) == 1 and (is_name_like(title) or title[:1].isupper()):
+        return title
+    return f'{_DESCRIPTION}"{title}"' if paper.title_is_derived else f'"{title}"'
 
 
 def _turn_entities(turn) -> list[str]:
@@ -663,7 +747,9 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
     cited (one paper per turn: after "Which paper stabilises GRPO?" and "Which paper reweights
     tokens?", "the first one" is the first paper found)."""
     for turn in reversed(conversation.turns):
-        named = _turn_entities(turn)
+        named = _entities(turn.question)  # as the user named them, also when the rewrite kept one
+        if len(named) < 2:
+            named = _turn_entities(turn)
         if len(named) >= 2:
             return named
         described = _DESCRIBED.findall(turn.standalone_question or turn.question)
@@ -684,6 +770,30 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def resolve_own_ordinal(question: str) -> str:
+    """`question` with an ordinal that counts through names the question itself gave ("the first one",
+    "the latter") replaced by that name; unchanged when there is none.
+
+    When the names were only listed in sentences before the one asking ("I'm interested in WinQ and
+    STAR-KV. For the first one, what do they find about the loss surface?"), those sentences are left
+    out ("For WinQ, what do they find about the loss surface?"): retrieval and the answer then look at
+    the paper asked about, not at both. Names in the asking sentence stay ("Between EAPO and PCR, does
+    the first one use experts?" -> "Between EAPO and PCR, does EAPO use experts?")."""
+    text = " ".join(question.split())
+    for m in _ORDINAL.finditer(text):
+        names = _entities(text[:m.start()])
+        i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+        if len(names) < 2 or i >= len(names):
+            continue
+        starts = [b.end() for b in re.finditer(r"[.!?。！？]\s+", text[:m.start()])]
+        start = starts[-1] if starts else 0
+        preamble = text[:start]
+        if not re.search(r"[?？]", preamble) and _entities(preamble) == names:
+            return text[start:m.start()] + names[i] + text[m.end():]
+        return text[:m.start()] + names[i] + text[m.end():]
+    return question
+
+
 def deterministic_rewrite(question: str, conversation: Conversation | None) -> str:
     """The standalone form of a follow-up, without an LLM (`needs_history` decides whether it is one;
     a self-contained question comes back unchanged).
@@ -700,10 +810,15 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
         return question
+    from assistant.text import mentions
+
     text = " ".join(question.split())
     named, cited = _subject(conversation)
     referents = _ordered_referents(conversation)
-    topic = [n for n in named if n.startswith("'") or any(n.casefold() in c.casefold() for c in cited)] \
+    # a name the user gave is the subject when it is a cited paper's name, as a whole word: after "Is
+    # there an optimizer built on Muon?" answered with NorMuon, "it" is NorMuon, not Muon
+    topic = [n for n in named if n.startswith("'") or any(mentions(c, n) and not c.startswith(_DESCRIPTION)
+                                                          for c in cited)] \
         or cited[:1] or named
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
@@ -730,7 +845,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     for m in _DEMONSTRATIVE_NP.finditer(text):
         if paper and _points_back(text, m) and not _has_antecedent(text[:m.start()]):
             plural = re.search(r"(?:s|ones)$", m.group(0), re.I) and len(cited) > 1
-            edits.append((m.start(), m.end(), _join(cited) if plural else paper))
+            if _AUXILIARY_BEFORE.search(text[:m.start()]) and _NO_VERB_AFTER.match(text[m.end():]):
+                # "Does that work for image models?": after "does" the demonstrative is the subject and
+                # the generic noun its verb (no other verb follows), so only "that" names the paper
+                edits.append((m.start(), m.start() + len(m.group(0).split()[0]), paper))
+            else:
+                edits.append((m.start(), m.end(), _join(cited) if plural else paper))
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
@@ -738,8 +858,10 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)
+    possessive = pronoun is not None and pronoun.group(0).lower() in ("its", "their")
+    if possessive and any(t.startswith(_DESCRIPTION) for t in topic):
+        pronoun = None  # "the paper on …'s code" reads badly: the description goes in brackets
     if pronoun is not None and topic and not (edits and (_join(topic) == paper or not cited)):
-        possessive = pronoun.group(0).lower() in ("its", "their")
         edits.append((pronoun.start(), pronoun.end(), _join(topic) + ("'s" if possessive else "")))
     for a, b, repl in sorted(edits, reverse=True):
         text = text[:a] + repl + text[b:]
@@ -756,8 +878,21 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
             return f"{text} ({_join(topic)}: {prev.strip().rstrip('?？.!').strip()})"
         return f"{text} ({_join(topic)})"
-    prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
-    return f"{text} (follow-up to: {prev.strip()})"
+    return f"{text} ({_FOLLOW_UP}{_asked_before(conversation.turns[-1])})"
+
+
+_FOLLOW_UP = "follow-up to: "
+
+
+def _asked_before(turn) -> str:
+    """The question `turn` asked, as a later follow-up with no subject refers to it: its standalone
+    question, or, when that was itself such a follow-up ("Which tasks? (follow-up to: Is there work on
+    X?)"), the question it followed, so that a chain of follow-ups names the first question once
+    instead of nesting brackets."""
+    asked = (turn.standalone_question or turn.question).strip()
+    while asked.endswith(")") and f" ({_FOLLOW_UP}" in asked:
+        asked = asked[asked.index(f" ({_FOLLOW_UP}") + len(_FOLLOW_UP) + 2:-1].strip()
+    return asked
 
 
 def _is_question(text: str) -> bool:
@@ -788,7 +923,8 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
 def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
     """`question` as it can be understood without the conversation.
 
-    Unchanged without history or when it does not need it (`needs_history`); else rewritten by the LLM
+    Unchanged without history or when it does not need it (`needs_history`), but for an ordinal that
+    counts through the question's own names (`resolve_own_ordinal`); else rewritten by the LLM
     with the ``rewrite`` prompt, and the deterministic rewrite (`deterministic_rewrite`) is used instead
     for backends that cannot write (no LLM, extractive) or when the model's reply is not acceptable
     (`acceptable_rewrite`: not a question, drops the question's names, too long). Raises `LLMError` when
@@ -797,7 +933,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
 
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
-        return question
+        return resolve_own_ordinal(question)
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)
     text = prompts.get("rewrite").render(history=conversation.history_text(), question=question)
@@ -805,9 +941,43 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     lines = [ln.strip() for ln in reply.strip().splitlines() if ln.strip()]
     line = lines[0] if lines else ""
     line = re.sub(r"^(standalone question|question)\s*:\s*", "", line, flags=re.I).strip().strip('"“”\'')
-    if not acceptable_rewrite(question, line):
+    if not acceptable_rewrite(question, line) or not _names_a_cited_paper(question, line, conversation):
         return deterministic_rewrite(question, conversation)
     return line
+
+
+def _names_a_cited_paper(question: str, rewrite: str, conversation: Conversation) -> bool:
+    """False when an LLM's `rewrite` adds names to `question` and none of them is a paper the
+    conversation's answers cited ("How much faster is it?" after an answer about NorMuon that also
+    mentions Muon, rewritten "How much faster is Muon?"): the referent is the paper an answer was about,
+    not another name in its text. True when it adds no name or there is no cited paper."""
+    from assistant.text import mentions
+
+    titles = [c.paper.title for t in conversation.turns for c in t.citations if c.paper.title]
+    added = [n.strip("'") for n in _entities(rewrite) if not mentions(question, n.strip("'"))]
+    if not titles or not added:
+        return True
+    return any(mentions(rewrite, title) or mentions(title, n) for title in titles for n in added)
+
+
+def discussed_papers(question: str, standalone: str, conversation: Conversation | None) -> list[str]:
+    """The titles of the papers a follow-up asks about: those the latest answer with citations cited
+    that `standalone` (`question` rewritten from the conversation) names; [] when `question` was not
+    rewritten from the conversation or its rewrite names none of them (a new topic)."""
+    from assistant.text import mentions
+
+    if conversation is None or not conversation.turns or standalone.strip() == resolve_own_ordinal(question).strip():
+        return []
+    turn = next((t for t in reversed(conversation.turns) if t.citations), None)
+    if turn is None:
+        return []
+    out = []
+    for c in turn.citations:
+        name = _paper_name(c.paper)
+        named = mentions(standalone, name) if len(name.split()) == 1 else name in standalone
+        if name and named and c.paper.title not in out:
+            out.append(c.paper.title)
+    return out
 
 
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
@@ -821,8 +991,7 @@ def previous_papers(question: str, standalone: str, conversation: Conversation |
     if conversation is None or not conversation.turns or not standalone.rstrip().endswith(")"):
         return None
     last = conversation.turns[-1]
-    prev = (last.standalone_question or last.question).strip()
-    if not standalone.rstrip().endswith(f"(follow-up to: {prev})"):
+    if not standalone.rstrip().endswith(f"({_FOLLOW_UP}{_asked_before(last)})"):
         return None
     if not (_asks_study_detail(question) or detail_asked(question)):
         return None
@@ -907,6 +1076,12 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
+        discussed = discussed_papers(question, standalone, conversation) if filters is None or filters.empty else []
+        if discussed:
+            # a follow-up about the paper under discussion ("Does that work for image models?"): the
+            # paper is known, so nothing relevant means its abstract does not say, not that no paper is
+            text = prompts.CANNOT_ANSWER
+            why = f"the question asks about {', '.join(discussed)} (the paper under discussion): {why}"
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)

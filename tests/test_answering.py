@@ -399,6 +399,17 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Do the authors of NorMuon release code?",
     "Is there a benchmark that compares LLMs with humans?",
     "What does KV cache compression do and how much memory does it save?",  # "it": the earlier clause's topic
+    # the antecedent is in the question: an earlier clause, the same noun said before, a joined subject
+    "Which paper folds two signals into one score, and what is that score called?",
+    "Does a student distilled from a larger teacher still use that teacher at inference?",
+    "How do STAR-KV and KV cache quantization differ in what they store?",
+    "For the web-data rephrasing work, which model sizes do they pretrain?",  # "they": that work's authors
+    "Is there a way to combine fine-tuned LLMs into one by averaging their weights?",  # "LLMs" is plural
+    "Is there a paper that gives each layer its own learning rate?",  # "its own": bound in the clause
+    "Has anyone in this collection studied speculative decoding?",  # "this collection": the one searched
+    "What do the papers about data selection have in common?",  # "the papers about ...": said which
+    "Why do gradients for new skills conflict with those for old ones?",  # "those for": a noun before it
+    "有没有论文用低秩分解来压缩键值缓存？这个方法能快多少？",  # 这个方法: the method the first sentence describes
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -521,6 +532,19 @@ def _turn(question, cited=(), standalone=""):
      "Which decoding method approximates beam search with fewer expansions?"),
     ([_turn("What is NorMuon?", ["NorMuon"])], "Is there a paper on differential privacy for federated learning?",
      "Is there a paper on differential privacy for federated learning?"),
+    # the subject is the paper the answer cited, not a name the user gave that is only part of its name
+    ([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])], "How much faster is it?",
+     "How much faster is NorMuon?"),
+    ([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])], "Is its memory use lower than Muon's?",
+     "Is NorMuon's memory use lower than Muon's?"),
+    # "Does that work ...?": "work" is the verb, so only "that" is replaced
+    ([_turn("Is there a data selection method that looks at the optimizer?", ["OPUS"])],
+     "Does that work for speech models?", "Does OPUS work for speech models?"),
+    # a chain of follow-ups without a subject names the first question once, not nested brackets
+    ([_turn("Is there work on sparse attention for video?"),
+      _turn("Which tasks was it tested on?", standalone="Which tasks was it tested on? (follow-up to: Is there work "
+                                                         "on sparse attention for video?)")],
+     "How large are the gains?", "How large are the gains? (follow-up to: Is there work on sparse attention for video?)"),
 ])
 def test_deterministic_rewrite(history, question, rewritten):
     from assistant.answering import deterministic_rewrite
@@ -779,6 +803,134 @@ def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_n
     assert not refers_to_last_answer("What property does the optimizer restore?", conv)  # not given
     assert not refers_to_last_answer("Which paper studies the residual connection?", conv)  # a search
     assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
+
+
+def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
+    """An untitled paper's display title is its abstract's first clause: a rewrite calls it "the paper
+    that begins ..." (a possessive goes in brackets instead of "...'s code")."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="Sharing preference data across hospitals is hard. We analyse federated DPO.",
+                  title="Sharing preference data across hospitals is hard", title_is_derived=True, id="p1")
+    conv = Conversation([Turn("Is there work on federated DPO?", answer="We analyse federated DPO [1].",
+                              citations=(Citation(1, paper),))])
+    assert deterministic_rewrite("Is their code released?", conv) == (
+        'Is their code released? (the paper that begins "Sharing preference data across hospitals is hard")')
+    assert deterministic_rewrite("Does it report experiments?", conv) == (
+        'Does the paper that begins "Sharing preference data across hospitals is hard" report experiments?')
+
+
+@pytest.mark.parametrize("question, standalone", [
+    # the names are listed in a sentence before the one asking: that sentence is left out
+    ("I read about WinQ and STAR-KV. For the second one, how much does it compress the KV cache?",
+     "For STAR-KV, how much does it compress the KV cache?"),
+    ("Between EAPO and PCR, is the latter faster?", "Between EAPO and PCR, is PCR faster?"),
+    ("What is the first one?", "What is the first one?"),  # no names to count through
+])
+def test_an_ordinal_counting_through_the_questions_own_names_is_resolved(question, standalone):
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    assert standalone_question(question, None, None) == standalone
+    conv = Conversation([_turn("Which papers are about optimizers?", ["NorMuon"])])
+    if standalone != "What is the first one?":
+        assert standalone_question(question, conv, None) == standalone
+
+
+def test_an_ordinal_after_a_turn_that_named_two_papers_counts_through_the_users_names():
+    """The rewrite of "I read about WinQ and STAR-KV. For the second one, ..." keeps one name; "the first
+    one" in the next turn still counts through the two the user gave."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("I read about WinQ and STAR-KV. For the second one, how much does it compress?",
+                               ["STAR-KV"], "For STAR-KV, how much does it compress?")])
+    assert deterministic_rewrite("And the first one: why is training slow?", conv) == "And WinQ: why is training slow?"
+
+
+def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another_does_not():
+    from assistant.answering import refers_to_last_answer, standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    abstract = ("We let the policy consult experts during RL, closing the gap to experts. The policy model then "
+                "solves problems alone.")
+    conv = Conversation([Turn("Which paper lets a policy consult experts?", answer="EAPO consults experts [1].",
+                              citations=(Citation(1, Paper(abstract=abstract, title="EAPO", id="p1")),))])
+    assert refers_to_last_answer("What size is the policy model?", conv)
+    assert standalone_question("What size is the policy model?", conv, None) == "What size is the policy model? (EAPO)"
+    # a phrase the abstract does not give is a new topic, though its first word is there
+    assert standalone_question("What is the policy gradient theorem?", conv, None) == "What is the policy gradient theorem?"
+    # what the phrase goes on to say must be given too: "the gap to experts" is, "the gap between ..." not
+    assert standalone_question("How large is the gap to experts?", conv, None) == "How large is the gap to experts? (EAPO)"
+    question = "How large is the gap between small models and human annotators?"
+    assert standalone_question(question, conv, None) == question
+
+
+def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
+    """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Is there an optimizer that builds on Muon?", ["NorMuon"])])
+    assert standalone_question("How much faster is it?", conv, ScriptedLLM(rewrite="How much faster is Muon?")) == (
+        "How much faster is NorMuon?")
+    good = "How much faster is NorMuon than AdamW?"
+    assert standalone_question("How much faster is it?", conv, ScriptedLLM(rewrite=good)) == good
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("turns, standalone, cited, says", [
+    # "it": the paper the answer was about (NorMuon), not the name the user gave (Muon)
+    (["Is there an optimizer that builds on Muon?", "How much faster does it train?"],
+     "How much faster does NorMuon train?", "NorMuon", "21.74%"),
+    # an ordinal counting through the question's own names
+    (["I read about WinQ and STAR-KV. For the second one, how much does it compress the KV cache?"],
+     "For STAR-KV, how much does it compress the KV cache?", "STAR-KV", "75%"),
+    # a definite description the cited paper's abstract gives: that paper's detail, not out of collection
+    (["Which paper lets a policy ask outside experts for help during RL training?", "How large is the policy model?"],
+     "How large is the policy model? (EAPO)", None, "The abstracts do not say."),
+    # a follow-up about the paper under discussion that no abstract covers: "do not say", not "no paper"
+    (["Is there a pretraining data selection method that looks at the optimizer?",
+      "Does that work for speech recognition models too?"],
+     "Does OPUS work for speech recognition models too?", None, "The abstracts do not say."),
+    # a paper without a name, referred to by its opening words
+    (["Is there a convergence analysis of DPO when training is federated?", "Is their code released?"],
+     'Is their code released? (the paper that begins "Preference-based reinforcement learning (RL) is a key…")',
+     "Preference-based reinforcement learning", "The abstracts do not say."),
+    # topic switches are never glued to the history: a new paper, and a topic no paper covers
+    (["What is NorMuon?", "Which paper compresses the KV cache with low-rank projections?"],
+     "Which paper compresses the KV cache with low-rank projections?", "STAR-KV", "STAR-KV"),
+    (["What is NorMuon?", "Is there a paper on protein structure prediction?"],
+     "Is there a paper on protein structure prediction?", None, "No paper in the collection is about this question."),
+    (["What is NorMuon?", "Which paper folds a token's probability and its entropy into one score, and what is that "
+      "score called?"], None, "RankTuner", "RankTuner"),  # "that score": the one the first clause describes
+    (["What is NorMuon?", "Has anyone in this collection studied speculative decoding?"], None, None,
+     "No paper in the collection is about this question."),  # "this collection" is no reference to NorMuon
+])
+def test_extractive_conversation_turn_resolves_to_the_paper_under_discussion(bundled_store, settings, turns,
+                                                                              standalone, cited, says):
+    """`cited`: the start of the one cited paper's title (None: nothing cited); `says`: in the answer;
+    `standalone` None: the question is not rewritten."""
+    from assistant.answering import answer
+    from assistant.conversation import Conversation
+    from assistant.events import Answer
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    conv = Conversation()
+    llm = make_llm(settings, "extractive")
+    for q in turns:
+        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
+                                         conversation=conv), q))
+    last = Answer.from_events(events, turns[-1])
+    assert last.standalone_question == (standalone or turns[-1])  # None: the question as asked
+    assert [c.paper.title[:len(cited)] for c in last.citations] == ([cited] if cited else []), last.text
+    assert says in last.text
 
 
 def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():

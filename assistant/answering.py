@@ -389,6 +389,14 @@ _ORDINAL = re.compile(
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
 _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
 """'the other one': of two papers, the one the last turn was not about."""
+_PAIR = re.compile(
+    rf"(?<=\bof )(?:the|these|those)\s+two\b(?:\s+(?:{_GENERIC_NOUNS})\b)?"
+    rf"|\b(?:the|these|those)\s+two\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
+    r"|\b(?:the|these|those)\s+two(?=\s*(?:[?,.!;:]|$))"
+    rf"|\bboth(?:\s+(?:of\s+them|{_GENERIC_NOUNS})\b)?(?!\s+(?:and|or)\b)(?!(?:\s+[^\s,?.]+){{1,3}}\s+(?:and|&)\s)",
+    re.I)
+"""'the two', 'both papers', 'these two methods': the two papers under discussion ("Which of the two reports a
+bigger percentage?"); not "both X and Y", which names them."""
 _DEMONSTRATIVE_NP = re.compile(rf"\b(?:this|these|those|that|said)\s+(?:two\s+|three\s+|both\s+)?(?:{_GENERIC_NOUNS})\b", re.I)
 _DEMONSTRATIVE_ANY = re.compile(r"\b(?:this|these|those|that)\s+(?!(?:is|was|are|were|does|did|can|could|will|would|"
                                 r"has|have|had|also|only|much|many|far|the|a|an|collection|corpus|library)\b)"
@@ -646,6 +654,8 @@ def needs_history(question: str) -> bool:
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
         return True
+    if any(len(_entities(q[:m.start()])) < 2 for m in _PAIR.finditer(q)):
+        return True
     for pattern in (_DEMONSTRATIVE_NP, _BARE_DEMONSTRATIVE):
         if any(_points_back(q, m) and not _has_antecedent(q[:m.start()]) for m in pattern.finditer(q)):
             return True
@@ -721,14 +731,34 @@ def _turn_entities(turn) -> list[str]:
     return _entities(turn.standalone_question or turn.question)
 
 
-def _subject(conversation: Conversation) -> tuple[list[str], list[str]]:
+def _subject(conversation: Conversation, question: str = "") -> tuple[list[str], list[str]]:
     """``(named, cited)`` of the latest turn that has either: the names its (standalone) question used,
-    and the papers its answer cited."""
-    for turn in reversed(conversation.turns):
+    and the papers its answer cited. A turn that found no paper (an aside: "What is the capital of
+    France?") is passed over when a paper an earlier turn cited has a specific word of `question` in its
+    abstract ("How much does it speed up QAT?" after WinQ): the follow-up goes on about that paper. Else
+    the aside's names stay the subject ("Does it work for molecules?" after a GFlowNets question no
+    paper is about), and the follow-up is refused as the aside was."""
+    turns = conversation.turns
+    for k in range(len(turns) - 1, -1, -1):
+        turn = turns[k]
         named, cited = _turn_entities(turn), _cited_names(turn)
+        if named and not cited and question and _earlier_paper_fits(question, turns[:k]):
+            continue
         if named or cited:
             return named, cited
     return [], []
+
+
+def _earlier_paper_fits(question: str, turns) -> bool:
+    """Some paper the latest citing turn of `turns` cited has in its abstract a specific word of
+    `question` (`_specific_stems`)."""
+    from assistant.text import content_stems
+
+    words = _specific_stems(question)
+    for turn in reversed(turns):
+        if turn.citations:
+            return any(words & content_stems(c.paper.document) for c in turn.citations)
+    return False
 
 
 _DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|which|who|on|about|with|for)\s+"
@@ -813,7 +843,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     from assistant.text import mentions
 
     text = " ".join(question.split())
-    named, cited = _subject(conversation)
+    named, cited = _subject(conversation, text)
     referents = _ordered_referents(conversation)
     # a name the user gave is the subject when it is a cited paper's name, as a whole word: after "Is
     # there an optimizer built on Muon?" answered with NorMuon, "it" is NorMuon, not Muon
@@ -833,6 +863,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
+    pair = next((m for m in _PAIR.finditer(text) if len(_entities(text[:m.start()])) < 2), None)
+    if pair and len(referents) >= 2:
+        # "Which of the two reports a bigger percentage?": the two papers of the latest list, else the two
+        # the conversation cited last
+        text = text[:pair.start()] + _join(referents if len(referents) == 2 else referents[-2:]) + text[pair.end():]
+        changed = True
     other = _OTHER.search(text)
     if other and len(referents) >= 2:
         last = set(_cited_names(conversation.turns[-1]) or _turn_entities(conversation.turns[-1]))

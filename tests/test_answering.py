@@ -941,3 +941,33 @@ def test_a_marker_after_a_factor_is_a_citation_and_after_a_times_sign_is_not():
     assert check_citations("RePro improves data efficiency by 2-3× [1].", 1) == (
         "RePro improves data efficiency by 2-3× [1].", [1], [])
     assert check_citations("a 4 × [2] matrix", 2)[1] == []
+
+
+def test_the_two_papers_under_discussion_are_named_for_the_two_or_both():
+    from assistant.answering import deterministic_rewrite, needs_history
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("What does STAR-KV do?", ["STAR-KV"]), _turn("And NorMuon?", ["NorMuon"])])
+    assert needs_history("Which of the two reports a bigger percentage?")
+    assert deterministic_rewrite("Which of the two reports a bigger percentage?", conv) == \
+        "Which of STAR-KV and NorMuon reports a bigger percentage?"
+    assert deterministic_rewrite("Do both papers need retraining?", conv) == "Do STAR-KV and NorMuon need retraining?"
+    # "both X and Y" names them: self-contained
+    assert not needs_history("Do both WinQ and EDEN use GPUs?")
+
+
+def test_a_turn_that_found_no_paper_is_passed_over_when_the_follow_up_goes_on_about_an_earlier_paper():
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    quant = Paper(abstract="We propose Shrink, which speeds up quantization-aware training (QAT) fourfold.",
+                  title="Shrink", id="p1")
+    found = Turn("Which paper speeds up QAT?", answer="Shrink [1].", citations=(Citation(1, quant),))
+    aside = Turn("What is the capital of France?", answer="No paper in the collection is about this question.",
+                 refused=True)
+    conv = Conversation([found, aside])
+    assert deterministic_rewrite("How much does it speed up QAT?", conv) == "How much does Shrink speed up QAT?"
+    # a follow-up that says nothing of the earlier paper stays with the aside, and is refused as it was
+    assert deterministic_rewrite("How large is it?", conv) == "How large is France?"

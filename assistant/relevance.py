@@ -158,7 +158,8 @@ eine einer eines zu im beim über durch wird werden le la les des une un est son
 pour avec dans du qui que par el los las una unos es son cuál cuáles qué cómo cuánto del para con por sobre en
 frente al de quais qual quantos quantas artigos artigo trabalhos tratam usam um uma uns umas os das dos da na nas nos
 em com ou entre são não também como quali quale quanti quante cosa significa il gli della delle degli dei dello
-nella nelle che di articoli articolo lavori uno sono anche""".split())
+nella nelle che di articoli articolo lavori uno sono anche combien comment pourquoi quand lequel laquelle
+lesquels cuántos cuántas cuándo dónde porqué quanto quanta quando perché warum wann""".split())
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
@@ -542,12 +543,80 @@ def salient_words(question: str) -> list[str]:
     from assistant.text import GENERIC_WORDS, fold
 
     out = []
-    for w in re.findall(r"[^\W_]+(?:[.\-][^\W_]+)*", fold(question).casefold()):
+    # CJK characters are word characters: "GRPOの学習" must give "grpo", not one word dropped as CJK
+    for w in re.findall(r"[^\W_]+(?:[.\-][^\W_]+)*", _CJK.sub(" ", fold(question)).casefold()):
         if _CJK.search(w) or w in GENERIC_WORDS or w in _META or w in _FOREIGN or len(w) < 2 or w.isdigit():
             continue
         for part in w.split("-"):
             if part and part not in GENERIC_WORDS and part not in _META and len(part) > 1 and part not in out:
                 out.append(part)
+    return out
+
+
+COGNATE_MIN = 5
+"""Letters an English stem of the collection needs to stand for a word of another language that begins
+with it (`cognates`): "decod" for "decodificación", "entropi" for "entropía"; shorter stems ("mode",
+"comp") begin too many unrelated words."""
+_COGNATE_STEMS: dict[int, tuple[frozenset, dict]] = {}
+
+
+def _prefix_distance(stem: str, word: str) -> int:
+    """Levenshtein distance between `stem` and the closest prefix of `word` (insertions, deletions and
+    substitutions cost 1): 0 when `word` begins with `stem`, 1 for "approxim" in "aproximarse"."""
+    row = list(range(len(word) + 1))  # distance of stem[:0] to word[:j]
+    for i, c in enumerate(stem, start=1):
+        prev, row[0] = row[0], i
+        for j, d in enumerate(word, start=1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (c != d))
+    return min(row)
+
+
+def cognates(question: str, bm25) -> list[str]:
+    """English stems of the collection (`bm25.vocabulary`) that stand for words of a question in another
+    language the collection does not use: a word of 5+ letters, accents removed, that begins with a stem
+    of `COGNATE_MIN`+ letters, or of 7+ letters with one letter changed, added or left out ("entropía" ->
+    ``entropi``, "decodificación" -> ``decod``, "aproximarse" -> ``approxim``, "ortogonalización" ->
+    ``orthogon``); the longest such stem, an exact beginning before a changed one. Stems of generic words
+    ("model", "method") are left out, as `salient_words` leaves them out of English questions. Loanwords
+    and cognates are what MiniLM (English-only) and BM25 can still match in such a question.
+
+    Returns words that BM25 and `text.content_stems` stem to those stems (the stem itself, or the stem and
+    "e": ``respons`` is passed on as "response"), in question order, each once (empty when no word is
+    unknown or none matches)."""
+    import unicodedata
+
+    from assistant.text import GENERIC_WORDS, _stemmer
+
+    vocab = getattr(bm25, "vocabulary", frozenset())
+    if not vocab:
+        return []
+    key = id(vocab)
+    cached = _COGNATE_STEMS.get(key)
+    if cached is None or cached[0] is not vocab:
+        stem = _stemmer()
+        generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()}
+        by_start: dict[str, list[str]] = {}
+        for s in vocab:  # passed on as a word that stems to the stem: itself, or with an "e" ("respons")
+            word = next((w for w in (s, s + "e") if stem(w) == s), None)
+            if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
+                by_start.setdefault(s[:2], []).append((s, word))
+        by_start = {k: sorted(v, key=lambda sw: len(sw[0]), reverse=True) for k, v in by_start.items()}
+        cached = _COGNATE_STEMS[key] = (vocab, by_start)
+    by_start = cached[1]
+    out: list[str] = []
+    for w in salient_words(question):
+        if len(w) < COGNATE_MIN or not w.isalpha() or (bm25.scores(w) > 0).any():
+            continue
+        plain = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
+        if not plain.isascii():
+            continue
+        stems = by_start.get(plain[:2], ())
+        found = next((w for s, w in stems if plain.startswith(s)), None)
+        if found is None:
+            found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(plain) + 1
+                          and _prefix_distance(s, plain) <= 1), None)
+        if found and found not in out:
+            out.append(found)
     return out
 
 
@@ -996,6 +1065,14 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
     words = salient_words(question)
+    if foreign:
+        # its known words without the acronyms said of every paper ("LLM"), and the English stems its
+        # loanwords and cognates stand for ("entropía": entropi)
+        from assistant.text import _COMMON_ACRONYMS
+
+        common = {a.casefold() for a in _COMMON_ACRONYMS}
+        words = [w for w in words if w not in common]
+        words += [c for c in cognates(question, retriever.store.bm25()[1]) if c not in words]
     hits = word_hits(words, [max(r, 0) for r in rows], retriever, known_only=foreign)
     # A question in another language keeps only the words the collection knows (names, cognates, English
     # terms); one or two common ones ("training") must not make a full match: its coverage is at most

@@ -248,16 +248,6 @@ class PaperTable:
         return allowed
 
 
-def _lexical_query(query: str, bm25) -> str:
-    """`query` for BM25: a question in another language (`relevance.is_foreign`) gets the English stems of
-    the collection its loanwords and cognates stand for (`relevance.cognates`: "entropía" -> ``entropi``)."""
-    from assistant.relevance import cognates, is_foreign
-
-    if not is_foreign(query):
-        return query
-    return " ".join([query, *cognates(query, bm25)])
-
-
 class Retriever:
     """Hybrid retriever over a `PaperStore`. Cheap to create; the BM25 index is shared through the
     store and refreshed when the collection changes."""
@@ -296,8 +286,12 @@ class Retriever:
 
         bm25_ranked: list[tuple[int, float]] = []
         bm25_all = np.zeros(len(papers), dtype=np.float32)
+        from assistant.relevance import english_query
+
+        # a question in another language: with the English words of its cognates and Chinese words
+        query = english_query(query, bm25)
         if mode in ("hybrid", "bm25"):
-            scores = bm25.scores(_lexical_query(query, bm25))
+            scores = bm25.scores(query)
             scores = bm25_all = scores if allowed is None else np.where(allowed, scores, 0.0)
             positive = int((scores > 0).sum())
             if positive:

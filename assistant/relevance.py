@@ -571,12 +571,25 @@ def _prefix_distance(stem: str, word: str) -> int:
     return min(row)
 
 
+_SPELLINGS = (("th", "t"), ("ph", "f"), ("c", "k"), ("z", "s"), ("y", "i"))
+
+
+def _spelling(word: str) -> str:
+    """`word` (lower-case ASCII) spelt as the European languages' cognates of English words differ least:
+    "th" -> "t", "ph" -> "f", "c" -> "k", "z" -> "s", "y" -> "i", doubled letters single ("orthogonal" and
+    "ortogonal", "quantiz" and "Quantisierung", "approxim" and "aproximar", "diffus" and "difusión")."""
+    for a, b in _SPELLINGS:
+        word = word.replace(a, b)
+    return re.sub(r"(.)\1", r"\1", word)
+
+
 def cognates(question: str, bm25) -> list[str]:
     """English stems of the collection (`bm25.vocabulary`) that stand for words of a question in another
     language the collection does not use: a word of 5+ letters, accents removed, that begins with a stem
-    of `COGNATE_MIN`+ letters, or of 7+ letters with one letter changed, added or left out ("entropía" ->
-    ``entropi``, "decodificación" -> ``decod``, "aproximarse" -> ``approxim``, "ortogonalización" ->
-    ``orthogon``); the longest such stem, an exact beginning before a changed one. Stems of generic words
+    of `COGNATE_MIN`+ letters, or of 7+ letters with one letter changed, added or left out, both compared
+    in `_spelling` ("entropía" -> ``entropi``, "decodificación" -> ``decod``, "aproximarse" -> ``approxim``,
+    "ortogonalización" -> ``orthogon``, "Quantisierung" -> ``quantiz``); the longest such stem, an exact
+    beginning before a changed one. Stems of generic words
     ("model", "method") are left out, as `salient_words` leaves them out of English questions. Loanwords
     and cognates are what MiniLM (English-only) and BM25 can still match in such a question.
 
@@ -599,7 +612,9 @@ def cognates(question: str, bm25) -> list[str]:
         for s in vocab:  # passed on as a word that stems to the stem: itself, or with an "e" ("respons")
             word = next((w for w in (s, s + "e") if stem(w) == s), None)
             if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
-                by_start.setdefault(s[:2], []).append((s, word))
+                spelt = _spelling(s)
+                if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
+                    by_start.setdefault(spelt[:2], []).append((spelt, word))
         by_start = {k: sorted(v, key=lambda sw: len(sw[0]), reverse=True) for k, v in by_start.items()}
         cached = _COGNATE_STEMS[key] = (vocab, by_start)
     by_start = cached[1]
@@ -610,6 +625,7 @@ def cognates(question: str, bm25) -> list[str]:
         plain = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
         if not plain.isascii():
             continue
+        plain = _spelling(plain)
         stems = by_start.get(plain[:2], ())
         found = next((w for s, w in stems if plain.startswith(s)), None)
         if found is None:

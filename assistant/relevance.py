@@ -168,7 +168,7 @@ somebody exist exists include includes including actually really basically speci
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
-form forms onto explicitly
+form forms onto explicitly remember remembers versus vs
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
@@ -1174,6 +1174,19 @@ def stored_vectors(store, ids: Sequence[str]) -> dict:
 
 # --- the decision -------------------------------------------------------------------------------------
 
+def _venue_words(store, papers) -> frozenset[str]:
+    """The collection's venues, folded (``icml``, ``neurips``; `retrieval.PaperTable.venues`, built once
+    per list of papers), as single lower-case words."""
+    from assistant.retrieval import PaperTable
+
+    table = PaperTable.of(store, papers)
+    cached = getattr(table, "_venue_words", None)
+    if cached is None:
+        cached = table._venue_words = frozenset(
+            w for v in set(table.venues.tolist()) for w in re.findall(r"[^\W_]+", str(v)))
+    return cached
+
+
 @dataclass
 class Judgement:
     """`evidence` per retrieved paper (in retrieval order); `relevant` the results judged relevant;
@@ -1201,7 +1214,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     papers, _ = retriever.store.bm25()
     row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
-    words = salient_words(question)
+    # "an ICML paper": a venue of the collection is the paper's metadata, not a word of its abstract
+    venues = _venue_words(retriever.store, papers)
+    words = [w for w in salient_words(question) if w not in venues]
     if foreign:
         # its known words without the acronyms said of every paper ("LLM"), and the English stems its
         # loanwords and cognates stand for ("entropía": entropi)
@@ -1244,7 +1259,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # a name hundreds of papers mention ("SGD", "GNNs") is a field's term: evidence only as a key word
     name_limit = max(NAME_MAX_DF, NAME_MAX_SHARE * len(papers))
     gate_off = threshold is not None and threshold <= 0  # ASSISTANT_MIN_RELEVANCE=0: every paper is given
-    absent = [] if gate_off else absent_terms(question, [r.paper.document for r in results], papers, bm25)
+    absent = [] if gate_off else [a for a in absent_terms(question, [r.paper.document for r in results], papers,
+                                                         bm25) if a.casefold() not in venues]
     if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign and not gate_off:
         absent += [w for w in unknown_words(words, bm25) if not any(
             re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(r.paper.document).casefold()) for r in results)]

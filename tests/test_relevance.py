@@ -953,3 +953,31 @@ def test_a_question_in_another_language_without_names_is_answered_from_its_paper
     carry the question to its paper (both were refused: "No paper in the collection is about this question.")."""
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and cited[:1] == [paper]
+
+
+def test_the_venue_a_question_remembers_is_not_a_word_the_abstract_must_hold(fake_store, tmp_path):
+    """"I remember an ICML paper ...": ICML is where the paper appeared (metadata), and no abstract says it:
+    it was refused as a name no paper mentions, and as a key word (the rarest, so the heaviest) it made every
+    paper a weak match."""
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+    from assistant.store.ingest import ingest
+
+    papers = [dict(p, venue="ICML", year=2024) for p in _DECODING_PAPERS]
+    f = tmp_path / "icml.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in papers) + "\n")
+    ingest([f], fake_store)
+    retriever = Retriever(fake_store)
+    question = "I remember an ICML paper that adjusts how many candidates the decoder expands by entropy. Which one?"
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    assert [e.title for e in j.evidence if e.relevant] == ["Entropy-scaled beam decoding"]
+    assert "icml" not in j.evidence[0].note.casefold()
+
+
+@pytest.mark.integration
+def test_a_question_naming_the_collections_venue_is_answered(bundled_store, settings):
+    """The bundled papers are ICML's, and no abstract writes "ICML": it was refused ("no paper in the collection
+    mentions ICML")."""
+    obj, cited = _ask(bundled_store, settings,
+                      "I remember an ICML paper that speeds up quantization-aware training. Which one was it?")
+    assert not obj["refused"] and cited == ["WinQ"] and "4×" in obj["answer"]

@@ -40,7 +40,10 @@ mentioning it are relevant. Otherwise a paper is relevant when its relevance rea
 the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
 paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
 language (MiniLM is English-only, see README; German, French, Spanish, Portuguese, Italian and CJK
-are recognised) only the words and names the collection knows count, at most one rare word's worth.
+are recognised) only the words and names the collection knows count, at most one rare word's worth,
+together with the English words it is read with (`english_query`: the collection's stems its words are
+cognates of, `cognates`, and the CC-CEDICT senses of its Chinese words, `glosses`, each Chinese word one
+key word); read with such words it is judged as an English question, else with thresholds a third as high.
 
 Per question, on top of the per-paper relevance:
 

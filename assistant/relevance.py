@@ -685,8 +685,8 @@ def glosses(question: str) -> list[list[str]]:
     "edit"], ["web", "page"], ["data"]]``): its runs of Chinese characters cut into the longest words CC-CEDICT holds
     (forward maximum matching, at most `GLOSS_MAX_CHARS` characters; a single character only as the rest),
     each word's senses (the first is often not the technical one: "量化" is "to quantify" before "to
-    quantize", "收敛" "to dwindle" before "to converge"), without parenthesised notes, measure words and "to"/"sth"; then
-    `salient_words` of each (no stop or generic words); a Chinese word one of whose senses is a generic
+    quantize", "收敛" "to dwindle" before "to converge"), without parenthesised notes, measure words and
+    "to"/"sth"; then `salient_words` of each (no stop or generic words); a Chinese word one of whose senses is a generic
     word alone ("论文" paper, "模型" model, "研究" to study) is left out whole. The words of one
     Chinese word are alternatives (`merge_alternatives`). Empty for Japanese (a question with kana: the
     same kanji often mean something else in Chinese, "安定" is "calm" and "settled" there) and Korean, and
@@ -1177,17 +1177,12 @@ def stored_vectors(store, ids: Sequence[str]) -> dict:
 
 # --- the decision -------------------------------------------------------------------------------------
 
-def _venue_words(store, papers) -> frozenset[str]:
-    """The collection's venues, folded (``icml``, ``neurips``; `retrieval.PaperTable.venues`, built once
-    per list of papers), as single lower-case words."""
-    from assistant.retrieval import PaperTable
+def _venue_words(results: Sequence[SearchResult]) -> frozenset[str]:
+    """The venues of the retrieved papers, folded, as single lower-case words (``icml``, ``neurips``)."""
+    from assistant.text import fold_key
 
-    table = PaperTable.of(store, papers)
-    cached = getattr(table, "_venue_words", None)
-    if cached is None:
-        cached = table._venue_words = frozenset(
-            w for v in set(table.venues.tolist()) for w in re.findall(r"[^\W_]+", str(v)))
-    return cached
+    venues = {fold_key(getattr(r.paper, "venue", "") or "") for r in results}
+    return frozenset(w for v in venues for w in re.findall(r"[^\W_]+", v))
 
 
 @dataclass
@@ -1217,8 +1212,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     papers, _ = retriever.store.bm25()
     row_of = {paper_id: i for i, paper_id in enumerate(getattr(papers, "ids", None) or [p.id for p in papers])}
     rows = [row_of.get(r.paper.id, -1) for r in results]
-    # "an ICML paper": a venue of the collection is the paper's metadata, not a word of its abstract
-    venues = _venue_words(retriever.store, papers)
+    # "an ICML paper": a venue is the paper's metadata, not a word of its abstract (the retrieved papers'
+    # venues: reading every paper's venue costs a cold 16k collection 0.5-1.7 s)
+    venues = _venue_words(results)
     words = [w for w in salient_words(question) if w not in venues]
     if foreign:
         # its known words without the acronyms said of every paper ("LLM"), and the English stems its

@@ -943,8 +943,8 @@ def test_chinese_words_get_their_english_glosses_and_japanese_gets_none():
 @pytest.mark.integration
 @pytest.mark.parametrize("question, paper", [
     ("哪篇论文加速量化感知训练？", "WinQ"),
-    ("¿Qué artículo propone una decodificación que adapta la anchura de la búsqueda según la entropía del modelo?",
-     "EDEN"),
+    ("¿Qué artículo propone una decodificación que adapta la anchura de la búsqueda según la entropía "
+     "del modelo?", "EDEN"),
 ])
 def test_a_question_in_another_language_without_names_is_answered_from_its_paper(
         bundled_store, settings, question, paper):

@@ -279,12 +279,15 @@ class Retriever:
     def search(self, query: str, top_k: int | None = None, filters: Filters | None = None,
                mode: Mode = "hybrid") -> list[SearchResult]:
         """The `top_k` best papers for `query`, best first (fewer if fewer match the filters;
-        empty for an empty collection or a blank query).
+        empty for an empty collection or a blank query). A query in another language is searched with
+        the English words it is read with (`relevance.english_query`).
 
         Raises `StoreError` / `EmbeddingError` when the store or model is unusable, `QueryError` for a
         `top_k` below 1 or a query longer than `MAX_QUERY_CHARS`.
         """
         import numpy as np
+
+        from assistant.relevance import english_query
 
         s = self.settings
         top_k = s.top_k if top_k is None else _count(top_k)
@@ -302,6 +305,8 @@ class Retriever:
 
         bm25_ranked: list[tuple[int, float]] = []
         bm25_all = np.zeros(len(papers), dtype=np.float32)
+        # a question in another language: with the English words of its cognates and Chinese words
+        query = english_query(query, bm25)
         if mode in ("hybrid", "bm25"):
             scores = bm25.scores(query)
             scores = bm25_all = scores if allowed is None else np.where(allowed, scores, 0.0)

@@ -79,6 +79,15 @@ class BM25Index:
             retriever.index(tokenize(documents, stemmer), show_progress=False)
         return cls(list(ids), retriever, stemmer)
 
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """The index's tokens: lower-cased, stemmed (Snowball English) words of the collection, numbers and
+        CJK characters (empty for an empty index); read once, then kept."""
+        vocab = getattr(self, "_vocabulary", None)
+        if vocab is None:
+            vocab = self._vocabulary = frozenset(getattr(self._retriever, "vocab_dict", None) or {})
+        return vocab
+
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for `query`: ``(len(ids),) float32``; all zero when the query
         has no indexable token (stopwords only, punctuation) or the index is empty."""

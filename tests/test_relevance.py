@@ -876,3 +876,108 @@ def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answer
                            f"covers it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
     assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)
+
+
+# --- questions in other languages: cognates, glosses, Latin names inside CJK text -----------------------
+
+_DECODING_PAPERS = [
+    {"id": "eden", "title": "Entropy-scaled beam decoding",
+     "abstract": "We adjust how many candidates the decoder expands at each step by the entropy of the next-token "
+                 "distribution, approximating beam search with fewer expansions."},
+    {"id": "orth", "title": "Orthogonal updates for optimizers",
+     "abstract": "An optimizer that orthogonalizes each update matrix and rescales it per neuron speeds up "
+                 "pretraining of language models."},
+    {"id": "kv", "title": "Cache eviction for long contexts",
+     "abstract": "Evicting cache entries by attention score keeps memory bounded for long documents."},
+]
+
+
+def _decoding_store(fake_store, tmp_path):
+    from assistant.store.ingest import ingest
+
+    f = tmp_path / "decoding.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in _DECODING_PAPERS) + "\n")
+    ingest([f], fake_store)
+    return fake_store
+
+
+def test_cognates_of_a_spanish_question_are_the_collections_english_stems(fake_store, tmp_path):
+    """"decodificación", "candidatos", "entropía", "ortogonaliza" are no English word, but begin (one letter
+    off for "ortogonaliza") with stems the abstracts use; "método" and "según" begin none of 5+ letters."""
+    from assistant.relevance import cognates
+
+    _, bm25 = _decoding_store(fake_store, tmp_path).bm25()
+    assert cognates("¿Qué método de decodificación elige los candidatos según la entropía?", bm25) == \
+        ["decod", "candid", "entropi"]
+    assert cognates("¿Qué optimizador ortogonaliza las actualizaciones?", bm25) == ["optim", "orthogon"]
+    assert cognates("What decoding method uses entropy?", bm25) == []  # English words are the collection's own
+
+
+def test_a_spanish_question_is_answered_from_the_paper_its_cognates_point_at(fake_store, tmp_path, settings):
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(_decoding_store(fake_store, tmp_path))
+    question = "¿Qué método de decodificación elige cuántos candidatos expandir según la entropía?"
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    assert [e.title for e in j.evidence if e.relevant] == ["Entropy-scaled beam decoding"]
+
+
+def test_a_latin_name_glued_to_japanese_text_is_a_key_word():
+    """"GRPOの学習": CJK characters are word characters, the name was one token with them and dropped."""
+    from assistant.relevance import salient_words
+
+    assert salient_words("GRPOの学習を安定させる手法はありますか？") == ["grpo"]
+    assert salient_words("STAR-KV的吞吐量提升了多少倍？") == ["star", "kv"]
+
+
+def test_chinese_words_get_their_english_glosses_and_japanese_gets_none():
+    from assistant.relevance import glosses
+
+    groups = glosses("有没有论文改写网页数据？")
+    assert ["web", "page"] in groups and ["data"] in groups and any("revise" in g for g in groups)
+    assert glosses("量子化の学習を安定させる手法は？") == []  # kana: Japanese, whose kanji words differ
+    assert glosses("What is NorMuon?") == []
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, paper", [
+    ("哪篇论文加速量化感知训练？", "WinQ"),
+    ("¿Qué artículo propone una decodificación que adapta la anchura de la búsqueda según la entropía "
+     "del modelo?", "EDEN"),
+])
+def test_a_question_in_another_language_without_names_is_answered_from_its_paper(
+        bundled_store, settings, question, paper):
+    """No name of the paper, and MiniLM is English-only (cosines near 0): the Chinese words' CC-CEDICT glosses
+    ("加速" speed up, "量化" quantize, "训练" train) and the Spanish cognates ("decodificación", "entropía")
+    carry the question to its paper (both were refused: "No paper in the collection is about this question.")."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert not obj["refused"] and cited[:1] == [paper]
+
+
+def test_the_venue_a_question_remembers_is_not_a_word_the_abstract_must_hold(fake_store, tmp_path):
+    """"I remember an ICML paper ...": ICML is where the paper appeared (metadata), and no abstract says it:
+    it was refused as a name no paper mentions, and as a key word (the rarest, so the heaviest) it made every
+    paper a weak match."""
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+    from assistant.store.ingest import ingest
+
+    papers = [dict(p, venue="ICML", year=2024) for p in _DECODING_PAPERS]
+    f = tmp_path / "icml.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in papers) + "\n")
+    ingest([f], fake_store)
+    retriever = Retriever(fake_store)
+    question = "I remember an ICML paper that adjusts how many candidates the decoder expands by entropy. Which one?"
+    j = judge(question, retriever.search(question, top_k=8), retriever)
+    assert [e.title for e in j.evidence if e.relevant] == ["Entropy-scaled beam decoding"]
+    assert "icml" not in j.evidence[0].note.casefold()
+
+
+@pytest.mark.integration
+def test_a_question_naming_the_collections_venue_is_answered(bundled_store, settings):
+    """The bundled papers are ICML's, and no abstract writes "ICML": it was refused ("no paper in the collection
+    mentions ICML")."""
+    obj, cited = _ask(bundled_store, settings,
+                      "I remember an ICML paper that speeds up quantization-aware training. Which one was it?")
+    assert not obj["refused"] and cited == ["WinQ"] and "4×" in obj["answer"]

@@ -988,7 +988,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, render_latex
 
-    from assistant.extractive import asks_several
+    from assistant.extractive import asks_comparison, asks_several
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -1080,6 +1080,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     shift = SCALE_SLOPE * math.log10(max(len(papers), REFERENCE_SIZE) / REFERENCE_SIZE)
     threshold = min(threshold + shift, 0.95) if threshold > 0 else threshold
     several = asks_several(question)
+    one_paper_bar = threshold  # a paper this relevant is about the question on its own
     # the other papers of a several-paper question need `SECONDARY_THRESHOLD` (never more than one paper)
     secondary = min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift)
     if several:
@@ -1090,6 +1091,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if foreign:
         threshold /= 3  # MiniLM similarities of a non-English question are low for every paper
         secondary /= 3
+        one_paper_bar /= 3
     margin = PLURAL_MARGIN if several else FOREIGN_MARGIN if foreign else MARGIN
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
@@ -1108,6 +1110,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = (f"no paper in the collection mentions {', '.join(repr(t) for t in topics)} or covers it in "
                       f"meaning, which the question asks a paper to be about")
         elif pointers and set(e.names) & pointers:
+            e.relevant = True
+        elif pointers and strict and several and asks_comparison(question) and p >= one_paper_bar:
+            # "How do alignment-aware decoding and EDEN differ?": the other side is named in words, not by
+            # a name; a paper relevant enough for a one-paper question is that side
             e.relevant = True
         elif pointers and strict:
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"

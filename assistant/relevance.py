@@ -162,7 +162,7 @@ nella nelle che di articoli articolo lavori uno sono anche""".split())
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
-help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
+help helps idea ideas try trying related relate relates topic topics theme themes area areas field literature anyone someone
 somebody exist exists include includes including actually really basically specifically exactly particular
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious

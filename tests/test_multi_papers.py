@@ -87,3 +87,20 @@ def test_a_comparison_naming_one_side_in_words_keeps_that_paper(bundled_store, s
     obj = _ask(bundled_store, settings, "How do the KV cache compression method and NorMuon differ in what "
                                         "they save?")
     assert sorted(c["title"] for c in obj["citations"]) == ["NorMuon", "STAR-KV"], obj["answer"]
+
+
+def test_theme_is_a_word_about_the_asking_not_a_key_word():
+    from assistant.relevance import salient_words
+
+    # like "topic": no abstract says "theme", and a key word no abstract uses counts against every paper
+    assert salient_words("Which papers have the theme of speculative decoding?") == ["speculative", "decoding"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles", [
+    ("Which papers have the common theme of modifying GRPO?", {"PCR", "PowerFlow"}),
+    ("What papers share the theme of decoding strategies at inference?", {"AAD", "EDEN"}),
+])
+def test_a_theme_question_names_every_paper_of_the_theme(bundled_store, settings, question, titles):
+    obj = _ask(bundled_store, settings, question)
+    assert titles <= {c["title"] for c in obj["citations"]}, obj["answer"]

@@ -1102,10 +1102,11 @@ class ExtractiveSynthesizer:
             named = [nm for nm in pointers if not (subject and mentions(subject.group(0), nm))]
             kind = "entity" if named else "papers"
         # "Tell me about STAR-KV and mHC.": kept papers that the question names each (by their title's name)
-        # are all asked about: one line per paper, as for "which papers ..."
+        # are all asked about: one line per paper, as for "which papers ..." ("Which of them reports GPQA?
+        # (DiffuSearch and EAPO)" asks to choose one of them: not listed)
         named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
         several = asks_several(question)
-        if len(named_papers) >= 2 and kind in ("other", "definition", "papers"):
+        if len(named_papers) >= 2 and kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I):
             kind, several = "papers", True
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)

@@ -104,3 +104,11 @@ def test_theme_is_a_word_about_the_asking_not_a_key_word():
 def test_a_theme_question_names_every_paper_of_the_theme(bundled_store, settings, question, titles):
     obj = _ask(bundled_store, settings, question)
     assert titles <= {c["title"] for c in obj["citations"]}, obj["answer"]
+
+
+@pytest.mark.integration
+def test_which_of_two_named_papers_picks_the_one_that_does_it(bundled_store, settings):
+    # two papers named, but the question asks which one of them: not one line each
+    # (the shape of a follow-up rewritten with the previous answer's papers)
+    obj = _ask(bundled_store, settings, "Which of them evaluates on GPQA? (DiffuSearch and EAPO)")
+    assert [c["title"] for c in obj["citations"]] == ["EAPO"], obj["answer"]

@@ -362,7 +362,8 @@ class SentenceVectorCache:
 def matched_names(question: str, document: str) -> list[str]:
     """Names of `question` (`text.name_tokens`, after `text.fold`) that `document` mentions after
     `fold`; names of 4+ characters also match ignoring case (``a2rbench``), a plural acronym also in
-    the singular (``GNNs``: ``GNN``)."""
+    the singular (``GNNs``: ``GNN``), a name with a lower-case modifier (``HumanEval-style``) as the name
+    (listed as ``HumanEval``)."""
     from assistant.text import fold, mentions, name_tokens
 
     from assistant.store.paper import is_name_like
@@ -376,6 +377,10 @@ def matched_names(question: str, document: str) -> list[str]:
         forms = [name] + ([name[:-1]] if len(name) >= 4 and name.endswith("s") and name[-2].isupper() else [])
         if any(mentions(doc, f) or (len(f) >= 4 and mentions(low, f.casefold())) for f in forms):
             out.append(name)  # "GFlowNets" / "GNNs": the abstract may write the singular
+            continue
+        head, _, rest = name.partition("-")
+        if rest and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", rest) and is_name_like(head) and mentions(doc, head):
+            out.append(head)  # "HumanEval-style", "Muon-based": the name with a modifier; the abstract names it
     return out
 
 

@@ -112,3 +112,18 @@ def test_which_of_two_named_papers_picks_the_one_that_does_it(bundled_store, set
     # (the shape of a follow-up rewritten with the previous answer's papers)
     obj = _ask(bundled_store, settings, "Which of them evaluates on GPQA? (DiffuSearch and EAPO)")
     assert [c["title"] for c in obj["citations"]] == ["EAPO"], obj["answer"]
+
+
+def test_a_name_with_a_modifier_matches_the_name():
+    from assistant.relevance import matched_names
+
+    abstract = "EAPO also generalizes to non-math benchmarks, including HumanEval and MBPP."
+    assert matched_names("Which papers test on HumanEval-style or MBPP-like benchmarks?", abstract) == [
+        "HumanEval", "MBPP"]
+    assert matched_names("Which papers use STAR-KV?", "STAR is a method.") == []  # "KV" is part of the name
+
+
+@pytest.mark.integration
+def test_a_benchmark_named_with_a_modifier_keeps_the_paper_naming_it(bundled_store, settings):
+    obj = _ask(bundled_store, settings, "Which papers test on HumanEval-style or MBPP-like code benchmarks?")
+    assert {"DiffuSearch", "EAPO"} <= {c["title"] for c in obj["citations"]}, obj["answer"]

@@ -162,8 +162,8 @@ nella nelle che di articoli articolo lavori uno sono anche""".split())
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
-help helps idea ideas try trying related relate relates topic topics theme themes area areas field literature anyone someone
-somebody exist exists include includes including actually really basically specifically exactly particular
+help helps idea ideas try trying related relate relates topic topics theme themes area areas field literature anyone
+someone somebody exist exists include includes including actually really basically specifically exactly particular
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts

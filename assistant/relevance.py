@@ -35,7 +35,8 @@ W_SENTENCE_LEXICAL*sentence_lexical + W_DENSE_GAP*dense_gap + W_UNCOVERED*uncove
 (`log_odds`), an estimate of the
 probability that it is a paper the question asks about. When the
 question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
-mentioning it are relevant. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
+mentioning it are relevant, and in a comparison ("How do alignment-aware decoding and EDEN differ?")
+also a paper relevant enough for a one-paper question (`THRESHOLD`): the side named in words. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
 (`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
 the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
 paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another

@@ -49,22 +49,27 @@ if TYPE_CHECKING:
     from assistant.settings import Settings
     from assistant.store.embeddings import Embedder
 
-_WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?)"
+_WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|quais|quali)"
 _DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
-    r"arbeiten|artikel|articles|art[íi]culos|trabajos)\b"
+    r"arbeiten|artikel|articles|art[íi]culos|trabajos|artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
-    r"methods?|approach(?:es)?)\b",
+    r"methods?|approach(?:es)?)\b"
+    # "List all papers that ...", "Name every paper ...": the imperative asks for papers as "which papers" does
+    r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b",
     re.I)
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
-    r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos)\b"
+    r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
+    r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
+    r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
@@ -240,6 +245,15 @@ def asks_for_paper(question: str) -> bool:
     method does something ("Is there a way to ..., and by how much?", "Which method ... and how much
     faster is it?"): naming that paper answers part of it even when the rest is not stated."""
     return bool(_ASKS_PAPER.search(_proper(question)))
+
+
+_COMPARISON = re.compile(rf"\b(?:compar(?:e|es|ed|ing|ison)(?!\s+against\b)|contrast|versus|vs\.?)\b|{_DIFFER}", re.I)
+
+
+def asks_comparison(question: str) -> bool:
+    """A question comparing papers ("How do alignment-aware decoding and EDEN differ?", "Compare X with Y"):
+    each side may be named by a name or only in words (a title's phrase)."""
+    return bool(_COMPARISON.search(question))
 
 
 def asks_several(question: str) -> bool:
@@ -1202,6 +1216,13 @@ class ExtractiveSynthesizer:
             subject = _ENTITY_Q.search(fold(question))
             named = [nm for nm in pointers if not (subject and mentions(subject.group(0), nm))]
             kind = "entity" if named else "papers"
+        # "Tell me about STAR-KV and mHC.": kept papers that the question names each (by their title's name)
+        # are all asked about: one line per paper, as for "which papers ..." ("Which of them reports GPQA?
+        # (DiffuSearch and EAPO)" asks to choose one of them: not listed)
+        named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
+        several = asks_several(question)
+        if len(named_papers) >= 2 and kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I):
+            kind, several = "papers", True
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)
         detail = detail_asked(question)
@@ -1209,7 +1230,7 @@ class ExtractiveSynthesizer:
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
             scored = [x for x in scored if not is_availability_statement(x[2])]
         good = sorted((x for x in scored if self._matches(x, focus, foreign)), key=lambda x: -x[0])
-        if ((kind == "papers" or asks_for_paper(question)) and len(sources) > 1 and not asks_several(question)
+        if ((kind == "papers" or asks_for_paper(question)) and len(sources) > 1 and not several
                 and focus and not foreign):
             # "Which paper uses teacher-student distillation so GNNs can handle nodes with no or noisy
             # neighbors?": one paper is asked for, and the one described is the kept paper whose abstract
@@ -1247,7 +1268,7 @@ class ExtractiveSynthesizer:
             # a detail of the paper the question names ("Is STAR-KV's code on GitHub?") is that paper's:
             # another kept paper's code link does not answer it
             return "detail", pick([x for x in good if states_detail(detail, x[2])], 1, one_source=bool(pointers))
-        if kind == "papers" and (asks_several(question) or len(sources) > 1 and asks_several(question)):
+        if kind == "papers" and several:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))
             lines = []

@@ -35,7 +35,8 @@ W_SENTENCE_LEXICAL*sentence_lexical + W_DENSE_GAP*dense_gap + W_UNCOVERED*uncove
 (`log_odds`), an estimate of the
 probability that it is a paper the question asks about. When the
 question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
-mentioning it are relevant. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
+mentioning it are relevant, and in a comparison ("How do alignment-aware decoding and EDEN differ?")
+also a paper relevant enough for a one-paper question (`THRESHOLD`): the side named in words. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
 (`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
 the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
 paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
@@ -166,8 +167,8 @@ lesquels cuántos cuántas cuándo dónde porqué quanto quanta quando perché w
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways
-help helps idea ideas try trying related relate relates topic topics area areas field literature anyone someone
-somebody exist exists include includes including actually really basically specifically exactly particular
+help helps idea ideas try trying related relate relates topic topics theme themes area areas field literature anyone
+someone somebody exist exists include includes including actually really basically specifically exactly particular
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
@@ -366,7 +367,8 @@ class SentenceVectorCache:
 def matched_names(question: str, document: str) -> list[str]:
     """Names of `question` (`text.name_tokens`, after `text.fold`) that `document` mentions after
     `fold`; names of 4+ characters also match ignoring case (``a2rbench``), a plural acronym also in
-    the singular (``GNNs``: ``GNN``)."""
+    the singular (``GNNs``: ``GNN``), a name with a lower-case modifier (``HumanEval-style``) as the name
+    (listed as ``HumanEval``)."""
     from assistant.text import fold, mentions, name_tokens
 
     from assistant.store.paper import is_name_like
@@ -380,6 +382,10 @@ def matched_names(question: str, document: str) -> list[str]:
         forms = [name] + ([name[:-1]] if len(name) >= 4 and name.endswith("s") and name[-2].isupper() else [])
         if any(mentions(doc, f) or (len(f) >= 4 and mentions(low, f.casefold())) for f in forms):
             out.append(name)  # "GFlowNets" / "GNNs": the abstract may write the singular
+            continue
+        head, _, rest = name.partition("-")
+        if rest and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", rest) and is_name_like(head) and mentions(doc, head):
+            out.append(head)  # "HumanEval-style", "Muon-based": the name with a modifier; the abstract names it
     return out
 
 
@@ -1205,7 +1211,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, render_latex
 
-    from assistant.extractive import asks_several
+    from assistant.extractive import asks_comparison, asks_several
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -1314,6 +1320,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     shift = SCALE_SLOPE * math.log10(max(len(papers), REFERENCE_SIZE) / REFERENCE_SIZE)
     threshold = min(threshold + shift, 0.95) if threshold > 0 else threshold
     several = asks_several(question)
+    one_paper_bar = threshold  # a paper this relevant is about the question on its own
     # the other papers of a several-paper question need `SECONDARY_THRESHOLD` (never more than one paper)
     secondary = min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift)
     if several:
@@ -1327,6 +1334,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         # in other languages were answered, against 3 before those words; not divided, 3)
         threshold /= 3
         secondary /= 3
+        one_paper_bar /= 3
     margin = PLURAL_MARGIN if several else FOREIGN_MARGIN if foreign else MARGIN
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
@@ -1345,6 +1353,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = (f"no paper in the collection mentions {', '.join(repr(t) for t in topics)} or covers it in "
                       f"meaning, which the question asks a paper to be about")
         elif pointers and set(e.names) & pointers:
+            e.relevant = True
+        elif pointers and strict and several and asks_comparison(question) and p >= one_paper_bar:
+            # "How do alignment-aware decoding and EDEN differ?": the other side is named in words, not by
+            # a name; a paper relevant enough for a one-paper question is that side
             e.relevant = True
         elif pointers and strict:
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"

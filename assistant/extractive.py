@@ -1062,6 +1062,12 @@ def described_paper(focus: set[str], sources: Sequence[Source]) -> list[Source]:
     return [sources[best], *(s for i, s in enumerate(sources) if i != best)]
 
 
+_COMPARATIVE = re.compile(r"\b(?:faster|slower|quicker|bigger|larger|smaller|higher|lower|better|worse|more|less|"
+                         r"fewer|greater|stronger|weaker|cheaper|longer|shorter)\b(?!\s+than\b)", re.I)
+"""A comparative without "than" ("Which is faster, A or B?", "Which of A and B reports a bigger gain?"): with
+two named papers, a question comparing them on a figure each states."""
+
+
 class ExtractiveSynthesizer:
     """The ``extractive`` answerer: no LLM, an answer synthesizer. `synthesize(question, sources,
     embedder)` answers with sentences of the given abstracts, chosen by the question's kind (the
@@ -1155,7 +1161,7 @@ class ExtractiveSynthesizer:
         abstract's answer to it (`answer_chain`). ``[]`` when the paper has no sentence."""
 
         quantity = bool(_NUMBER_Q.search(question) and not asks_mechanism(question)
-                        or re.search(r"\bcompare|\bgain|\bspeed", question, re.I))
+                        or re.search(r"\bcompare|\bgain|\bspeed", question, re.I) or _COMPARATIVE.search(question))
         mine = [x for x in scored if x[1] == source.n]
         if not mine:
             return []
@@ -1222,6 +1228,10 @@ class ExtractiveSynthesizer:
         named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
         several = asks_several(question)
         if len(named_papers) >= 2 and kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I):
+            kind, several = "papers", True
+        elif len(named_papers) >= 2 and _COMPARATIVE.search(question):
+            # "Which is faster, STAR-KV or WinQ?": each named paper's own figure, one line each, for the
+            # reader to compare (an abstract rarely compares itself with another paper of the collection)
             kind, several = "papers", True
         foreign = is_foreign(question)
         scored = self._scored(question, embedder, sources, pointers, focus)

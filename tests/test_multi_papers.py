@@ -127,3 +127,16 @@ def test_a_name_with_a_modifier_matches_the_name():
 def test_a_benchmark_named_with_a_modifier_keeps_the_paper_naming_it(bundled_store, settings):
     obj = _ask(bundled_store, settings, "Which papers test on HumanEval-style or MBPP-like code benchmarks?")
     assert {"DiffuSearch", "EAPO"} <= {c["title"] for c in obj["citations"]}, obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles, facts", [
+    ("Which is faster, STAR-KV or WinQ?", ["STAR-KV", "WinQ"], ["6.9×", "4×"]),
+    ("Which of NorMuon and WinQ reports the bigger improvement?", ["NorMuon", "WinQ"], ["21.74%", "8.8%"]),
+])
+def test_a_comparative_between_two_named_papers_gives_each_papers_figure(bundled_store, settings, question, titles,
+                                                                          facts):
+    # it cited the first paper only, with a sentence that has no figure
+    obj = _ask(bundled_store, settings, question)
+    assert sorted(c["title"] for c in obj["citations"]) == sorted(titles), obj["answer"]
+    assert all(f in obj["answer"] for f in facts), obj["answer"]

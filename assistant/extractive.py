@@ -1068,6 +1068,18 @@ _COMPARATIVE = re.compile(r"\b(?:faster|slower|quicker|bigger|larger|smaller|hig
 two named papers, a question comparing them on a figure each states."""
 
 
+def _join_names(names) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``; more than `MAX_AUTHORS` names end in ``"et al."``."""
+    names = [plain(n) for n in names]
+    if len(names) > MAX_AUTHORS:
+        return ", ".join(names[:MAX_AUTHORS]) + " et al."
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+MAX_AUTHORS = 10
+"""At most this many authors are named in an answer (a consortium paper lists hundreds)."""
+
+
 class ExtractiveSynthesizer:
     """The ``extractive`` answerer: no LLM, an answer synthesizer. `synthesize(question, sources,
     embedder)` answers with sentences of the given abstracts, chosen by the question's kind (the
@@ -1445,6 +1457,13 @@ class ExtractiveSynthesizer:
         from assistant.prompts import CANNOT_ANSWER
 
         kind, picked = self._pick(question, sources, embedder)
+        if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
+                and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):
+            # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them
+            # (JSON/CSV records, `assistant ingest`) keeps them in the paper's record
+            top = sources[0]
+            return (f"The abstract does not name them; the collection's record of {plain(top.paper.display_name)} "
+                    f"lists {_join_names(top.paper.authors)} [{top.n}].")
         if not picked and kind == "detail" and sources:
             # the abstract mentions the detail without stating it ("The code base is available here."):
             # say so, quoting that sentence with its citation

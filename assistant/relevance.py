@@ -172,7 +172,7 @@ someone somebody exist exists include includes including actually really basical
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
-form forms onto explicitly remember remembers versus vs
+form forms onto explicitly remember remembers versus vs wrote authored
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",

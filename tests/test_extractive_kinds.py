@@ -989,3 +989,30 @@ def test_extractive_says_the_abstracts_do_not_say_when_no_sentence_states_the_as
     assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]
     # the gate kept the paper: it is the answerer that finds the asked thing unstated
     assert any(paper in s["title"] for s in obj["sources"]), obj["sources"]
+
+
+@pytest.mark.parametrize("authors, question, said", [
+    (("Ada Lovelace", "Charles Babbage"), "Who are the authors of Engine?", "lists Ada Lovelace and Charles Babbage [1]."),
+    (("Ada Lovelace", "Charles Babbage"), "Who wrote the Engine paper?", "lists Ada Lovelace and Charles Babbage [1]."),
+    # the record has no affiliations, and an abstract without authors says nothing
+    (("Ada Lovelace",), "What are the affiliations of the Engine authors?", None),
+    ((), "Who are the authors of Engine?", None),
+    # a consortium: the first ten and "et al."
+    (tuple(f"Author {i}" for i in range(30)), "Who wrote Engine?", "Author 8, Author 9 et al. [1]."),
+])
+def test_the_authors_asked_come_from_the_papers_record_when_the_collection_has_them(settings, authors, question,
+                                                                                    said):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.prompts import CANNOT_ANSWER
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract="We present Engine, a machine that computes tables of numbers. Engine is fast.",
+                  title="Engine", id="p1", authors=authors)
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    if said is None:
+        assert text.startswith(CANNOT_ANSWER) and "lists" not in text
+    else:
+        assert text.startswith("The abstract does not name them; the collection's record of Engine lists")
+        assert text.endswith(said)

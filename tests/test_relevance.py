@@ -876,3 +876,56 @@ def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answer
                            f"covers it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
     assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)
+
+
+def test_a_search_question_in_any_form_may_add_the_topic_and_a_phrase_is_judged_against_the_quoted_papers():
+    """"Has anyone applied ...", "Any paper on ...", "Does any paper ..." and "is there a paper" after a clause
+    ask for a paper on the whole topic, as "Which paper ..." does; a phrase's gap counts only over the papers
+    the answer would quote (`kept`), single words over every retrieved paper."""
+    import numpy as np
+
+    from assistant.relevance import TOPIC_GAP, WordHits, uncovered_topics
+
+    hits = WordHits(["normuon", "robot"], [2.0, 3.0], np.array([[1.0, 0.0], [0.0, 0.0]]), 3.0)
+    far = {"robot": [TOPIC_GAP + 0.05, TOPIC_GAP + 0.1]}
+    for question in ("Has anyone applied NorMuon to training robots?", "Any paper on NorMuon for robots?",
+                     "Does any paper train robots with NorMuon?",
+                     "I'm tuning NorMuon: is there a paper here on robots?"):
+        assert uncovered_topics(question, hits, far, 19) == ["robot"], question
+    # a question about the paper itself still asks what it says
+    assert uncovered_topics("Did NorMuon's authors mention robots?", hits, far, 19) == []
+
+    # "robot arms": no word a topic alone; the phrase is far from the quoted paper (row 0), covered by a
+    # sentence of a paper the gate drops (row 1)
+    hits2 = WordHits(["normuon", "robot", "arms"], [2.0, 3.0, 3.0], np.zeros((2, 3)), 3.0)
+    near = {"robot": [0.1, 0.1], "arms": [0.1, 0.1]}
+    phrases = {"robot arms": [TOPIC_GAP + 0.1, TOPIC_GAP - 0.2]}
+    question = "Which paper uses NorMuon for robot arms?"
+    assert uncovered_topics(question, hits2, near, 19, phrases, kept=[0]) == ["robot arms"]
+    assert uncovered_topics(question, hits2, near, 19, phrases, kept=[0, 1]) == []
+    assert uncovered_topics(question, hits2, near, 19, phrases) == []  # no kept rows given: every row
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, term, twin, paper", [
+    ("Has anyone applied the WinQ method to accelerate training of recommendation models?", "recommendation",
+     "Has anyone applied neuron-wise normalization inside the Muon optimizer?", "NorMuon"),
+    ("Any paper on low-rank KV cache compression for speech translation systems?", "speech translation systems",
+     "Any paper on low-rank KV cache compression with mixed-precision quantization?", "STAR-KV"),
+    ("Does any paper apply Monte Carlo tree search to infilling orders for genome sequence assembly?",
+     "genome sequence assembly",
+     "Does any paper apply Monte Carlo tree search to infilling orders of masked diffusion models?", "DiffuSearch"),
+])
+def test_a_near_miss_in_another_search_form_is_refused_and_its_twin_is_answered(bundled_store, settings, near_miss,
+                                                                                term, twin, paper):
+    """Near misses of the session-7 kind (all three were answered before): "Has anyone applied", "Any paper
+    on", "Does any paper" are search questions; "speech translation systems" is covered in part only by a
+    paper the gate drops, not by the KV-cache paper the answer quoted."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and cited == [paper]

@@ -499,6 +499,39 @@ def unknown_words(words: Sequence[str], bm25) -> list[str]:
     return out
 
 
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]{2,}(?:-[a-z]{2,})+(?![\w-])")
+COMPOUND_MAX_ROWS = 2000
+"""`unwritten_compounds` looks a compound up verbatim only in at most this many papers holding all of its
+words (more: its words are too common to tell, as for `absent_terms`' phrases)."""
+
+
+def unwritten_compounds(question: str, papers: Sequence, bm25) -> list[str]:
+    """Hyphenated lower-case terms of `question` ("hyper-connections", "vision-language-action") whose words
+    each some paper uses but that no paper of the collection writes together (hyphen, space or nothing
+    between them, case ignored, after `text.fold`): looked for in the papers holding all of their words (BM25
+    index), at most `COMPOUND_MAX_ROWS` of them. English questions; names (``DeepSeek-R1``) are
+    `absent_terms`'. `papers` and `bm25`: the collection and its index (`PaperStore.bm25`)."""
+    import numpy as np
+
+    from assistant.text import fold
+
+    if is_foreign(question):
+        return []
+    out = []
+    for m in _COMPOUND.finditer(fold(question)):
+        words = m.group(0).split("-")
+        holding = [bm25.scores(w) > 0 for w in words]
+        if not all(h.any() for h in holding):
+            continue  # a word no paper uses is `unknown_words`' to name
+        rows = np.flatnonzero(np.logical_and.reduce(holding))
+        if len(rows) > COMPOUND_MAX_ROWS:
+            continue  # words too common to tell: not looked for
+        pattern = re.compile(r"(?<!\w)" + r"[\s\-]*".join(map(re.escape, words)) + r"(?!\w)")
+        if not any(pattern.search(fold(papers[i].document).casefold()) for i in rows):
+            out.append(m.group(0))
+    return out
+
+
 def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25) -> list[str]:
     """Names (`question_names`) and capitalised phrases (`title_phrases`) of `question` that no paper of
     the collection mentions: by the BM25 index, and for phrases also verbatim (case and hyphens
@@ -827,13 +860,19 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
     return out
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
 def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder, gaps: dict) -> dict:
     """`uncovered_terms`' gap of each run of two or more adjacent key words of `question` that no abstract
     uses and every retrieved paper lacks ("machine translation", "hospital patient records"), removed from the
     question together: ``{"machine translation": [gap of row i]}`` (`gaps` as `uncovered_terms` filled it).
     One word of such a phrase, removed alone, leaves its neighbour saying most of the topic ("translation"
     without "machine"), so each word looks half covered; the phrase's part of the question carries it whole.
-    `embedder` embeds one text per phrase (none when the question has no such run)."""
+    `embedder` embeds one text per phrase (none when the question has no such run). A run's last word that an
+    article follows ("... its own step size inside a Muon-style optimizer") takes an object (a preposition, a
+    verb): it ends no noun phrase, so the run stops before it ("size inside" is no phrase; "speech recognition
+    models", "mobile phones?" are)."""
     from assistant.text import fold
 
     absent = {w.casefold() for w, idf in zip(hits.words, hits.idf)
@@ -847,6 +886,8 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
         if t is not None and t.group(0).casefold() in absent:
             run.append(t)
             continue
+        if run and t is not None and t.group(0).casefold() in _ARTICLES:
+            run = run[:-1]  # "inside a ...": a word taking an object, not the head of a noun phrase
         if len(run) >= 2:
             runs.append(run)
         run = []
@@ -858,6 +899,27 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
     return {phrase.casefold(): [None if vectors is None or not len(vectors)
                                 else float(_gap(length[k], (vectors @ direction[k]).max())) for vectors in vectors_of]
             for k, phrase in enumerate(phrases)}
+
+
+def compound_gaps(question: str, qvec, compounds: Sequence[str], vectors_of: Sequence, embedder) -> dict:
+    """`uncovered_terms`' gap of each compound of `compounds` (`unwritten_compounds`) removed from `question`:
+    ``{"hyper-connections": [gap of row i, None without sentences]}``. In a collection of
+    `ABSENT_WORD_MIN_PAPERS` or more papers, a term no abstract writes that the papers the answer would quote
+    do not cover in meaning either (`TOPIC_GAP`) is a topic the collection lacks (`judge`), as a word no
+    abstract uses is (`unknown_words`). Why the gap too: known-item questions coin compounds their paper
+    paraphrases ("word-content correlation", "V1-inspired", "modality-relevant prompts", "double-buffered
+    weights"; airas dev and fresh..fresh7, 6 of about 250, gaps against the gold paper 0.04-0.21), while
+    "hyper-connections" against a layer-normalization or ReLU paper is 0.37-0.46 (airas_dev ao02, fresh6
+    ao6_04, the second answered before). `embedder` embeds one text per compound."""
+    from assistant.text import fold
+
+    if not compounds:
+        return {}
+    q = fold(question)
+    without = [re.sub(r"\s+", " ", re.sub(rf"(?<![\w-]){re.escape(c)}(?![\w-])", " ", q)).strip() for c in compounds]
+    length, direction = _removed_parts(qvec, without, embedder)
+    return {c: [None if vectors is None or not len(vectors) else float(_gap(length[k], (vectors @ direction[k]).max()))
+                for vectors in vectors_of] for k, c in enumerate(compounds)}
 
 
 TOPIC_GAP = 0.315
@@ -1060,6 +1122,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []
     phrases: dict | None = None
+    compounds: dict = {}
     evidence: list[Evidence] = []
     sentences_of, vectors_of = [], []
     for r, cov, hit in zip(results, lex, matched):
@@ -1089,6 +1152,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if strict and not gate_off:
             phrases = (phrase_gaps(question, qvec, hits, vectors_of, reference, word_gaps)
                        if len(papers) < ABSENT_WORD_MIN_PAPERS else {})  # the rule's range: no embedding above
+            if len(papers) >= ABSENT_WORD_MIN_PAPERS:
+                compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
+                                          reference)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
         others = denses[:i] + denses[i + 1:]
@@ -1123,6 +1189,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
         topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases, kept)
+        topics += [c for c, row in compounds.items()
+                   if all(row[i] is not None and row[i] >= TOPIC_GAP for i in kept)]
     for e in evidence:
         p = 1 / (1 + math.exp(-e.score))
         if absent and not pointers:

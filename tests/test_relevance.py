@@ -10,6 +10,7 @@ these tests, not taken from the dev sets.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -929,3 +930,45 @@ def test_a_near_miss_in_another_search_form_is_refused_and_its_twin_is_answered(
                            f"covers it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
     assert not obj["refused"] and cited == [paper]
+
+
+@pytest.mark.integration
+def test_a_word_an_article_follows_ends_no_domain_phrase(bundled_store, settings):
+    """"step size inside the Muon update": "size inside" (no abstract uses either word) was taken for a domain
+    phrase (gap 0.33) and the question refused; "inside" takes an object, so no noun phrase ends there."""
+    obj, cited = _ask(bundled_store, settings,
+                      "Is there a paper that gives every neuron a separate step size inside the Muon update?")
+    assert not obj["refused"] and cited == ["NorMuon"]
+
+
+class _WordIndex:
+    """A BM25 stand-in for `unwritten_compounds`: ``scores(word)`` > 0 for the documents holding the word."""
+
+    def __init__(self, documents):
+        self.ids = [str(i) for i in range(len(documents))]
+        self._words = [set(re.findall(r"[a-z]+", d.casefold())) for d in documents]
+
+    def scores(self, word):
+        import numpy as np
+
+        return np.array([1.0 if word.casefold() in ws else 0.0 for ws in self._words])
+
+
+def test_a_compound_no_abstract_writes_is_found_and_one_written_apart_or_joined_is_not():
+    from types import SimpleNamespace
+
+    from assistant.relevance import unwritten_compounds
+
+    documents = ["Hyper networks generate weights; residual connections skip layers.",
+                 "We study test time adaptation and time-series tests.",
+                 "A vision language model pretrained on images.", "Robot action policies from demonstrations."]
+    papers = [SimpleNamespace(document=d) for d in documents]
+    index = _WordIndex(documents)
+    q = "Is there work on hyper-connections for vision-language models at test-time?"
+    # "hyper" and "connections" are used, never together; "vision language" and "test time" are written apart
+    assert unwritten_compounds(q, papers, index) == ["hyper-connections"]
+    # no paper holds all three words; a word no paper uses is `unknown_words`' to name; names `absent_terms`'
+    assert unwritten_compounds("A vision-language-action model for robots?", papers, index) == [
+        "vision-language-action"]
+    assert unwritten_compounds("Is there work on hyper-parameter tuning?", papers, index) == []
+    assert unwritten_compounds("Which paper trains like DeepSeek-R1 with hyper-Connections?", papers, index) == []

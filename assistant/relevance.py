@@ -57,7 +57,11 @@ Per question, on top of the per-paper relevance:
   uses NorMuon to train robot control policies?") with a key word no abstract uses and no retrieved paper
   covers in meaning (`uncovered_topics`) asks about a topic the collection lacks: refused, the note names it;
   so does a question applying a method to such a domain ("Does RankTuner work for music generation?"), and
-  one whose such words form a phrase that together no retrieved paper covers ("... for autonomous driving").
+  one whose such words form a phrase that together the papers the answer would quote do not cover ("... for
+  autonomous driving"); "Has anyone applied ...", "Any paper on ..." are search questions too (`_SEARCH`);
+- in a collection of `ABSENT_WORD_MIN_PAPERS` or more, a hyphenated term no abstract writes
+  ("hyper-connections", `unwritten_compounds`) that the quoted papers do not cover in meaning
+  (`compound_gaps`) is a topic the collection does not cover: refused, the note names it.
 The weights and thresholds were fit on every question file over the bundled 19 papers and checked
 by leaving one file out, the size shift read from the airas sets at 16k papers (see `W_DENSE`,
 `THRESHOLD`, `SCALE_SLOPE`); the set that judges the result (a new fresh file) was never seen.

@@ -988,7 +988,9 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         return []
     q = fold(question)
     domain = None  # None: every key word may be the added topic
-    if not (_PAPERS.search(q) or _SEARCH.search(q)):
+    # a parenthesis is context, not the question's form ("Is its code on GitHub? (follow-up to: Is there a
+    # paper on ...)" asks about the paper of before, not for a paper)
+    if not (_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q))):
         applied = _APPLIED.search(q)
         if applied is None:
             return []

@@ -895,6 +895,7 @@ def test_a_search_question_in_any_form_may_add_the_topic_and_a_phrase_is_judged_
         assert uncovered_topics(question, hits, far, 19) == ["robot"], question
     # a question about the paper itself still asks what it says
     assert uncovered_topics("Did NorMuon's authors mention robots?", hits, far, 19) == []
+    assert uncovered_topics("Is its code on GitHub? (follow-up to: Is there a paper on robots?)", hits, far, 19) == []
 
     # "robot arms": no word a topic alone; the phrase is far from the quoted paper (row 0), covered by a
     # sentence of a paper the gate drops (row 1)

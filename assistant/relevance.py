@@ -61,7 +61,11 @@ Per question, on top of the per-paper relevance:
   uses NorMuon to train robot control policies?") with a key word no abstract uses and no retrieved paper
   covers in meaning (`uncovered_topics`) asks about a topic the collection lacks: refused, the note names it;
   so does a question applying a method to such a domain ("Does RankTuner work for music generation?"), and
-  one whose such words form a phrase that together no retrieved paper covers ("... for autonomous driving").
+  one whose such words form a phrase that together the papers the answer would quote do not cover ("... for
+  autonomous driving"); "Has anyone applied ...", "Any paper on ..." are search questions too (`_SEARCH`);
+- in a collection of `ABSENT_WORD_MIN_PAPERS` or more, a hyphenated term no abstract writes
+  ("hyper-connections", `unwritten_compounds`) that the quoted papers do not cover in meaning
+  (`compound_gaps`) is a topic the collection does not cover: refused, the note names it.
 The weights and thresholds were fit on every question file over the bundled 19 papers and checked
 by leaving one file out, the size shift read from the airas sets at 16k papers (see `W_DENSE`,
 `THRESHOLD`, `SCALE_SLOPE`); the set that judges the result (a new fresh file) was never seen.
@@ -506,6 +510,39 @@ def unknown_words(words: Sequence[str], bm25) -> list[str]:
         if any((bm25.scores(w[:i]) > 0).any() and (bm25.scores(w[i:]) > 0).any() for i in range(3, len(w) - 2)):
             continue
         out.append(w)
+    return out
+
+
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]{2,}(?:-[a-z]{2,})+(?![\w-])")
+COMPOUND_MAX_ROWS = 2000
+"""`unwritten_compounds` looks a compound up verbatim only in at most this many papers holding all of its
+words (more: its words are too common to tell, as for `absent_terms`' phrases)."""
+
+
+def unwritten_compounds(question: str, papers: Sequence, bm25) -> list[str]:
+    """Hyphenated lower-case terms of `question` ("hyper-connections", "vision-language-action") whose words
+    each some paper uses but that no paper of the collection writes together (hyphen, space or nothing
+    between them, case ignored, after `text.fold`): looked for in the papers holding all of their words (BM25
+    index), at most `COMPOUND_MAX_ROWS` of them. English questions; names (``DeepSeek-R1``) are
+    `absent_terms`'. `papers` and `bm25`: the collection and its index (`PaperStore.bm25`)."""
+    import numpy as np
+
+    from assistant.text import fold
+
+    if is_foreign(question):
+        return []
+    out = []
+    for m in _COMPOUND.finditer(fold(question)):
+        words = m.group(0).split("-")
+        holding = [bm25.scores(w) > 0 for w in words]
+        if not all(h.any() for h in holding):
+            continue  # a word no paper uses is `unknown_words`' to name
+        rows = np.flatnonzero(np.logical_and.reduce(holding))
+        if len(rows) > COMPOUND_MAX_ROWS:
+            continue  # words too common to tell: not looked for
+        pattern = re.compile(r"(?<!\w)" + r"[\s\-]*".join(map(re.escape, words)) + r"(?!\w)")
+        if not any(pattern.search(fold(papers[i].document).casefold()) for i in rows):
+            out.append(m.group(0))
     return out
 
 
@@ -1042,13 +1079,19 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
     return out
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
 def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder, gaps: dict) -> dict:
     """`uncovered_terms`' gap of each run of two or more adjacent key words of `question` that no abstract
     uses and every retrieved paper lacks ("machine translation", "hospital patient records"), removed from the
     question together: ``{"machine translation": [gap of row i]}`` (`gaps` as `uncovered_terms` filled it).
     One word of such a phrase, removed alone, leaves its neighbour saying most of the topic ("translation"
     without "machine"), so each word looks half covered; the phrase's part of the question carries it whole.
-    `embedder` embeds one text per phrase (none when the question has no such run)."""
+    `embedder` embeds one text per phrase (none when the question has no such run). A run's last word that an
+    article follows ("... its own step size inside a Muon-style optimizer") takes an object (a preposition, a
+    verb): it ends no noun phrase, so the run stops before it ("size inside" is no phrase; "speech recognition
+    models", "mobile phones?" are)."""
     from assistant.text import fold
 
     absent = {w.casefold() for w, idf in zip(hits.words, hits.idf)
@@ -1062,6 +1105,8 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
         if t is not None and t.group(0).casefold() in absent:
             run.append(t)
             continue
+        if run and t is not None and t.group(0).casefold() in _ARTICLES:
+            run = run[:-1]  # "inside a ...": a word taking an object, not the head of a noun phrase
         if len(run) >= 2:
             runs.append(run)
         run = []
@@ -1073,6 +1118,27 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
     return {phrase.casefold(): [None if vectors is None or not len(vectors)
                                 else float(_gap(length[k], (vectors @ direction[k]).max())) for vectors in vectors_of]
             for k, phrase in enumerate(phrases)}
+
+
+def compound_gaps(question: str, qvec, compounds: Sequence[str], vectors_of: Sequence, embedder) -> dict:
+    """`uncovered_terms`' gap of each compound of `compounds` (`unwritten_compounds`) removed from `question`:
+    ``{"hyper-connections": [gap of row i, None without sentences]}``. In a collection of
+    `ABSENT_WORD_MIN_PAPERS` or more papers, a term no abstract writes that the papers the answer would quote
+    do not cover in meaning either (`TOPIC_GAP`) is a topic the collection lacks (`judge`), as a word no
+    abstract uses is (`unknown_words`). Why the gap too: known-item questions coin compounds their paper
+    paraphrases ("word-content correlation", "V1-inspired", "modality-relevant prompts", "double-buffered
+    weights"; airas dev and fresh..fresh7, 6 of about 250, gaps against the gold paper 0.04-0.21), while
+    "hyper-connections" against a layer-normalization or ReLU paper is 0.37-0.46 (airas_dev ao02, fresh6
+    ao6_04, the second answered before). `embedder` embeds one text per compound."""
+    from assistant.text import fold
+
+    if not compounds:
+        return {}
+    q = fold(question)
+    without = [re.sub(r"\s+", " ", re.sub(rf"(?<![\w-]){re.escape(c)}(?![\w-])", " ", q)).strip() for c in compounds]
+    length, direction = _removed_parts(qvec, without, embedder)
+    return {c: [None if vectors is None or not len(vectors) else float(_gap(length[k], (vectors @ direction[k]).max()))
+                for vectors in vectors_of] for k, c in enumerate(compounds)}
 
 
 TOPIC_GAP = 0.315
@@ -1093,10 +1159,20 @@ _APPLIED = re.compile(r"\b(?:(?:used|use|applied|work|works|do|does|perform|perf
 for training image classifiers?", "How does STAR-KV do on video generation models?", "Can PowerFlow be
 applied to weather forecasting?"): the words after the match are the domain (`uncovered_topics`). Not "used
 to train" (how a paper did something)."""
+_SEARCH = re.compile(
+    r"\b(?:has|have|did|does|do)\s+(?:anyone|anybody|someone|somebody)\b"
+    r"|\b(?:does|do|did)\s+any\s+(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
+    r"|(?:^|[.?!:;]\s*)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
+    r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
+    r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
+"""A search question in the forms `extractive._PAPERS` does not take for a question about papers: "Has anyone
+applied NorMuon to ...?", "Does any paper convert ...?", "Any paper on ...?", and "Is there a paper ..." after
+a clause ("I'm tuning Adam: is there a paper here on ...?"). Like "Which paper ...", it asks whether the
+collection holds a paper on the whole topic, so every key word may be the added one (`uncovered_topics`)."""
 
 
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
-                     phrases: dict | None = None) -> list[str]:
+                     phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
     policies?", "Which paper ...") that no abstract of the collection uses (`hits`' IDF at its largest) and
     that no retrieved paper covers in meaning either (`uncovered_terms` gap at least `TOPIC_GAP` for every
@@ -1107,7 +1183,18 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     music generation?"), and then only the words of the domain; otherwise ("Where can I download A2RBench?")
     the word asks what the paper says, not which paper. `phrases` (`phrase_gaps`): the gaps of runs of such
     words removed together ("machine translation"), held to the same `TOPIC_GAP`; a phrase is returned
-    whole when none of its words is a topic alone."""
+    whole when none of its words is a topic alone. `kept`: the rows of the papers the answer would quote (the
+    best paper and those within the margin of it; None: every row); a phrase is judged against those only.
+
+    Why only the kept papers for a phrase: the answer quotes them, so it is they that must cover the domain a
+    phrase names. A sentence of a paper the gate drops anyway ("Human speakers ..." of the interleaved-reasoning
+    paper against "speech recognition") covered the phrase in part and let the KV-cache paper be quoted for
+    "compressing the KV cache of speech recognition models". On the development files (19 papers) a phrase's
+    gap over the kept papers refused 7 more near misses ("protein sequence", "decay schedules", "mobile phones",
+    "machine translation", "speech synthesis", "autonomous driving", "speech recognition") and 1 answerable
+    question ("each neuron its own step size inside a Muon-style optimizer": "size inside", 0.40). A single
+    word stays judged against every retrieved paper: against the kept ones alone its gap refused paraphrases
+    ("shrinking the KV cache", 0.32)."""
     from assistant.extractive import _PAPERS
 
     from assistant.text import fold
@@ -1116,7 +1203,9 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         return []
     q = fold(question)
     domain = None  # None: every key word may be the added topic
-    if not _PAPERS.search(q):
+    # a parenthesis is context, not the question's form ("Is its code on GitHub? (follow-up to: Is there a
+    # paper on ...)" asks about the paper of before, not for a paper)
+    if not (_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q))):
         applied = _APPLIED.search(q)
         if applied is None:
             return []
@@ -1131,6 +1220,7 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     for phrase, row in (phrases or {}).items():
         if out or (domain is not None and not set(phrase.split()) <= domain):
             continue
+        row = row if kept is None else [row[i] for i in kept if i < len(row)]
         if row and None not in row and min(row) >= TOPIC_GAP:
             out.append(phrase)
     return out
@@ -1277,6 +1367,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []
+    phrases: dict | None = None
+    compounds: dict = {}
     evidence: list[Evidence] = []
     sentences_of, vectors_of = [], []
     for r, cov, hit in zip(results, lex, matched):
@@ -1306,7 +1398,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if strict and not gate_off:
             phrases = (phrase_gaps(question, qvec, hits, vectors_of, reference, word_gaps)
                        if len(papers) < ABSENT_WORD_MIN_PAPERS else {})  # the rule's range: no embedding above
-            topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases)
+            if len(papers) >= ABSENT_WORD_MIN_PAPERS:
+                compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
+                                          reference)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
         others = denses[:i] + denses[i + 1:]
@@ -1343,6 +1437,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     pointers = {n for e, r in zip(evidence, results) for n in e.names
                 if is_name_like(n) and df(n) <= POINTER_MAX_DF and _is_title_name(n, r.paper.title)}
     best = max(e.score for e in evidence)
+    if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
+        kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
+        topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases, kept)
+        topics += [c for c, row in compounds.items()
+                   if all(row[i] is not None and row[i] >= TOPIC_GAP for i in kept)]
     for e in evidence:
         p = 1 / (1 + math.exp(-e.score))
         if absent and not pointers:

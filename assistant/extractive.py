@@ -85,7 +85,7 @@ _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
-    r"throughput|latency|overhead)\b"
+    r"throughput|latency|overhead|width|depth|length|temperature|budget)\b"
     r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
@@ -1068,6 +1068,26 @@ _COMPARATIVE = re.compile(r"\b(?:faster|slower|quicker|bigger|larger|smaller|hig
 two named papers, a question comparing them on a figure each states."""
 
 
+_YES_NO = re.compile(r"(?:^|[,:;]\s*)(?:and\s+|so\s+|also\s+)?(?:was|were|is|are|does|did|do|has|have|had|can|could)\s+"
+                     r"(?!there\b|any\b|anyone\b|anybody\b|some\b)", re.I)
+_ASKED_NUMBER = re.compile(r"(?<![\w\-.:])(\d+(?:\.\d+)?)(?=\s*(?:[BMK]\b|bits?\b|-bit\b|%|×|x\b|billion|million)|"
+                           r"(?![\w\-.:]))")
+
+
+def unstated_number(question: str, abstract: str) -> str | None:
+    """The number a yes/no question about a paper asks about ("Was it tested on a 7B model?", "Does it
+    reach 90% accuracy?") when the abstract never writes that number (compared as a number, LaTeX
+    rendered): the abstract cannot say yes. None for other questions, or when the abstract has it. Not
+    for search questions ("Is there work on 2:4 sparsity?"): whether a paper exists is the gate's."""
+    if not _YES_NO.search(question):
+        return None
+    have = {float(x) for x in re.findall(r"\d+(?:\.\d+)?", plain(abstract).replace(",", ""))}
+    for m in _ASKED_NUMBER.finditer(question):
+        if float(m.group(1)) not in have:
+            return m.group(0)
+    return None
+
+
 def _join_names(names) -> str:
     """``"A"``, ``"A and B"``, ``"A, B and C"``; more than `MAX_AUTHORS` names end in ``"et al."``."""
     names = [plain(n) for n in names]
@@ -1456,6 +1476,9 @@ class ExtractiveSynthesizer:
         `assistant.store.embeddings.EmbeddingError` when the model cannot embed."""
         from assistant.prompts import CANNOT_ANSWER
 
+        if sources and unstated_number(question, sources[0].paper.abstract):
+            # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes
+            return CANNOT_ANSWER
         kind, picked = self._pick(question, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):

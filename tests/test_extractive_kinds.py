@@ -1016,3 +1016,34 @@ def test_the_authors_asked_come_from_the_papers_record_when_the_collection_has_t
     else:
         assert text.startswith("The abstract does not name them; the collection's record of Engine lists")
         assert text.endswith(said)
+
+
+@pytest.mark.parametrize("question, number", [
+    ("Was Engine tested on a 7B model?", "7"),
+    ("Going back to Engine, does it run on 8 GPUs?", "8"),
+    ("Does Engine reach 90% accuracy?", "90"),
+    ("Was Engine tested on 1.1B models?", None),  # the abstract has it
+    ("Does Engine cut the error by 21.74%?", None),
+    ("How much faster is Engine at 1,000 tables?", None),  # not a yes/no question
+    ("Is there work on 2:4 sparsity?", None),  # a search: the gate's to judge
+])
+def test_a_yes_no_question_about_a_number_the_abstract_never_writes_is_not_answered_yes(settings, question, number):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer, unstated_number
+    from assistant.prompts import CANNOT_ANSWER
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    abstract = "We present Engine, trained at 1.1B scale. Engine cuts the error by 21.74\\% on 1,000 tables."
+    assert unstated_number(question, abstract) == number
+    if number:  # it quoted the 1.1B sentence, which reads as a yes
+        paper = Paper(abstract=abstract, title="Engine", id="p1")
+        assert ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder()) \
+            == CANNOT_ANSWER
+
+
+def test_a_measure_asked_by_what_is_a_number_question():
+    from assistant.extractive import question_kind
+
+    assert question_kind("What beam width did they compare against?") == "number"
+    assert question_kind("What context length does the model support?") == "number"

@@ -956,6 +956,38 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
     return True
 
 
+_DESCRIBED_ONE = re.compile(r"\b(?<!which )(?<!what )the\s+(?P<topic>(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+(?:one|paper)\b"
+                            r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)", re.I)
+
+
+def resolve_described_one(question: str, conversation: Conversation | None) -> str:
+    """`question` with "the <topic> one" / "the <topic> paper" ("Back to the quantization one: does it
+    work for vision transformers?") replaced by the name of the one paper the conversation's answers
+    cited whose title and sentences hold every content word of the topic, in at least twice as many
+    sentences as any other cited paper (the paper the topic is about, not one mentioning it once);
+    unchanged when there is no such phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
+    if conversation is None or not conversation.turns:
+        return question
+    text = " ".join(question.split())
+    for m in _DESCRIBED_ONE.finditer(text):
+        words = _specific_stems(m.group("topic"))
+        if not words or m.group("topic").split()[-1].lower() in _ORDINAL_WORDS or _entities(m.group("topic")):
+            continue
+        from assistant.text import split_sentences
+
+        fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
+        for turn in conversation.turns:
+            for c in turn.citations or ():
+                held = sum(words <= _specific_stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
+                if held:
+                    fits[_paper_name(c.paper)] = held
+        ranked = sorted(fits.items(), key=lambda kv: -kv[1])
+        if ranked and ranked[0][0] and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
+            # the paper the topic is about, not one that mentions it once ("mixed precision quantization")
+            return text[:m.start()] + ranked[0][0] + text[m.end():]
+    return question
+
+
 def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
     """`question` as it can be understood without the conversation.
 
@@ -967,6 +999,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     the LLM call fails."""
     from assistant import prompts
 
+    question = resolve_described_one(question, conversation)
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
         return resolve_own_ordinal(question)
@@ -1113,7 +1146,11 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
         discussed = discussed_papers(question, standalone, conversation) if filters is None or filters.empty else []
-        if discussed:
+        if judgement.named and (filters is None or filters.empty):
+            # "Does WinQ work for vision transformers?": WinQ is in the collection and its abstract does
+            # not cover the domain: it does not say, rather than no paper is about the question
+            text, why = prompts.CANNOT_ANSWER, judgement.note
+        elif discussed:
             # a follow-up about the paper under discussion ("Does that work for image models?"): the
             # paper is known, so nothing relevant means its abstract does not say, not that no paper is
             text = prompts.CANNOT_ANSWER

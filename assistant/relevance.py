@@ -1171,6 +1171,19 @@ a clause ("I'm tuning Adam: is there a paper here on ...?"). Like "Which paper .
 collection holds a paper on the whole topic, so every key word may be the added one (`uncovered_topics`)."""
 
 
+def asks_for_a_paper(question: str) -> bool:
+    """`question` asks whether or which paper there is ("Which paper ...", "Is there work on ...", "Has
+    anyone applied ...", "Any paper on ..."), rather than about a paper. A parenthesis is context, not the
+    question's form ("Is its code on GitHub? (follow-up to: Is there a paper on ...)" asks about the paper
+    of before)."""
+    from assistant.extractive import _PAPERS
+
+    from assistant.text import fold
+
+    q = fold(question)
+    return bool(_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q)))
+
+
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
                      phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
@@ -1195,17 +1208,13 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     question ("each neuron its own step size inside a Muon-style optimizer": "size inside", 0.40). A single
     word stays judged against every retrieved paper: against the kept ones alone its gap refused paraphrases
     ("shrinking the KV cache", 0.32)."""
-    from assistant.extractive import _PAPERS
-
     from assistant.text import fold
 
     if n_papers >= ABSENT_WORD_MIN_PAPERS or _COMPARE.search(question):
         return []
     q = fold(question)
     domain = None  # None: every key word may be the added topic
-    # a parenthesis is context, not the question's form ("Is its code on GitHub? (follow-up to: Is there a
-    # paper on ...)" asks about the paper of before, not for a paper)
-    if not (_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q))):
+    if not asks_for_a_paper(question):
         applied = _APPLIED.search(q)
         if applied is None:
             return []
@@ -1289,6 +1298,10 @@ class Judgement:
     evidence: list[Evidence]
     relevant: list
     note: str = ""
+    named: list[str] = field(default_factory=list)
+    """When nothing is relevant: the titles of the papers the question names (not a search for a paper)
+    whose abstracts do not cover the domain it adds ("Does WinQ work for vision transformers?"): the
+    abstracts do not say, rather than no paper is about the question."""
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,
@@ -1367,6 +1380,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []
+    named: list[str] = []  # titles: the question names them and they do not cover its domain (`Judgement.named`)
     phrases: dict | None = None
     compounds: dict = {}
     evidence: list[Evidence] = []
@@ -1451,6 +1465,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         elif topics:
             e.note = (f"no paper in the collection mentions {', '.join(repr(t) for t in topics)} or covers it in "
                       f"meaning, which the question asks a paper to be about")
+            if pointers and set(e.names) & pointers and not asks_for_a_paper(question):
+                # "Does WinQ work for vision transformers?" asks about WinQ, which the collection has: its
+                # abstract does not say, rather than no paper is about it ("Has anyone applied WinQ to ..."
+                # asks for a paper)
+                named.append(e.title)
         elif pointers and set(e.names) & pointers:
             e.relevant = True
         elif pointers and strict and several and asks_comparison(question) and p >= one_paper_bar:
@@ -1487,6 +1506,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         missing = sorted({t for e in evidence for t in lacking[e.id]})
         note = (f"no paper is about the question: no retrieved paper mentions {', '.join(missing)}, which the "
                 f"question asks a paper to introduce")
+    elif not relevant and topics and named:
+        note = (f"the question asks about {', '.join(named)}, whose abstract does not mention "
+                f"{', '.join(repr(t) for t in topics)} or cover it in meaning")
     elif not relevant and topics:
         note = (f"no paper is about the question: no paper in the collection mentions "
                 f"{', '.join(repr(t) for t in topics)} or covers it in meaning")
@@ -1498,7 +1520,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 f"{_uncovered_note(top)})")
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
-    return Judgement(evidence, relevant, note)
+    return Judgement(evidence, relevant, note, named if not relevant else [])
 
 
 def features(e: Evidence) -> list[float]:

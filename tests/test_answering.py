@@ -971,3 +971,23 @@ def test_a_turn_that_found_no_paper_is_passed_over_when_the_follow_up_goes_on_ab
     assert deterministic_rewrite("How much does it speed up QAT?", conv) == "How much does Shrink speed up QAT?"
     # a follow-up that says nothing of the earlier paper stays with the aside, and is refused as it was
     assert deterministic_rewrite("How large is it?", conv) == "How large is France?"
+
+
+def test_the_topic_one_is_the_paper_the_conversation_cited_about_that_topic():
+    from assistant.answering import resolve_described_one
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    quant = Paper(abstract="Quantization shrinks models. We propose Shrink for quantization. Quantization works.",
+                  title="Shrink", id="p1")
+    cache = Paper(abstract="We compress the KV cache with Squeeze. It uses mixed precision quantization.",
+                  title="Squeeze", id="p2")
+    conv = Conversation([Turn("Which paper quantizes?", citations=(Citation(1, quant),)),
+                         Turn("And one on the KV cache?", citations=(Citation(1, cache),))])
+    assert resolve_described_one("Back to the quantization one: does it work for ViTs?", conv) == \
+        "Back to Shrink: does it work for ViTs?"  # Squeeze mentions quantization once
+    assert resolve_described_one("How much does the KV cache paper save?", conv) == "How much does Squeeze save?"
+    # no cited paper is about the topic, or it is an ordinal: unchanged
+    assert resolve_described_one("What about the robotics one?", conv) == "What about the robotics one?"
+    assert resolve_described_one("Does the first one need training?", conv) == "Does the first one need training?"

@@ -826,17 +826,18 @@ def test_a_near_miss_is_refused_at_int8_as_at_fp32(int8_bundled_store, settings)
     ("What is DiffuSearch used for in robotics?", "robotics", "What is DiffuSearch used for in code generation?",
      "DiffuSearch"),
 ])
-def test_a_method_applied_to_a_domain_no_abstract_covers_is_refused_and_its_twin_is_answered(
+def test_a_method_applied_to_a_domain_its_abstract_does_not_cover_is_not_said_and_its_twin_is_answered(
         bundled_store, settings, near_miss, term, twin, paper):
-    """A near miss in the form "Does X work for <domain>?" (benchmarks/near_misses2_dev.jsonl): it names a
-    paper, yet the domain it adds is one no abstract covers; the twin's domain ("instruction tuning", not in
-    the RankTuner abstract) its paper covers in meaning."""
-    from assistant.prompts import NO_RELEVANT_PAPER
+    """"Does X work for <domain>?" (benchmarks/near_misses2_dev.jsonl) names a paper the collection has, and
+    adds a domain no abstract covers: the abstracts do not say (not "no paper is about this", which it was
+    until round 7: the question is about X); the twin's domain ("instruction tuning", not in the RankTuner
+    abstract) its paper covers in meaning."""
+    from assistant.prompts import CANNOT_ANSWER
 
     obj, cited = _ask(bundled_store, settings, near_miss)
-    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
-    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
-                           f"covers it in meaning")
+    assert obj["answer"] == CANNOT_ANSWER and cited == [] and obj["refused"]
+    assert obj["note"] == (f"the question asks about {paper}, whose abstract does not mention '{term}' or "
+                           f"cover it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
     # kept by the gate (no "no paper is about"); whether the method works there is the answer's to say:
     # the RankTuner abstract never names instruction tuning, so the extractive answer says the abstracts do
@@ -868,13 +869,20 @@ def test_a_search_question_on_differential_privacy_is_not_taken_for_a_comparison
 def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answered(
         bundled_store, settings, near_miss, phrase, twin, paper):
     """Each word of the phrase alone looks half covered ("autonomous" 0.24, "driving" 0.23: its neighbour
-    still says the topic); removed together it is the topic no abstract covers (`phrase_gaps`, 0.45)."""
-    from assistant.prompts import NO_RELEVANT_PAPER
+    still says the topic); removed together it is the topic no abstract covers (`phrase_gaps`, 0.45). Asked of
+    a paper the question names (EAPO), its abstract does not say; asked for a paper, no paper is about it."""
+    from assistant.prompts import CANNOT_ANSWER, NO_RELEVANT_PAPER
 
     obj, cited = _ask(bundled_store, settings, near_miss)
-    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
-    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{phrase}' or "
-                           f"covers it in meaning")
+    assert cited == []
+    if near_miss.startswith("Is there"):
+        assert obj["answer"] == NO_RELEVANT_PAPER
+        assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{phrase}' "
+                               f"or covers it in meaning")
+    else:
+        assert obj["answer"] == CANNOT_ANSWER
+        assert obj["note"] == (f"the question asks about {paper}, whose abstract does not mention '{phrase}' or "
+                               f"cover it in meaning")
     obj, cited = _ask(bundled_store, settings, twin)
     assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)
 
@@ -1078,3 +1086,24 @@ def test_a_compound_no_abstract_writes_is_found_and_one_written_apart_or_joined_
         "vision-language-action"]
     assert unwritten_compounds("Is there work on hyper-parameter tuning?", papers, index) == []
     assert unwritten_compounds("Which paper trains like DeepSeek-R1 with hyper-Connections?", papers, index) == []
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, refused", [
+    # about a paper the collection has: whether its abstract covers the domain is the answer's to say
+    ("Does WinQ work for vision transformers?", False),
+    ("Can NorMuon be applied to training image classifiers?", False),
+    # asks for a paper on the whole topic: none is about it
+    ("Has anyone applied WinQ to vision transformers?", True),
+    ("Is there a paper that applies NorMuon to training image classifiers?", True),
+])
+def test_a_domain_asked_of_a_named_paper_is_not_in_its_abstract_and_asked_of_the_collection_is_no_paper(
+        bundled_store, settings, question, refused):
+    from assistant.prompts import CANNOT_ANSWER, NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, question)
+    if refused:
+        assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    else:  # it said "No paper in the collection is about this question." of a paper it holds
+        assert obj["answer"] == CANNOT_ANSWER and obj["refused"], obj["answer"]
+        assert obj["note"].startswith(f"the question asks about {question.split()[1]}, whose abstract does not")

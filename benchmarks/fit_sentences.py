@@ -40,7 +40,7 @@ from benchmarks.fit_relevance import fit
 HERE = Path(__file__).resolve().parent
 
 
-UNSEEN = ("fresh8",)
+UNSEEN = ("fresh9",)
 """Held-out sets whose answers nobody has read (benchmarks/heldout/README.md): never fit on by default."""
 
 

@@ -751,6 +751,22 @@ def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words
     assert not obj["refused"] and "CountSketch" in obj["answer"]
 
 
+def _converse(bundled_store, settings, turns):
+    """The last turn's `Answer` after asking `turns` in one conversation, with the extractive backend."""
+    from assistant.answering import answer
+    from assistant.conversation import Conversation
+    from assistant.events import Answer
+    from assistant.llm import make_llm
+    from assistant.retrieval import Retriever
+
+    conv = Conversation()
+    llm = make_llm(settings, "extractive")
+    for q in turns:
+        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
+                                         conversation=conv), q))
+    return Answer.from_events(events, turns[-1])
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("turns, standalone, cited, fact", [
     # the described papers are what "the second one" counts through, though the answer cited one of them
@@ -772,18 +788,7 @@ def test_extractive_question_naming_the_paper_quotes_the_sentence_with_its_words
 def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundled_store, settings, turns,
                                                                           standalone, cited, fact):
     """`cited`: a string of the cited paper's abstract (its name as the abstract writes it)."""
-    from assistant.answering import answer
-    from assistant.conversation import Conversation
-    from assistant.events import Answer
-    from assistant.llm import make_llm
-    from assistant.retrieval import Retriever
-
-    conv = Conversation()
-    llm = make_llm(settings, "extractive")
-    for q in turns:
-        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
-                                         conversation=conv), q))
-    last = Answer.from_events(events, turns[-1])
+    last = _converse(bundled_store, settings, turns)
     if standalone:
         assert last.standalone_question == standalone
     assert not last.refused, last.text
@@ -916,18 +921,7 @@ def test_extractive_conversation_turn_resolves_to_the_paper_under_discussion(bun
                                                                               standalone, cited, says):
     """`cited`: the start of the one cited paper's title (None: nothing cited); `says`: in the answer;
     `standalone` None: the question is not rewritten."""
-    from assistant.answering import answer
-    from assistant.conversation import Conversation
-    from assistant.events import Answer
-    from assistant.llm import make_llm
-    from assistant.retrieval import Retriever
-
-    conv = Conversation()
-    llm = make_llm(settings, "extractive")
-    for q in turns:
-        events = list(conv.record(answer(q, retriever=Retriever(bundled_store), llm=llm, settings=settings,
-                                         conversation=conv), q))
-    last = Answer.from_events(events, turns[-1])
+    last = _converse(bundled_store, settings, turns)
     assert last.standalone_question == (standalone or turns[-1])  # None: the question as asked
     assert [c.paper.title[:len(cited)] for c in last.citations] == ([cited] if cited else []), last.text
     assert says in last.text

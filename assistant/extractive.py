@@ -64,6 +64,15 @@ _PAPERS = re.compile(
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b",
     re.I)
+
+
+def asks_which_papers(question: str) -> bool:
+    """`question` asks which papers (of several, or one of them) do something, or compares papers ("Which
+    papers ...", "Which paper ...", "哪些论文", "Compare X and Y"): `_PAPERS`, for modules that judge a
+    question's form (`assistant.relevance.asks_for_a_paper`). `question` as `text.fold` gives it."""
+    return bool(_PAPERS.search(question))
+
+
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"

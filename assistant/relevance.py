@@ -1176,12 +1176,11 @@ def asks_for_a_paper(question: str) -> bool:
     anyone applied ...", "Any paper on ..."), rather than about a paper. A parenthesis is context, not the
     question's form ("Is its code on GitHub? (follow-up to: Is there a paper on ...)" asks about the paper
     of before)."""
-    from assistant.extractive import _PAPERS
-
+    from assistant.extractive import asks_which_papers
     from assistant.text import fold
 
     q = fold(question)
-    return bool(_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q)))
+    return asks_which_papers(q) or bool(_SEARCH.search(re.sub(r"\([^()]*\)", " ", q)))
 
 
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,

@@ -796,6 +796,16 @@ def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search
     ("Is there a paper that lets a policy consult external experts during RL for weather prediction?",
      "weather", "Is there a paper that lets a policy consult external experts during RL for math reasoning?",
      "EAPO"),
+    # "Has anyone applied", "Any paper on", "Does any paper" are search questions too (all three were answered
+    # before session 7); "speech translation systems" is covered in part only by a paper the gate drops, not by
+    # the KV-cache paper the answer quoted
+    ("Has anyone applied the WinQ method to accelerate training of recommendation models?", "recommendation",
+     "Has anyone applied neuron-wise normalization inside the Muon optimizer?", "NorMuon"),
+    ("Any paper on low-rank KV cache compression for speech translation systems?", "speech translation systems",
+     "Any paper on low-rank KV cache compression with mixed-precision quantization?", "STAR-KV"),
+    ("Does any paper apply Monte Carlo tree search to infilling orders for genome sequence assembly?",
+     "genome sequence assembly",
+     "Does any paper apply Monte Carlo tree search to infilling orders of masked diffusion models?", "DiffuSearch"),
 ])
 def test_a_near_miss_is_refused_and_its_answerable_twin_is_answered(bundled_store, settings, near_miss, term,
                                                                     twin, paper):
@@ -1019,31 +1029,6 @@ def test_a_search_question_in_any_form_may_add_the_topic_and_a_phrase_is_judged_
     assert uncovered_topics(question, hits2, near, 19, phrases, kept=[0]) == ["robot arms"]
     assert uncovered_topics(question, hits2, near, 19, phrases, kept=[0, 1]) == []
     assert uncovered_topics(question, hits2, near, 19, phrases) == []  # no kept rows given: every row
-
-
-@pytest.mark.integration
-@pytest.mark.parametrize("near_miss, term, twin, paper", [
-    ("Has anyone applied the WinQ method to accelerate training of recommendation models?", "recommendation",
-     "Has anyone applied neuron-wise normalization inside the Muon optimizer?", "NorMuon"),
-    ("Any paper on low-rank KV cache compression for speech translation systems?", "speech translation systems",
-     "Any paper on low-rank KV cache compression with mixed-precision quantization?", "STAR-KV"),
-    ("Does any paper apply Monte Carlo tree search to infilling orders for genome sequence assembly?",
-     "genome sequence assembly",
-     "Does any paper apply Monte Carlo tree search to infilling orders of masked diffusion models?", "DiffuSearch"),
-])
-def test_a_near_miss_in_another_search_form_is_refused_and_its_twin_is_answered(bundled_store, settings, near_miss,
-                                                                                term, twin, paper):
-    """Near misses of the session-7 kind (all three were answered before): "Has anyone applied", "Any paper
-    on", "Does any paper" are search questions; "speech translation systems" is covered in part only by a
-    paper the gate drops, not by the KV-cache paper the answer quoted."""
-    from assistant.prompts import NO_RELEVANT_PAPER
-
-    obj, cited = _ask(bundled_store, settings, near_miss)
-    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
-    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{term}' or "
-                           f"covers it in meaning")
-    obj, cited = _ask(bundled_store, settings, twin)
-    assert not obj["refused"] and cited == [paper]
 
 
 @pytest.mark.integration

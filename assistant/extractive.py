@@ -66,12 +66,6 @@ _PAPERS = re.compile(
     re.I)
 
 
-def asks_which_papers(question: str) -> bool:
-    """`question` asks which papers (of several, or one of them) do something, or compares papers ("Which
-    papers ...", "Which paper ...", "哪些论文", "Compare X and Y"): `_PAPERS`, for modules that judge a
-    question's form (`assistant.relevance.asks_for_a_paper`). `question` as `text.fold` gives it."""
-    return bool(_PAPERS.search(question))
-
 
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
@@ -254,6 +248,28 @@ def asks_for_paper(question: str) -> bool:
     method does something ("Is there a way to ..., and by how much?", "Which method ... and how much
     faster is it?"): naming that paper answers part of it even when the rest is not stated."""
     return bool(_ASKS_PAPER.search(_proper(question)))
+
+
+_SEARCH = re.compile(
+    r"\b(?:has|have|did|does|do)\s+(?:anyone|anybody|someone|somebody)\b"
+    r"|\b(?:does|do|did)\s+any\s+(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
+    r"|(?:^|[.?!:;]\s*)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
+    r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
+    r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
+"""A search question in the forms `_PAPERS` does not take for a question about papers: "Has anyone
+applied NorMuon to ...?", "Does any paper convert ...?", "Any paper on ...?", and "Is there a paper ..." after
+a clause ("I'm tuning Adam: is there a paper here on ...?")."""
+
+
+def searches_for_paper(question: str) -> bool:
+    """`question` asks, anywhere, whether or which paper there is ("Which paper ...", "Is there work on ...",
+    "Has anyone applied ...", "Any paper on ...", `_PAPERS` or `_SEARCH`), rather than about a paper: it
+    asks whether the collection holds a paper on its whole topic (`assistant.relevance.uncovered_topics`).
+    Unlike `asks_for_paper`, not only as its first clause, and not "Is there a way to ...". A parenthesis is
+    context, not the question's form ("Is its code on GitHub? (follow-up to: Is there a paper on ...)" asks
+    about the paper of before)."""
+    q = fold(question)
+    return bool(_PAPERS.search(q) or _SEARCH.search(re.sub(r"\([^()]*\)", " ", q)))
 
 
 _COMPARISON = re.compile(rf"\b(?:compar(?:e|es|ed|ing|ison)(?!\s+against\b)|contrast|versus|vs\.?)\b|{_DIFFER}", re.I)

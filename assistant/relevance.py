@@ -36,7 +36,8 @@ W_SENTENCE_LEXICAL*sentence_lexical + W_DENSE_GAP*dense_gap + W_UNCOVERED*uncove
 probability that it is a paper the question asks about. When the
 question uses a name that a retrieved paper's title carries ("What is NorMuon?"), only the papers
 mentioning it are relevant, and in a comparison ("How do alignment-aware decoding and EDEN differ?")
-also a paper relevant enough for a one-paper question (`THRESHOLD`): the side named in words. Otherwise a paper is relevant when its relevance reaches `THRESHOLD`
+also a paper relevant enough for a one-paper question (`THRESHOLD`): the side named in words. Otherwise a
+paper is relevant when its relevance reaches `THRESHOLD`
 (`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
 the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
 paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
@@ -60,9 +61,10 @@ Per question, on top of the per-paper relevance:
 - for the extractive backend, below `ABSENT_WORD_MIN_PAPERS` papers, a search question ("Is there a paper that
   uses NorMuon to train robot control policies?") with a key word no abstract uses and no retrieved paper
   covers in meaning (`uncovered_topics`) asks about a topic the collection lacks: refused, the note names it;
-  so does a question applying a method to such a domain ("Does RankTuner work for music generation?"), and
-  one whose such words form a phrase that together the papers the answer would quote do not cover ("... for
-  autonomous driving"); "Has anyone applied ...", "Any paper on ..." are search questions too (`_SEARCH`);
+  a question applying a paper it names to such a domain ("Does RankTuner work for music generation?") is
+  answered "The abstracts do not say." (`Judgement.named`); refused too is one whose such words form a
+  phrase that together the papers the answer would quote do not cover ("... for autonomous driving"); "Has
+  anyone applied ...", "Any paper on ..." are search questions too (`extractive.searches_for_paper`);
 - in a collection of `ABSENT_WORD_MIN_PAPERS` or more, a hyphenated term no abstract writes
   ("hyper-connections", `unwritten_compounds`) that the quoted papers do not cover in meaning
   (`compound_gaps`) is a topic the collection does not cover: refused, the note names it.
@@ -1159,30 +1161,6 @@ _APPLIED = re.compile(r"\b(?:(?:used|use|applied|work|works|do|does|perform|perf
 for training image classifiers?", "How does STAR-KV do on video generation models?", "Can PowerFlow be
 applied to weather forecasting?"): the words after the match are the domain (`uncovered_topics`). Not "used
 to train" (how a paper did something)."""
-_SEARCH = re.compile(
-    r"\b(?:has|have|did|does|do)\s+(?:anyone|anybody|someone|somebody)\b"
-    r"|\b(?:does|do|did)\s+any\s+(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
-    r"|(?:^|[.?!:;]\s*)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
-    r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
-    r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
-"""A search question in the forms `extractive._PAPERS` does not take for a question about papers: "Has anyone
-applied NorMuon to ...?", "Does any paper convert ...?", "Any paper on ...?", and "Is there a paper ..." after
-a clause ("I'm tuning Adam: is there a paper here on ...?"). Like "Which paper ...", it asks whether the
-collection holds a paper on the whole topic, so every key word may be the added one (`uncovered_topics`)."""
-
-
-def asks_for_a_paper(question: str) -> bool:
-    """`question` asks whether or which paper there is ("Which paper ...", "Is there work on ...", "Has
-    anyone applied ...", "Any paper on ..."), rather than about a paper. A parenthesis is context, not the
-    question's form ("Is its code on GitHub? (follow-up to: Is there a paper on ...)" asks about the paper
-    of before)."""
-    from assistant.extractive import asks_which_papers
-    from assistant.text import fold
-
-    q = fold(question)
-    return asks_which_papers(q) or bool(_SEARCH.search(re.sub(r"\([^()]*\)", " ", q)))
-
-
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
                      phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
@@ -1207,13 +1185,14 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     question ("each neuron its own step size inside a Muon-style optimizer": "size inside", 0.40). A single
     word stays judged against every retrieved paper: against the kept ones alone its gap refused paraphrases
     ("shrinking the KV cache", 0.32)."""
+    from assistant.extractive import searches_for_paper
     from assistant.text import fold
 
     if n_papers >= ABSENT_WORD_MIN_PAPERS or _COMPARE.search(question):
         return []
     q = fold(question)
     domain = None  # None: every key word may be the added topic
-    if not asks_for_a_paper(question):
+    if not searches_for_paper(question):
         applied = _APPLIED.search(q)
         if applied is None:
             return []
@@ -1313,7 +1292,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, render_latex
 
-    from assistant.extractive import asks_comparison, asks_several
+    from assistant.extractive import asks_comparison, asks_several, searches_for_paper
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -1464,7 +1443,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         elif topics:
             e.note = (f"no paper in the collection mentions {', '.join(repr(t) for t in topics)} or covers it in "
                       f"meaning, which the question asks a paper to be about")
-            if pointers and set(e.names) & pointers and not asks_for_a_paper(question):
+            if pointers and set(e.names) & pointers and not searches_for_paper(question):
                 # "Does WinQ work for vision transformers?" asks about WinQ, which the collection has: its
                 # abstract does not say, rather than no paper is about it ("Has anyone applied WinQ to ..."
                 # asks for a paper)

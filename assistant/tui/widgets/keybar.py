@@ -1,7 +1,7 @@
 """The key bar at the bottom: the app's main keys in their order; on a narrow terminal the least essential
-are left out first (F1, which lists every key, always shows). Unlike Textual's `Footer`, it is one `Static` that does not rebuild itself when focus or the
-screen changes: the Footer's recomposition cost ~150 ms of CPU per Tab or F1 on this machine, most of
-a key's latency while an answer streams (benchmarks/tui_latency.py). Clicking a key runs its action."""
+are left out first (F1, which lists every key, always shows). Unlike Textual's `Footer`, it is one `Static`
+that does not rebuild itself when focus or the screen changes: the Footer's recomposition cost ~150 ms of
+CPU per Tab or F1 on this machine, most of a key's latency while an answer streams (benchmarks/tui_latency.py). Clicking a key runs its action."""
 
 from __future__ import annotations
 

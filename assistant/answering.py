@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
+from assistant.text import join_names
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -796,10 +797,6 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
     return seen
 
 
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def resolve_own_ordinal(question: str) -> str:
     """`question` with an ordinal that counts through names the question itself gave ("the first one",
     "the latter") replaced by that name; unchanged when there is none.
@@ -867,7 +864,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if pair and len(referents) >= 2:
         # "Which of the two reports a bigger percentage?": the two papers of the latest list, else the two
         # the conversation cited last
-        text = text[:pair.start()] + _join(referents if len(referents) == 2 else referents[-2:]) + text[pair.end():]
+        text = text[:pair.start()] + join_names(referents if len(referents) == 2 else referents[-2:]) + text[pair.end():]
         changed = True
     other = _OTHER.search(text)
     if other and len(referents) >= 2:
@@ -876,7 +873,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         if len(rest) == 1 or (rest and len(referents) == 2):
             text = text[:other.start()] + rest[0] + text[other.end():]
             changed = True
-    paper = cited[0] if cited else (f"the paper on {_join(named)}" if named else "")
+    paper = cited[0] if cited else (f"the paper on {join_names(named)}" if named else "")
     edits: list[tuple[int, int, str]] = []
     for m in _DEMONSTRATIVE_NP.finditer(text):
         if paper and _points_back(text, m) and not _has_antecedent(text[:m.start()]):
@@ -886,7 +883,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
                 # the generic noun its verb (no other verb follows), so only "that" names the paper
                 edits.append((m.start(), m.start() + len(m.group(0).split()[0]), paper))
             else:
-                edits.append((m.start(), m.end(), _join(cited) if plural else paper))
+                edits.append((m.start(), m.end(), join_names(cited) if plural else paper))
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
@@ -897,8 +894,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     possessive = pronoun is not None and pronoun.group(0).lower() in ("its", "their")
     if possessive and any(t.startswith(_DESCRIPTION) for t in topic):
         pronoun = None  # "the paper on …'s code" reads badly: the description goes in brackets
-    if pronoun is not None and topic and not (edits and (_join(topic) == paper or not cited)):
-        edits.append((pronoun.start(), pronoun.end(), _join(topic) + ("'s" if possessive else "")))
+    if pronoun is not None and topic and not (edits and (join_names(topic) == paper or not cited)):
+        edits.append((pronoun.start(), pronoun.end(), join_names(topic) + ("'s" if possessive else "")))
     for a, b, repl in sorted(edits, reverse=True):
         text = text[:a] + repl + text[b:]
         changed = True
@@ -912,8 +909,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             # (a relative "that" is followed by a verb, this one by the question mark) points at what
             # the last question described; its words go along with the paper's name
             prev = conversation.turns[-1].standalone_question or conversation.turns[-1].question
-            return f"{text} ({_join(topic)}: {prev.strip().rstrip('?？.!').strip()})"
-        return f"{text} ({_join(topic)})"
+            return f"{text} ({join_names(topic)}: {prev.strip().rstrip('?？.!').strip()})"
+        return f"{text} ({join_names(topic)})"
     return f"{text} ({_FOLLOW_UP}{_asked_before(conversation.turns[-1])})"
 
 

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from assistant.enums import BackendName
-from assistant.text import content_stems, fold, mentions, name_tokens, render_latex
+from assistant.text import content_stems, fold, join_names, mentions, name_tokens, render_latex
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -1113,14 +1113,6 @@ def unstated_number(question: str, abstract: str) -> str | None:
     return None
 
 
-def _join_names(names) -> str:
-    """``"A"``, ``"A and B"``, ``"A, B and C"``; more than `MAX_AUTHORS` names end in ``"et al."``."""
-    names = [plain(n) for n in names]
-    if len(names) > MAX_AUTHORS:
-        return ", ".join(names[:MAX_AUTHORS]) + " et al."
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 MAX_AUTHORS = 10
 """At most this many authors are named in an answer (a consortium paper lists hundreds)."""
 
@@ -1511,7 +1503,7 @@ class ExtractiveSynthesizer:
             # (JSON/CSV records, `assistant ingest`) keeps them in the paper's record
             top = sources[0]
             return (f"The abstract does not name them; the collection's record of {plain(top.paper.display_name)} "
-                    f"lists {_join_names(top.paper.authors)} [{top.n}].")
+                    f"lists {join_names(map(plain, top.paper.authors), MAX_AUTHORS)} [{top.n}].")
         if not picked and kind == "detail" and sources:
             # the abstract mentions the detail without stating it ("The code base is available here."):
             # say so, quoting that sentence with its citation

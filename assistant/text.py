@@ -335,3 +335,12 @@ def hard_line_breaks(markdown: str) -> str:
     hard break), not joined into one paragraph: the extractive answer to a several-paper question is one
     line per paper. Blank lines, and text without line breaks, are unchanged."""
     return _SOFT_BREAK.sub("  \n", markdown)
+
+
+def join_names(names: Sequence[str], limit: int | None = None) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``; with more than `limit` names, the first `limit` and
+    ``"et al."`` (``"A, B et al."``)."""
+    names = list(names)
+    if limit is not None and len(names) > limit:
+        return ", ".join(names[:limit]) + " et al."
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -108,23 +109,36 @@ def _filters(obj: dict, where: str):
                    author=str(author) if author else None)
 
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+"""A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it."""
+
+
 def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     """The questions of `path` and the problems found: ``(questions, ["file:line: reason"])``.
 
     JSONL when the name ends in .jsonl/.ndjson/.json or the first non-blank line starts with ``{``.
-    A line that is not valid JSON, has no question, or repeats an id is a problem; the rest go on. A
+    A line that is not UTF-8 or not valid JSON, has no question, or repeats an id is a problem; the rest go on. A
     conversation (``"turns"``) gives one question per turn, ids ``<id>.1``, ``<id>.2``, ...; a turn with no
     question makes the whole conversation a problem (its later turns would lose their history).
     Raises `BatchError` when the file cannot be read.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BatchError(f"cannot read the questions file {path}: {exc}") from None
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise BatchError(f"{path}: no such file or directory; check the path") from None
+    except OSError as exc:
+        raise BatchError(f"{path}: cannot read the questions file ({exc.strerror}); check permissions") from None
+    # Bytes that are not UTF-8 are kept as lone surrogates (as `assistant.store.readers.read_file` does), so
+    # only their lines are problems and the other questions are answered.
+    text = raw.decode("utf-8-sig", errors="surrogateescape")
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip()), "")
     if first.startswith("["):  # a JSON array of question objects: one per "line" in the messages
+        undecodable = _UNDECODABLE.search(text)
+        if undecodable:  # one JSON document: it cannot be read in part
+            raise BatchError(f"{path}:{text[:undecodable.start()].count(chr(10)) + 1}: not UTF-8 text (byte "
+                             f"0x{ord(undecodable.group()) - 0xDC00:02x}); re-save the file as UTF-8")
         try:
             items = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -142,6 +156,11 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         line = raw.strip()
         where = f"{path.name}:{no}{path_note}"
         if not line or (not is_jsonl and line.startswith("#")):
+            continue
+        undecodable = _UNDECODABLE.search(line)
+        if undecodable:
+            problems.append(f"{where}: not UTF-8 text (byte 0x{ord(undecodable.group()) - 0xDC00:02x}); "
+                            f"re-save the file as UTF-8")
             continue
         if is_jsonl:
             try:

@@ -100,8 +100,9 @@ class Settings(BaseSettings):
                            "the BEIR SciFact train split (benchmarks/tune_scifact.py).")
     rrf_k: float = Field(60.0, gt=0, description="Reciprocal rank fusion constant k (Cormack et al., SIGIR 2009); "
                                                  "used when fusion is 'rrf'.")
-    dense_weight: float = Field(0.8, ge=0, description="Weight of the dense retriever in the fusion.")
-    bm25_weight: float = Field(0.2, ge=0, description="Weight of the BM25 retriever in the fusion.")
+    dense_weight: float = Field(0.8, ge=0, le=1, description="Weight of the dense retriever in the fusion (0-1; "
+                                                           "the weights of a convex combination).")
+    bm25_weight: float = Field(0.2, ge=0, le=1, description="Weight of the BM25 retriever in the fusion (0-1).")
     min_relevance: float = Field(
         0.18, ge=0, le=1, description="Relevance gate of the extractive backend: a retrieved paper is about the "
                                       "question when it mentions a name the question uses, or when its relevance "
@@ -210,6 +211,29 @@ def _config_file_keys() -> set[str]:
         raise SettingsError(f"{path}: unknown setting '{unknown[0]}'; keys are the setting names in lower "
                             f"case without {ENV_PREFIX} (e.g. top_k, llm, chroma_url)")
     return keys
+
+
+OTHER_ENV_NAMES = frozenset({"CONFIG", "SHARED_DIR", "BENCH_CACHE"})
+"""``ASSISTANT_*`` variables that are no setting but are read elsewhere: the settings file
+(`config_file`), the shared data folder of the tests and benchmarks, and the benchmarks' cache."""
+
+
+def unknown_env_settings(environ=None) -> list[str]:
+    """One message per ``ASSISTANT_*`` environment variable that names no setting (``ASSISTANT_TOPK``),
+    naming the closest setting's variable (`difflib`), sorted. pydantic-settings ignores such a variable
+    (the prefix is generic, so other tools may set one too): the CLI prints these as warnings rather
+    than failing, while a TOML key or a `PaperCollection.open` keyword that is no setting is an error."""
+    import difflib
+
+    environ = os.environ if environ is None else environ
+    known = {f"{ENV_PREFIX}{name.upper()}" for name in Settings.model_fields}
+    known |= {f"{ENV_PREFIX}{name}" for name in OTHER_ENV_NAMES}
+    messages = []
+    for name in sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in known):
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f"did you mean {close[0]}?" if close else "the variables are ASSISTANT_ and a setting's name in capitals"
+        messages.append(f"{name} is not a setting and is ignored; {hint}")
+    return messages
 
 
 class SettingsError(AssistantError):

@@ -82,14 +82,15 @@ def make_client(settings: Settings):
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     if settings.chroma_url:
         url = urlparse(settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}")
+        host, port = url.hostname or "localhost", url.port or (443 if url.scheme == "https" else 8000)
         try:
-            client = chromadb.HttpClient(host=url.hostname or "localhost",
-                                         port=url.port or (443 if url.scheme == "https" else 8000),
-                                         ssl=url.scheme == "https", settings=chroma_settings)
+            client = chromadb.HttpClient(host=host, port=port, ssl=url.scheme == "https", settings=chroma_settings)
             client.heartbeat()
-        except Exception as exc:
-            raise StoreError(f"Chroma server at {settings.chroma_url} is not reachable ({type(exc).__name__}); "
-                             f"start it (chroma run --path DIR --port N) or unset ASSISTANT_CHROMA_URL") from None
+        except Exception:
+            read_as = f"{'https' if url.scheme == 'https' else 'http'}://{host}:{port}"
+            shown = settings.chroma_url if settings.chroma_url == read_as else f"{settings.chroma_url} (read as {read_as})"
+            raise StoreError(f"Chroma server at {shown} is not reachable; start it (chroma run --path DIR --port N), "
+                             f"fix the URL, or unset ASSISTANT_CHROMA_URL") from None
         return client
     path = settings.paths.chroma_dir
     try:

@@ -55,6 +55,28 @@ def test_read_questions_from_text_and_jsonl(tmp_path):
     assert [(q.id, q.question) for q in qs] == [("x", "What is WinQ?"), ("2", "What is EDEN?")] and problems == []
 
 
+@pytest.mark.parametrize("name", ["q.txt", "q.jsonl"])
+def test_a_line_that_is_not_utf8_is_a_problem_and_the_other_questions_are_read(tmp_path, name):
+    from assistant.batch import read_questions
+
+    path = tmp_path / name
+    lines = ["What is WinQ?", "Qu'est-ce que NorMuon, caf\u00e9 ?", "What is EDEN?"]
+    if name.endswith(".jsonl"):
+        lines = [json.dumps({"q": q}, ensure_ascii=False) for q in lines]
+    path.write_bytes("\n".join(lines).encode("latin-1") + b"\n")  # an editor that saved as Latin-1
+    qs, problems = read_questions(path)
+    assert [q.question for q in qs] == ["What is WinQ?", "What is EDEN?"]
+    assert problems == [f"{name}:2: not UTF-8 text (byte 0xe9); re-save the file as UTF-8"]
+
+
+def test_a_missing_questions_file_is_one_line_naming_it(tmp_path):
+    from assistant.batch import BatchError, read_questions
+
+    with pytest.raises(BatchError) as err:
+        read_questions(tmp_path / "nope.txt")
+    assert str(err.value) == f"{tmp_path / 'nope.txt'}: no such file or directory; check the path"
+
+
 def test_read_questions_expands_a_conversation_into_turns(tmp_path):
     from assistant.batch import read_questions
 
@@ -155,9 +177,9 @@ def test_batch_writes_one_line_per_question_and_a_failure_does_not_stop_it(stub,
     assert sorted(r["question_id"] for r in records) == ["med", "normuon", "starkv", "winq"]
     assert not any("error" in r for r in records)
 
-    # an existing output file is not overwritten by accident
+    # an existing output file is not overwritten by accident: a usage mistake (exit code 2)
     result = runner.invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "openai"])
-    assert result.exit_code == 1 and "--resume" in result.stderr
+    assert result.exit_code == 2 and "--resume" in result.stderr
 
 
 @pytest.mark.integration

@@ -218,3 +218,20 @@ def test_ingest_refuses_files_that_are_not_abstracts_and_keeps_the_others(fake_s
         assert "'abstract'" in line and "the file is skipped, the others are kept" in line, line
     assert res.stdout.startswith("added 19, updated 0, unchanged 0, skipped 4 (4 errors, 0 duplicates)")
     assert fake_store.count() == 19 and {p.source for p in fake_store.papers()} == {ICML_FILE.name}
+
+
+def test_a_misspelled_env_setting_is_a_warning_not_silence(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_TOPK", "5")
+    result = run("ask", "")  # any command: the warning comes before the command's own work
+    assert ("warning: ASSISTANT_TOPK is not a setting and is ignored; did you mean ASSISTANT_TOP_K?\n"
+            in result.stderr)
+
+
+def test_an_unreachable_chroma_server_names_the_url_as_read(settings):
+    from assistant.errors import AssistantError
+    from assistant.store.chroma import make_client
+
+    with pytest.raises(AssistantError) as err:
+        make_client(settings.model_copy(update={"chroma_url": "127.0.0.1:9"}))
+    assert str(err.value).startswith("Chroma server at 127.0.0.1:9 (read as http://127.0.0.1:9) is not reachable; "
+                                     "start it")

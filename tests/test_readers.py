@@ -250,3 +250,12 @@ def test_every_real_dataset_still_reads_in_full(tmp_path):
     with zipfile.ZipFile(SCIFACT_DIR / "hf_allenai_scifact_csv" / "scifact.zip") as z:
         z.extract("corpus_train.csv", tmp_path)
     assert len(papers(tmp_path / "corpus_train.csv")) == 5183
+
+
+def test_an_unterminated_quote_in_a_csv_is_named_as_such(tmp_path):
+    f = tmp_path / "bad.csv"
+    f.write_text('title,abstract\n"unterminated,hello\nWinQ,We propose WinQ for faster quantization-aware training.\n')
+    (record,) = read_file(f)
+    assert record.paper is None and record.line == 2
+    assert record.skip_reason == "broken CSV row: a quoted cell opened on line 2 is never closed (it runs to line 3); " \
+                                 "close the quote"

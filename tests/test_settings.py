@@ -59,3 +59,16 @@ def test_an_unknown_toml_key_or_a_missing_named_file_is_an_error(tmp_path, monke
     monkeypatch.setenv("ASSISTANT_CONFIG", str(tmp_path / "nope.toml"))
     with pytest.raises(SettingsError, match="nope.toml: no such settings file"):
         load_settings()
+
+
+def test_an_env_variable_that_names_no_setting_is_reported_with_the_closest_name():
+    from assistant.settings import unknown_env_settings
+
+    env = {"ASSISTANT_TOPK": "5", "ASSISTANT_TOP_K": "4", "ASSISTANT_SHARED_DIR": "/x", "HOME": "/root"}
+    assert unknown_env_settings(env) == ["ASSISTANT_TOPK is not a setting and is ignored; did you mean ASSISTANT_TOP_K?"]
+
+
+def test_a_fusion_weight_above_one_is_an_error(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_DENSE_WEIGHT", "1.5")
+    with pytest.raises(SettingsError, match=r"setting 'dense_weight' \(env ASSISTANT_DENSE_WEIGHT\)"):
+        load_settings()

@@ -347,6 +347,8 @@ async def test_settings_switch_backend_and_filters(settings, tmp_path):
         await pilot.press("ctrl+s")
         assert "not a year" in rendered_text(app.screen)  # a bad year is explained, not applied
         app.screen.query_one("#year", Input).value = "2025-2026"
+        await pilot.pause()
+        assert "not a year" not in rendered_text(app.screen)  # and the explanation goes once it is mended
         app.screen.query_one("#author", Input).value = "Li"
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: type(app.screen).__name__ != "SettingsScreen")
@@ -477,3 +479,16 @@ async def test_a_collection_of_another_precision_is_named_in_the_header_and_the_
         note = rendered_text(app.view)
         assert f"built with all-MiniLM-L6-v2 {built} embeddings but the configured precision is {configured}" in note
         assert "or re-ingest into another collection (ASSISTANT_COLLECTION)" in " ".join(note.split())
+
+
+def test_the_abstract_viewer_shows_markdown_emphasis_as_styles_and_still_highlights():
+    from assistant.tui.screens.source import abstract_text
+
+    abstract = ("We propose the **Relative Rank Indicator** for ranking. It needs *fewer expansions* than beam search. "
+                "It costs 2$\\times$ less.")
+    text, n = abstract_text(abstract, ["It needs *fewer expansions* than beam search."])
+    assert text.plain == ("We propose the Relative Rank Indicator for ranking. It needs fewer expansions than beam search. "
+                          "It costs 2× less.")
+    styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+    assert styles["Relative Rank Indicator"] == "bold" and styles["fewer expansions"] == "italic"
+    assert n == 1 and "It needs fewer expansions than beam search." in styles

@@ -53,6 +53,10 @@ def _global(
     embedding_model_dir: Annotated[Optional[Path], typer.Option(
         help="Folder of the ONNX embedding model \\[env ASSISTANT_EMBEDDING_MODEL_DIR].")] = None,
 ) -> None:
+    from assistant.settings import unknown_env_settings
+
+    for message in unknown_env_settings():
+        typer.echo(f"warning: {message}", err=True)
     ctx.obj = {"data_dir": data_dir, "collection": collection, "chroma_url": chroma_url,
                "embedding_model_dir": embedding_model_dir}
 

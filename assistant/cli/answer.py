@@ -218,7 +218,7 @@ def batch(
                             f"choose another -o path") from None
         if output.exists() and output.stat().st_size > 0 and not (resume or overwrite):
             check_answers_file(output)  # a file of something else: say so rather than suggest --resume
-            raise UserError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
+            raise UsageError(f"{output} already exists: add --resume to continue it or --overwrite to start again")
         if (resume or overwrite) and output.exists():
             check_answers_file(output)  # never resume into or overwrite a file that holds something else
         if resume:

@@ -78,6 +78,16 @@ class SettingsScreen(ModalScreen[ChatOptions | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_apply()
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """An error about the year goes as soon as the year is one (it is not left under a mended field)."""
+        error = self.query_one("#settings-error", Static)
+        if event.input.id == "year" and str(error.render()):
+            try:
+                parse_year(event.value.strip())
+            except ValueError:
+                return
+            error.update("")
+
     def action_cancel(self) -> None:
         self.dismiss(None)
 

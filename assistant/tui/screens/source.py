@@ -21,12 +21,34 @@ from assistant.tui.widgets.conversation import readable
 HIGHLIGHT = "bold black on #e0c060"
 
 
+_EMPHASIS = {"strong_open": "bold", "em_open": "italic"}
+
+
+def styled_inline(text: str) -> Text:
+    """`text` with its Markdown emphasis (``**bold**``, ``*italic*``, as some abstracts write it) as
+    `Text` styles instead of asterisks: markdown-it-py's inline parser ("zero" preset plus emphasis), the
+    parser Textual's Markdown widget uses for the answers."""
+    from markdown_it import MarkdownIt
+
+    out, styles = Text(), []
+    for token in MarkdownIt("zero").enable(["emphasis"]).parseInline(text)[0].children or ():
+        if token.type in _EMPHASIS:
+            styles.append(_EMPHASIS[token.type])
+        elif token.type in ("strong_close", "em_close") and styles:
+            styles.pop()
+        elif token.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        else:
+            out.append(token.content, style=" ".join(styles))
+    return out
+
+
 def abstract_text(abstract: str, answer_sentences: Sequence[str]) -> tuple[Text, int]:
-    """The abstract as readable `Text` (LaTeX rendered, control characters removed) with relied-on
-    sentences highlighted; returns (text, highlighted count)."""
-    abstract = readable(abstract)
-    text = Text(abstract)
-    spans = relied_spans(abstract, [readable(s) for s in answer_sentences])
+    """The abstract as readable `Text` (LaTeX rendered, Markdown emphasis as styles: `styled_inline`,
+    control characters removed) with relied-on sentences highlighted; returns (text, highlighted count)."""
+    text = styled_inline(readable(abstract))
+    abstract = text.plain
+    spans = relied_spans(abstract, [styled_inline(readable(s)).plain for s in answer_sentences])
     for start, end in spans:
         text.stylize(HIGHLIGHT, start, end)
     return text, len(spans)

@@ -599,6 +599,43 @@ def asked_quantities(question: str) -> list[str]:
     return clauses
 
 
+_QUESTION_END = re.compile(r"(?<=[?？])\s*(?=\S)")
+_ASKS = re.compile(r"\s*(?:(?:and|or|also|plus)\s+)?(?:how|what|which|when|where|who|why|does|do|did|is|are|was|"
+                   r"were|can|could)\b", re.I)
+
+
+def asked_clauses(question: str) -> list[str]:
+    """The things `question` asks, one clause each: its interrogative sentences (those with a question
+    mark, split after every one: "Is there a paper that ...? How much does it gain on X?", "how do you
+    test ...? and what model did they train with it"), each split before ", and how / what / which ..."
+    ("What does X measure, and how do its tasks avoid ...?"). Statements around them ("I remember a
+    Hessian analysis of this.") are context, not clauses; a clause without content words ("..., and by
+    how much?") joins the one before. A question asking one thing -> ``[question]``."""
+    from assistant.text import split_sentences
+
+    parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
+    # a question mark, or a question after one whose mark the writer left out ("...? and what model ...")
+    asked = [p for i, p in enumerate(parts) if "?" in p or "？" in p
+             or i and "?" in parts[i - 1] and _ASKS.match(p)] or [question]
+    clauses: list[str] = []
+    for part in asked:
+        for c in _CLAUSE_SPLIT.split(part):
+            if clauses and not stems(c):
+                clauses[-1] = f"{clauses[-1]}, and {c}"
+            elif c.strip():
+                clauses.append(c.strip())
+    return clauses if len(clauses) > 1 else [question]
+
+
+def interrogative(question: str) -> str:
+    """The interrogative sentences of `question` without the statements around them: "Why does X stall?
+    I remember a Hessian analysis." -> "Why does X stall?"; `question` when it has no question mark."""
+    from assistant.text import split_sentences
+
+    parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
+    return " ".join(p for p in parts if "?" in p or "？" in p) or question
+
+
 _WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
                             r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b", re.I)
 """A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold")."""
@@ -1226,10 +1263,20 @@ class ExtractiveSynthesizer:
         if role and not quantity:
             # "how can X be resolved?" / "why does X happen?": the sentence naming X (the question's
             # distinctive words), then the abstract's answer to it (`answer_chain`); a cause
-            # may be asked in other words than the abstract's symptom: the first of three that it answers
+            # may be asked in other words than the abstract's symptom: the first of three (by distinctive
+            # words) or the closest in meaning that a finding follows
             by_pos = sorted(mine, key=lambda x: x[5])
-            anchors = sorted((x for x in by_pos if rare[x[5]] > 0), key=lambda x: (-rare[x[5]], -sim.get(x[5], x[3])))
-            for anchor in anchors[:3 if role == "why" else 1]:
+            # X is named in the question's interrogative sentence ("Why does X stall? I remember a Hessian
+            # analysis."): the statements around it recall the paper, not the problem asked about
+            asked = dict(zip((x[5] for x in by_pos), distinctive_overlap(
+                focus_stems(interrogative(question), pointers), [x[2] for x in by_pos])))
+            anchors = sorted((x for x in by_pos if asked[x[5]] > 0),
+                             key=lambda x: (-asked[x[5]], -sim.get(x[5], x[3])))
+            closest = max(anchors, key=lambda x: sim.get(x[5], x[3]), default=None)
+            tried = anchors[:3] if role == "why" else anchors[:1]
+            if role == "why" and closest is not None and all(closest is not x for x in tried):
+                tried.append(closest)  # or the one closest in meaning to the question
+            for anchor in tried:
                 chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
                 if chain:
                     return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
@@ -1486,6 +1533,51 @@ class ExtractiveSynthesizer:
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, chosen
 
+    max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
+
+    def _each_clause(self, question: str, picked: list[tuple], sources: Sequence[Source],
+                     embedder: Embedder | None) -> list[tuple]:
+        """`picked` (the ``(n, sentence, similarity, title)`` answer to `question`, one paper's) with
+        evidence for every clause of a question that asks two things (`asked_clauses`: "Is there a paper
+        that ...? How much does it gain on X?"): each clause is answered from the same paper (`_pick`),
+        and when none of its sentences is quoted yet, its first (at most `max_clause_sentences`) are
+        added, in the abstract's order. Unchanged for a one-clause question or an answer from several
+        papers."""
+        from assistant.relevance import sentence_vectors
+
+        clauses = asked_clauses(question)
+        n = picked[0][0]
+        if len(clauses) < 2 or any(x[0] != n for x in picked):
+            return picked
+        source = next((s for s in sources if s.n == n), None)
+        if source is None:
+            return picked
+        have = {x[1] for x in picked}
+        title = next((x[3] for x in picked if x[3]), None)
+        sentences = sentence_vectors(source.paper, embedder)[0]
+        pointers = [nm for nm in name_tokens(fold(question)) if mentions(fold(source.paper.title), nm)]
+        added: list[tuple] = []
+        for clause in clauses:
+            # the sentence carrying most of the clause's own words ("sampler", "MBPP") is its evidence
+            rare = distinctive_overlap(focus_stems(clause, pointers), sentences)
+            key = sentences[max(range(len(rare)), key=rare.__getitem__)] if rare and max(rare) > 0 else None
+            if key in have:
+                continue  # already answered
+            _, got = self._pick(clause, [source], embedder)
+            got = [x for x in got if x[0] == n]
+            if key is None and any(x[1] in have for x in got):
+                continue  # no words of its own: answered when a sentence of its answer is quoted
+            got = [x for x in got if x[1] not in have]
+            got.sort(key=lambda x: x[1] != key)  # its evidence first, when the clause's answer quotes it
+            new = got[: self.max_clause_sentences]
+            added += new
+            have |= {x[1] for x in new}
+        if not added:
+            return picked
+        order = {sent: i for i, sent in enumerate(sentence_vectors(source.paper, embedder)[0])}
+        merged = sorted([*picked, *added], key=lambda x: order.get(x[1], len(order)))
+        return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed
         by ``[n]``, one line per paper for a several-paper question, or `assistant.prompts.CANNOT_ANSWER`.
@@ -1497,6 +1589,8 @@ class ExtractiveSynthesizer:
             # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes
             return CANNOT_ANSWER
         kind, picked = self._pick(question, sources, embedder)
+        if picked and kind != "papers":
+            picked = self._each_clause(question, picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them

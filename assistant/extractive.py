@@ -599,7 +599,7 @@ def asked_quantities(question: str) -> list[str]:
     return clauses
 
 
-_QUESTION_END = re.compile(r"(?<=[?？])\s*(?=\S)")
+_QUESTION_END = re.compile(r"(?<=[?？])\s*(?=\S)|(?<=:)\s+(?=(?:how|what|which|when|where|who|why)\b)", re.I)
 _ASKS = re.compile(r"\s*(?:(?:and|or|also|plus)\s+)?(?:how|what|which|when|where|who|why|does|do|did|is|are|was|"
                    r"were|can|could)\b", re.I)
 
@@ -615,8 +615,11 @@ def asked_clauses(question: str) -> list[str]:
 
     parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
     # a question mark, or a question after one whose mark the writer left out ("...? and what model ...")
+    # a question mark, or a question after one whose mark the writer left out ("...? and what model ..."),
+    # or the description of the paper asked about before a question ("A method that ...: what does it cost?")
     asked = [p for i, p in enumerate(parts) if "?" in p or "？" in p
-             or i and "?" in parts[i - 1] and _ASKS.match(p)] or [question]
+             or i and "?" in parts[i - 1] and _ASKS.match(p)
+             or p.rstrip().endswith(":") and i + 1 < len(parts) and "?" in parts[i + 1]] or [question]
     clauses: list[str] = []
     for part in asked:
         for c in _CLAUSE_SPLIT.split(part):
@@ -717,6 +720,25 @@ def proposes(sentence: str) -> bool:
     """True when `sentence` states what the paper proposes ("we introduce X, a framework that ..."):
     the sentence that says what a paper is, for its line in a several-paper answer."""
     return bool(_PROPOSES.search(sentence))
+
+
+_ELABORATES = re.compile(r"^\s*(?:it|our\s+(?:method|framework|approach|model|algorithm|pipeline)|"
+                         r"this\s+(?:method|framework|approach|algorithm)|specifically|concretely|in\s+particular|"
+                         r"by\s+\w+ing)\b", re.I)
+_NAME_START = re.compile(r"^\s*([A-Za-z][\w-]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*)\b")
+
+
+def elaborates(proposal: str, sentence: str) -> bool:
+    """True when `sentence`, the one after `proposal` ("we propose X, a framework that ..."), goes on to
+    say how the method works: it starts with the method's name as the proposal writes it ("X uses ...",
+    "PCR dynamically arbitrates ..."), "It", "Our method", "Specifically", "By casting ...". Not the
+    experiments ("Extensive experiments show ...")."""
+    if reports_results(sentence.split(",")[0]):
+        return False
+    if _ELABORATES.search(sentence):
+        return True
+    m = _NAME_START.match(sentence)
+    return bool(m and re.search(rf"(?<![\w-]){re.escape(m.group(1))}(?![\w-])", proposal))
 
 
 _HOW_Q = re.compile(r"\bhow\s+(?:can|could|do|does|did|is|are|was|were|to|should|would|might)\b|\binstead\s+of\b|"
@@ -926,6 +948,15 @@ def entity_phrase(question: str) -> list[str]:
 _RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
                         r"theoretical)\b|\b(?:test(?:ed|s)?|tr(?:y|ied|ies))\s+(?:it\s+|them\s+)?on\b", re.I)
 _EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
+
+
+_THEORY_Q = re.compile(r"\btheor\w*|\bguarantee\w*|\bprov(?:e|es|en|able|ably)\b|\bproofs?\b|\b(?:error|regret|"
+                       r"upper|lower|generali[sz]ation)\s+bounds?\b|\bconvergence\s+(?:rates?|guarantees?)\b", re.I)
+_THEORY = re.compile(r"\bwe\s+(?:\w+\s+)?(?:prove|derive|establish|show\s+theoretically)\b|\b(?:proves?|proven|"
+                     r"provabl\w*|theorems?|theoretical(?:ly)?|guarantee[sd]?|regret|bounds?|convergence\s+rates?)\b",
+                     re.I)
+"""A question about a paper's theoretical results ("Does it come with any theoretical guarantee?") and a
+sentence stating one ("we prove that ... and derive explicit regret rates")."""
 
 
 def asks_results(question: str) -> bool:
@@ -1291,6 +1322,17 @@ class ExtractiveSynthesizer:
             listing = [x for x in ranked if enumerates(x[2], count)]
             if listing:
                 chosen = sorted([listing[0], *chosen][:limit], key=lambda x: x[5])
+        if not quantity and not asks_problem(question):
+            # "Any Bayesian take on ...?": the proposal ("we propose PCR, a Bayesian framework ...") and the
+            # sentence after it saying how the method works ("PCR dynamically arbitrates conflicts via a
+            # soft projection ..."), when that one is not quoted
+            by_pos = {x[5]: x for x in mine}
+            for x in list(chosen):
+                after = by_pos.get(x[5] + 1)
+                if (proposes(x[2]) and after is not None and all(after is not y for y in chosen)
+                        and elaborates(x[2], after[2])):
+                    chosen = sorted([*chosen, after], key=lambda y: y[5])
+                    break
         if asks_problem(question) and refers_back(chosen[0][2]):
             # "Which problems ... does it address?" answered by "To address these challenges, we
             # propose ...": the sentence before states the challenges "these" points to
@@ -1516,8 +1558,16 @@ class ExtractiveSynthesizer:
             # stating a result with a number, the best two by the learned scorer
             mine = [x for x in scored if x[1] == top_n]
             learned = self._learned(question, mine, pointers, quantity=True)
-            empirical = sorted((x for x in mine if (reports_results(x[2]) or _RESULT.search(x[2]) and has_number(x[2]))
-                                and not _BACKGROUND.search(x[2])), key=lambda x: -learned[x[5]])[:2]
+            reports = reports_results
+            if _THEORY_Q.search(fold(question)) and any(_THEORY.search(x[2]) for x in mine):
+                # "Does it come with any theoretical guarantee?": its theoretical results ("we prove ...,
+                # and derive explicit regret rates"), not its experiments
+                # (both, when it asks about experiments too: "experiments, or is it purely theoretical?")
+                both = bool(_EMPIRICAL.search(question))
+                reports = lambda sent: bool(_THEORY.search(sent) or both and reports_results(sent))  # noqa: E731
+            empirical = sorted((x for x in mine if (reports(x[2]) or reports is reports_results and _RESULT.search(x[2])
+                                                    and has_number(x[2])) and not _BACKGROUND.search(x[2])),
+                               key=lambda x: -learned[x[5]])[:2]
             if empirical:
                 return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result

@@ -1618,7 +1618,10 @@ class ExtractiveSynthesizer:
             if key is None and any(x[1] in have for x in got):
                 continue  # no words of its own: answered when a sentence of its answer is quoted
             got = [x for x in got if x[1] not in have]
-            got.sort(key=lambda x: x[1] != key)  # its evidence first, when the clause's answer quotes it
+            # a clause asking for a paper ("Is there work on ...?") is answered by what the paper proposes;
+            # another by the sentence carrying its words, when the clause's answer quotes it
+            search = asks_for_paper(clause) or searches_for_paper(clause)
+            got.sort(key=lambda x: (not (search and proposes(x[1])), x[1] != key))
             new = got[: self.max_clause_sentences]
             added += new
             have |= {x[1] for x in new}

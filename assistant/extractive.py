@@ -599,6 +599,46 @@ def asked_quantities(question: str) -> list[str]:
     return clauses
 
 
+_QUESTION_END = re.compile(r"(?<=[?？])\s*(?=\S)|(?<=:)\s+(?=(?:how|what|which|when|where|who|why)\b)", re.I)
+_ASKS = re.compile(r"\s*(?:(?:and|or|also|plus)\s+)?(?:how|what|which|when|where|who|why|does|do|did|is|are|was|"
+                   r"were|can|could)\b", re.I)
+
+
+def asked_clauses(question: str) -> list[str]:
+    """The things `question` asks, one clause each: its interrogative sentences (those with a question
+    mark, split after every one: "Is there a paper that ...? How much does it gain on X?", "how do you
+    test ...? and what model did they train with it"), each split before ", and how / what / which ..."
+    ("What does X measure, and how do its tasks avoid ...?"). Statements around them ("I remember a
+    Hessian analysis of this.") are context, not clauses; a clause without content words ("..., and by
+    how much?") joins the one before. A question asking one thing -> ``[question]``."""
+    from assistant.text import split_sentences
+
+    parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
+    # a question mark, or a question after one whose mark the writer left out ("...? and what model ...")
+    # a question mark, or a question after one whose mark the writer left out ("...? and what model ..."),
+    # or the description of the paper asked about before a question ("A method that ...: what does it cost?")
+    asked = [p for i, p in enumerate(parts) if "?" in p or "？" in p
+             or i and "?" in parts[i - 1] and _ASKS.match(p)
+             or p.rstrip().endswith(":") and i + 1 < len(parts) and "?" in parts[i + 1]] or [question]
+    clauses: list[str] = []
+    for part in asked:
+        for c in _CLAUSE_SPLIT.split(part):
+            if clauses and not stems(c):
+                clauses[-1] = f"{clauses[-1]}, and {c}"
+            elif c.strip():
+                clauses.append(c.strip())
+    return clauses if len(clauses) > 1 else [question]
+
+
+def interrogative(question: str) -> str:
+    """The interrogative sentences of `question` without the statements around them: "Why does X stall?
+    I remember a Hessian analysis." -> "Why does X stall?"; `question` when it has no question mark."""
+    from assistant.text import split_sentences
+
+    parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
+    return " ".join(p for p in parts if "?" in p or "？" in p) or question
+
+
 _WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
                             r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b", re.I)
 """A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold")."""
@@ -680,6 +720,25 @@ def proposes(sentence: str) -> bool:
     """True when `sentence` states what the paper proposes ("we introduce X, a framework that ..."):
     the sentence that says what a paper is, for its line in a several-paper answer."""
     return bool(_PROPOSES.search(sentence))
+
+
+_ELABORATES = re.compile(r"^\s*(?:it|our\s+(?:method|framework|approach|model|algorithm|pipeline)|"
+                         r"this\s+(?:method|framework|approach|algorithm)|specifically|concretely|in\s+particular|"
+                         r"by\s+\w+ing)\b", re.I)
+_NAME_START = re.compile(r"^\s*([A-Za-z][\w-]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*)\b")
+
+
+def elaborates(proposal: str, sentence: str) -> bool:
+    """True when `sentence`, the one after `proposal` ("we propose X, a framework that ..."), goes on to
+    say how the method works: it starts with the method's name as the proposal writes it ("X uses ...",
+    "PCR dynamically arbitrates ..."), "It", "Our method", "Specifically", "By casting ...". Not the
+    experiments ("Extensive experiments show ...")."""
+    if reports_results(sentence.split(",")[0]):
+        return False
+    if _ELABORATES.search(sentence):
+        return True
+    m = _NAME_START.match(sentence)
+    return bool(m and re.search(rf"(?<![\w-]){re.escape(m.group(1))}(?![\w-])", proposal))
 
 
 _HOW_Q = re.compile(r"\bhow\s+(?:can|could|do|does|did|is|are|was|were|to|should|would|might)\b|\binstead\s+of\b|"
@@ -889,6 +948,15 @@ def entity_phrase(question: str) -> list[str]:
 _RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
                         r"theoretical)\b|\b(?:test(?:ed|s)?|tr(?:y|ied|ies))\s+(?:it\s+|them\s+)?on\b", re.I)
 _EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
+
+
+_THEORY_Q = re.compile(r"\btheor\w*|\bguarantee\w*|\bprov(?:e|es|en|able|ably)\b|\bproofs?\b|\b(?:error|regret|"
+                       r"upper|lower|generali[sz]ation)\s+bounds?\b|\bconvergence\s+(?:rates?|guarantees?)\b", re.I)
+_THEORY = re.compile(r"\bwe\s+(?:\w+\s+)?(?:prove|derive|establish|show\s+theoretically)\b|\b(?:proves?|proven|"
+                     r"provabl\w*|theorems?|theoretical(?:ly)?|guarantee[sd]?|regret|bounds?|convergence\s+rates?)\b",
+                     re.I)
+"""A question about a paper's theoretical results ("Does it come with any theoretical guarantee?") and a
+sentence stating one ("we prove that ... and derive explicit regret rates")."""
 
 
 def asks_results(question: str) -> bool:
@@ -1226,10 +1294,20 @@ class ExtractiveSynthesizer:
         if role and not quantity:
             # "how can X be resolved?" / "why does X happen?": the sentence naming X (the question's
             # distinctive words), then the abstract's answer to it (`answer_chain`); a cause
-            # may be asked in other words than the abstract's symptom: the first of three that it answers
+            # may be asked in other words than the abstract's symptom: the first of three (by distinctive
+            # words) or the closest in meaning that a finding follows
             by_pos = sorted(mine, key=lambda x: x[5])
-            anchors = sorted((x for x in by_pos if rare[x[5]] > 0), key=lambda x: (-rare[x[5]], -sim.get(x[5], x[3])))
-            for anchor in anchors[:3 if role == "why" else 1]:
+            # X is named in the question's interrogative sentence ("Why does X stall? I remember a Hessian
+            # analysis."): the statements around it recall the paper, not the problem asked about
+            asked = dict(zip((x[5] for x in by_pos), distinctive_overlap(
+                focus_stems(interrogative(question), pointers), [x[2] for x in by_pos])))
+            anchors = sorted((x for x in by_pos if asked[x[5]] > 0),
+                             key=lambda x: (-asked[x[5]], -sim.get(x[5], x[3])))
+            closest = max(anchors, key=lambda x: sim.get(x[5], x[3]), default=None)
+            tried = anchors[:3] if role == "why" else anchors[:1]
+            if role == "why" and closest is not None and all(closest is not x for x in tried):
+                tried.append(closest)  # or the one closest in meaning to the question
+            for anchor in tried:
                 chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
                 if chain:
                     return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
@@ -1244,6 +1322,17 @@ class ExtractiveSynthesizer:
             listing = [x for x in ranked if enumerates(x[2], count)]
             if listing:
                 chosen = sorted([listing[0], *chosen][:limit], key=lambda x: x[5])
+        if not quantity and not asks_problem(question):
+            # "Any Bayesian take on ...?": the proposal ("we propose PCR, a Bayesian framework ...") and the
+            # sentence after it saying how the method works ("PCR dynamically arbitrates conflicts via a
+            # soft projection ..."), when that one is not quoted
+            by_pos = {x[5]: x for x in mine}
+            for x in list(chosen):
+                after = by_pos.get(x[5] + 1)
+                if (proposes(x[2]) and after is not None and all(after is not y for y in chosen)
+                        and elaborates(x[2], after[2])):
+                    chosen = sorted([*chosen, after], key=lambda y: y[5])
+                    break
         if asks_problem(question) and refers_back(chosen[0][2]):
             # "Which problems ... does it address?" answered by "To address these challenges, we
             # propose ...": the sentence before states the challenges "these" points to
@@ -1469,8 +1558,16 @@ class ExtractiveSynthesizer:
             # stating a result with a number, the best two by the learned scorer
             mine = [x for x in scored if x[1] == top_n]
             learned = self._learned(question, mine, pointers, quantity=True)
-            empirical = sorted((x for x in mine if (reports_results(x[2]) or _RESULT.search(x[2]) and has_number(x[2]))
-                                and not _BACKGROUND.search(x[2])), key=lambda x: -learned[x[5]])[:2]
+            reports = reports_results
+            if _THEORY_Q.search(fold(question)) and any(_THEORY.search(x[2]) for x in mine):
+                # "Does it come with any theoretical guarantee?": its theoretical results ("we prove ...,
+                # and derive explicit regret rates"), not its experiments
+                # (both, when it asks about experiments too: "experiments, or is it purely theoretical?")
+                both = bool(_EMPIRICAL.search(question))
+                reports = lambda sent: bool(_THEORY.search(sent) or both and reports_results(sent))  # noqa: E731
+            empirical = sorted((x for x in mine if (reports(x[2]) or reports is reports_results and _RESULT.search(x[2])
+                                                    and has_number(x[2])) and not _BACKGROUND.search(x[2])),
+                               key=lambda x: -learned[x[5]])[:2]
             if empirical:
                 return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
@@ -1486,6 +1583,54 @@ class ExtractiveSynthesizer:
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, chosen
 
+    max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
+
+    def _each_clause(self, question: str, picked: list[tuple], sources: Sequence[Source],
+                     embedder: Embedder | None) -> list[tuple]:
+        """`picked` (the ``(n, sentence, similarity, title)`` answer to `question`, one paper's) with
+        evidence for every clause of a question that asks two things (`asked_clauses`: "Is there a paper
+        that ...? How much does it gain on X?"): each clause is answered from the same paper (`_pick`),
+        and when none of its sentences is quoted yet, its first (at most `max_clause_sentences`) are
+        added, in the abstract's order. Unchanged for a one-clause question or an answer from several
+        papers."""
+        from assistant.relevance import sentence_vectors
+
+        clauses = asked_clauses(question)
+        n = picked[0][0]
+        if len(clauses) < 2 or any(x[0] != n for x in picked):
+            return picked
+        source = next((s for s in sources if s.n == n), None)
+        if source is None:
+            return picked
+        have = {x[1] for x in picked}
+        title = next((x[3] for x in picked if x[3]), None)
+        sentences = sentence_vectors(source.paper, embedder)[0]
+        pointers = [nm for nm in name_tokens(fold(question)) if mentions(fold(source.paper.title), nm)]
+        added: list[tuple] = []
+        for clause in clauses:
+            # the sentence carrying most of the clause's own words ("sampler", "MBPP") is its evidence
+            rare = distinctive_overlap(focus_stems(clause, pointers), sentences)
+            key = sentences[max(range(len(rare)), key=rare.__getitem__)] if rare and max(rare) > 0 else None
+            if key in have:
+                continue  # already answered
+            _, got = self._pick(clause, [source], embedder)
+            got = [x for x in got if x[0] == n]
+            if key is None and any(x[1] in have for x in got):
+                continue  # no words of its own: answered when a sentence of its answer is quoted
+            got = [x for x in got if x[1] not in have]
+            # a clause asking for a paper ("Is there work on ...?") is answered by what the paper proposes;
+            # another by the sentence carrying its words, when the clause's answer quotes it
+            search = asks_for_paper(clause) or searches_for_paper(clause)
+            got.sort(key=lambda x: (not (search and proposes(x[1])), x[1] != key))
+            new = got[: self.max_clause_sentences]
+            added += new
+            have |= {x[1] for x in new}
+        if not added:
+            return picked
+        order = {sent: i for i, sent in enumerate(sentence_vectors(source.paper, embedder)[0])}
+        merged = sorted([*picked, *added], key=lambda x: order.get(x[1], len(order)))
+        return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed
         by ``[n]``, one line per paper for a several-paper question, or `assistant.prompts.CANNOT_ANSWER`.
@@ -1497,6 +1642,8 @@ class ExtractiveSynthesizer:
             # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes
             return CANNOT_ANSWER
         kind, picked = self._pick(question, sources, embedder)
+        if picked and kind != "papers":
+            picked = self._each_clause(question, picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them

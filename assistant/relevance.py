@@ -1290,7 +1290,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
-    from assistant.text import fold, render_latex
+    from assistant.text import fold, render_latex, without_examples
 
     from assistant.extractive import asks_comparison, asks_several, searches_for_paper
 
@@ -1331,7 +1331,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     read_as = english_query(question, retriever.store.bm25()[1]) if foreign else question
     qvec = reference.embed([read_as])[0]
     doc_vectors = {} if reference is embedder else stored_vectors(retriever.store, [r.paper.id for r in results])
-    quoted, capitalised = verbatim_terms(question)
+    quoted, capitalised = verbatim_terms(without_examples(question))
     _, bm25 = retriever.store.bm25()
     terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
                                             if 0 < int((bm25.scores(t.casefold()) > 0).sum()) <= RARE_DF]
@@ -1368,7 +1368,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         sentences_of.append(sentences)
         vectors_of.append(vectors)
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
-        names = [n for n in matched_names(question, r.paper.document) if df(n) <= name_limit]
+        # names listed as examples ("the optimizer (Adam, Muon...)") do not point at a paper
+        names = [n for n in matched_names(without_examples(question), r.paper.document) if df(n) <= name_limit]
         doc = None
         for t, flags in terms:
             if t not in names:

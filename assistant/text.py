@@ -63,6 +63,17 @@ def name_tokens(text: str) -> list[str]:
     return out
 
 
+_EXAMPLES = re.compile(r"\s*\((?:e\.\s?g\.,?\s*|such\s+as\s+|like\s+)?[^()]*(?:,|\.\.\.|…|\betc\b\.?)[^()]*\)"
+                       r"|\s*\(\s*(?:e\.\s?g\.|such\s+as|like)\s[^()]*\)", re.I)
+
+
+def without_examples(question: str) -> str:
+    """`question` without the examples it lists in parentheses ("... of the optimizer (Adam, Muon...)",
+    "(e.g. GSM8K)"): they illustrate the class the question describes, they do not name the paper asked
+    about. A parenthesis naming one thing ("... speedup? (EDEN)", a follow-up's subject) stays."""
+    return _EXAMPLES.sub("", question)
+
+
 def mentions(document: str, name: str) -> bool:
     """True when `name` occurs in `document` as a whole word (case-sensitive), both compared in `fold`
     form: fullwidth, decomposed (NFD) and LaTeX spellings of a name match its plain form."""

@@ -40,7 +40,7 @@ from benchmarks.fit_relevance import fit
 HERE = Path(__file__).resolve().parent
 
 
-UNSEEN = ("fresh9",)
+UNSEEN = ("fresh10",)
 """Held-out sets whose answers nobody has read (benchmarks/heldout/README.md): never fit on by default."""
 
 

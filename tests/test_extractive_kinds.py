@@ -1047,3 +1047,109 @@ def test_a_measure_asked_by_what_is_a_number_question():
 
     assert question_kind("What beam width did they compare against?") == "number"
     assert question_kind("What context length does the model support?") == "number"
+
+
+# --- single-paper answers state each thing asked (issue 8, session 8) -----------------------------------
+
+@pytest.mark.parametrize("question, clauses", [
+    ("Is there a model that sorts photos by tree search? How much does it save on COCO?",
+     ["Is there a model that sorts photos by tree search?", "How much does it save on COCO?"]),
+    ("how do they check the generated forms actually submit? and which model did they fine-tune",
+     ["how do they check the generated forms actually submit?", "and which model did they fine-tune"]),
+    ("What does FooBench score, and how are its labels verified?",
+     ["What does FooBench score", "how are its labels verified?"]),
+    ("A sampler that reweights rare tokens (e.g. digits, names...): what does it cost?",
+     ["A sampler that reweights rare tokens (e.g. digits, names...):", "what does it cost?"]),
+    # one thing asked: the question itself, with the statements around it
+    ("Why do sparse models train slowly? I remember a curvature analysis.",
+     ["Why do sparse models train slowly? I remember a curvature analysis."]),
+    ("How much faster is it, and by how much? (FooNet)", ["How much faster is it, and by how much? (FooNet)"]),
+])
+def test_asked_clauses_are_the_things_a_question_asks(question, clauses):
+    from assistant.extractive import asked_clauses
+
+    assert asked_clauses(question) == clauses
+
+
+def test_interrogative_drops_the_recollection_around_the_question():
+    from assistant.extractive import interrogative
+
+    assert interrogative("Why do sparse models train slowly? I remember a curvature analysis.") \
+        == "Why do sparse models train slowly?"
+    assert interrogative("Sparse models train slowly. Why?") == "Why?"
+    assert interrogative("papers on sparse training") == "papers on sparse training"
+
+
+@pytest.mark.parametrize("sentence, elaborates", [
+    ("FooNet routes tokens through a learned sparse mask.", True),  # the method's name, as proposed
+    ("Our method decomposes the layer into three primitives.", True),
+    ("By casting routing as matching, we derive a closed-form mask.", True),
+    ("Extensive experiments show that FooNet outperforms dense baselines.", False),  # its results
+    ("Sparse training remains a bottleneck.", False),
+])
+def test_the_sentence_after_a_proposal_elaborates_when_it_says_how_the_method_works(sentence, elaborates):
+    from assistant.extractive import elaborates as says_how
+
+    assert says_how("To address this, we propose FooNet, a sparse router.", sentence) is elaborates
+
+
+def test_names_listed_as_examples_are_dropped_and_a_followups_subject_stays():
+    from assistant.text import without_examples
+
+    assert without_examples("A scheduler for optimizers (Adam, Lion...) that warms up: what does it cost?") \
+        == "A scheduler for optimizers that warms up: what does it cost?"
+    assert without_examples("Which benchmarks (e.g. GSM8K) does it use?") == "Which benchmarks does it use?"
+    assert without_examples("How much faster is it? (FooNet)") == "How much faster is it? (FooNet)"
+    assert without_examples("What is Sparse Routing (SR)?") == "What is Sparse Routing (SR)?"
+
+
+ROUTER = ("Dense transformers waste compute on easy tokens. "
+          "We propose FooNet, a router that picks experts by Monte Carlo Tree Search. "
+          "FooNet evaluates partial routes with look-ahead rollouts. "
+          "Experiments show FooNet gains 7.5% on MBPP and 2.1% on GSM8K. "
+          "We prove that the search finds the optimal route with bounded regret.")
+
+
+@pytest.mark.parametrize("question, facts", [
+    # two things asked: the mechanism of the paper asked for, and a number
+    ("Is there a router that uses tree search to pick experts? How much does it gain on MBPP?",
+     ["Monte Carlo Tree Search", "7.5%"]),
+    # a theoretical result, not the experiments
+    ("Does FooNet come with any theoretical guarantee?", ["bounded regret"]),
+])
+def test_extractive_single_paper_answer_states_each_asked_fact(settings, question, facts):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract=ROUTER, title="FooNet: routing by search", id="p1")
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    for fact in facts:
+        assert fact in text, text
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # each clause of a compound question gets its evidence
+    ("Is there work on choosing the infilling order of masked diffusion models by search? What does it gain "
+     "on MATH500?", ["Monte Carlo Tree Search", "4.9%"]),
+    ("Which framework evaluates generated frontend games by executing them, and which coder model was trained "
+     "with it?", ["DOM-based", "ALIVE-Coder"]),
+    # a theory question: the theoretical result
+    ("Is there any theoretical result in the EDEN paper?", ["regret"]),
+    # a why-question with a recollection after it: the cause of the problem asked about
+    ("Why do low-bit QAT runs converge so slowly? I think the authors looked at the loss curvature.",
+     ["saddle points"]),
+    # a search for a method: its proposal and the sentence saying how it works
+    ("Is there a Bayesian method for resolving gradient conflicts in GRPO?", ["soft projection"]),
+    # optimizers named as examples do not point at the optimizer paper named after one of them
+    ("A data selection method that measures utility in the update space of optimizers (e.g. AdamW, Muon): how "
+     "much compute overhead does it add?", ["4.7%"]),
+])
+def test_extractive_single_paper_answer_states_what_each_clause_asks(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    for fact in expected:
+        assert fact in obj["answer"], obj["answer"]
+    assert len(obj["citations"]) == 1, obj["citations"]

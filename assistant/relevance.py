@@ -1183,8 +1183,7 @@ to train" (how a paper did something)."""
 _OPENER = re.compile(r"(?:^|[.?!:;]\s+)(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|am|do|does|"
                      r"did|can|could|should|would|will|shall|may|might|must|has|have|had|tell|explain|describe|"
                      r"give|list|show|summari[sz]e|compare|find|name|i|i'm|i've|we|my|our|it|its|they|their|this|"
-                     r"that|these|those|he|she|you|your|please|ok|okay|hi|hello|hey|thanks|and|but|so|also|"
-                     r"any|anything|papers?|works?|articles?)\b", re.I)
+                     r"that|these|those|he|she|you|your|please|ok|okay|hi|hello|hey|thanks|and|but|so|also)\b", re.I)
 
 
 _WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)

@@ -1092,3 +1092,62 @@ def test_a_domain_asked_of_a_named_paper_is_not_in_its_abstract_and_asked_of_the
     else:  # it said "No paper in the collection is about this question." of a paper it holds
         assert obj["answer"] == CANNOT_ANSWER and obj["refused"], obj["answer"]
         assert obj["note"].startswith(f"the question asks about {question.split()[1]}, whose abstract does not")
+
+
+# --- session 8: coordinated domains, topics typed as searches, words a known item paraphrases ------------
+
+@pytest.mark.parametrize("question, topic", [
+    ("low-rank KV cache compression for drones or satellites", True),
+    ("entropy-scaled beam decoding?", True),
+    ("papers on quantizing weights below four bits", True),
+    ("At which model sizes was the rephraser trained?", False),  # a question word after a preposition
+    ("Which paper compresses the KV cache?", False),
+    ("Does NorMuon work for robots?", False),
+    ("NorMuon for robot control", False),  # names a paper: asks about it, not for one
+    ("Is there a paper on decoding?", False),
+])
+def test_a_topic_typed_as_into_a_search_box_is_a_search_question(question, topic):
+    from assistant.relevance import is_topic_query
+
+    assert is_topic_query(question) is topic
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("near_miss, phrase, twin, paper", [
+    # alternatives of one domain: removed alone, each leaves the other saying it ("music" 0.22-0.30 against every
+    # paper); removed together the domain is gone
+    ("Is there a paper that uses Monte Carlo tree search to compose music or poetry?", "music or poetry",
+     "Is there a paper that uses Monte Carlo tree search to choose the order in which a masked diffusion model "
+     "fills its slots?", "DiffuSearch"),
+    # a topic typed as a search asks for a paper, as "Is there a paper on ...?" does
+    ("low-rank KV cache compression for drones or satellites", "drones or satellites",
+     "adaptive low-rank compression of the key-value cache with mixed-precision quantization", "STAR-KV"),
+])
+def test_a_coordinated_domain_no_paper_covers_is_refused_and_its_twin_is_answered(
+        bundled_store, settings, near_miss, phrase, twin, paper):
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, near_miss)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{phrase}' or "
+                           f"covers it in meaning")
+    obj, cited = _ask(bundled_store, settings, twin)
+    assert not obj["refused"] and cited == [paper]
+
+
+@pytest.mark.integration
+def test_in_a_large_collection_a_word_the_best_paper_paraphrases_does_not_refuse_its_question(
+        bundled_store, settings, monkeypatch):
+    """A word no abstract writes refuses a question at 16k papers (`unknown_words`) unless the best paper says it
+    in other words: "provably" against EDEN's "we prove ..." (airas: "someone stole it" against "the stolen
+    model" was refused); "whale songs" no paper covers is still refused."""
+    from assistant import relevance
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    monkeypatch.setattr(relevance, "ABSENT_WORD_MIN_PAPERS", 3)  # the 19 papers judged as a large collection
+    obj, cited = _ask(bundled_store, settings, "Which paper decodes with fewer expansions than beam search by "
+                                               "looking at the entropy of the next token, and is it provably optimal?")
+    assert not obj["refused"] and cited == ["EDEN"]
+    obj, cited = _ask(bundled_store, settings,
+                      "Which paper decodes with fewer expansions than beam search when transcribing whale songs?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "whale" in obj["note"]

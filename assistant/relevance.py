@@ -725,6 +725,10 @@ def _cedict() -> dict[str, str]:
     return _CEDICT
 
 
+KANJI_MIN_CHARS = 3
+"""Shortest kanji word of a Japanese question read in CC-CEDICT (`japanese_senses`): with two-kanji words too, the
+WinQ question in Japanese read "行列" (matrix) as "formation, array, ranks" and "高速化" as "expressway" and was
+refused."""
 _TAGGER: list = []
 _KATAKANA = re.compile(r"[\u30a0-\u30ff\uff66-\uff9f]+")
 
@@ -751,9 +755,10 @@ def japanese_senses(question: str) -> list[str]:
     is read in the English spelling UniDic gives its lemma ("ウェブ" ``ウェブ-web``, "データ" ``データ-data``; the
     reading `cutlet` uses), when it is the whole run of katakana: a run UniDic cuts in pieces ("スパイ|キング" for
     "spiking") would be read as other words ("spy", "king"). Kanji words are looked up in CC-CEDICT
-    (`_cedict`), the longest run of whole words it holds ("量子|化" as 量子化, quantization), where most of the
-    field's kanji terms are written alike ("精度", "分析", "再利用"); those written otherwise in Chinese ("学習",
-    "勾配") stay unread. Cold cost: opening the tagger (about 0.1 s) and CC-CEDICT (about 1 s), only for
+    (`_cedict`), the longest run of whole words it holds ("量子|化" as 量子化, quantization), of `KANJI_MIN_CHARS`+
+    characters: the field's compounds are mostly written alike ("量子化", "再利用", "神経網"), while two-kanji
+    words are often false friends ("行列" matrix, a queue in Chinese; "高速" fast, an expressway); words written
+    otherwise in Chinese ("学習", "勾配") stay unread. Cold cost: opening the tagger (about 0.1 s) and CC-CEDICT (about 1 s), only for
     Japanese questions. Empty without `fugashi` and `unidic-lite`."""
     tagger = _tagger()
     if tagger is None:
@@ -776,7 +781,7 @@ def japanese_senses(question: str) -> list[str]:
             while k < j:  # the longest run of whole words CC-CEDICT holds, as `glosses` reads Chinese
                 for m in range(j, k, -1):
                     text = "".join(w for w, _ in words[k:m])
-                    if len(text) >= 2 and text in table:
+                    if len(text) >= KANJI_MIN_CHARS and text in table:
                         senses.append(table[text])
                         k = m
                         break

@@ -44,8 +44,9 @@ paper does not exclude the others above `LLM_THRESHOLD` (the model may compare t
 language (MiniLM is English-only, see README; German, French, Spanish, Portuguese, Italian and CJK
 are recognised) only the words and names the collection knows count, at most one rare word's worth,
 together with the English words it is read with (`english_query`: the collection's stems its words are
-cognates of, `cognates`, and the CC-CEDICT senses of its Chinese words, `glosses`, each Chinese word one
-key word); read with such words it is judged as an English question, else with thresholds a third as high.
+cognates of, `cognates`, and the English words of its Chinese and Japanese words, `glosses`: CC-CEDICT senses,
+UniDic's spellings of katakana loanwords, each such word one key word); read with such words it is judged as an
+English question, else with thresholds a third as high. Korean is read by its names and Latin words only.
 
 Per question, on top of the per-paper relevance:
 
@@ -749,17 +750,20 @@ def _tagger():
 
 def japanese_senses(question: str) -> list[str]:
     """The English senses of the words of a Japanese `question`, "/"-separated as CC-CEDICT writes them, in
-    question order ("ウェブの事前学習データ" -> ``["web", "in advance/before the event/", "data"]``).
+    question order ("ウェブの再利用データ" -> ``["web", "to reuse/", "data"]``).
 
     The question is cut into words by MeCab (`fugashi`) with UniDic (`unidic-lite`). A loanword in katakana
     is read in the English spelling UniDic gives its lemma ("ウェブ" ``ウェブ-web``, "データ" ``データ-data``; the
-    reading `cutlet` uses), when it is the whole run of katakana: a run UniDic cuts in pieces ("スパイ|キング" for
-    "spiking") would be read as other words ("spy", "king"). Kanji words are looked up in CC-CEDICT
-    (`_cedict`), the longest run of whole words it holds ("量子|化" as 量子化, quantization), of `KANJI_MIN_CHARS`+
-    characters: the field's compounds are mostly written alike ("量子化", "再利用", "神経網"), while two-kanji
-    words are often false friends ("行列" matrix, a queue in Chinese; "高速" fast, an expressway); words written
-    otherwise in Chinese ("学習", "勾配") stay unread. Cold cost: opening the tagger (about 0.1 s) and CC-CEDICT (about 1 s), only for
-    Japanese questions. Empty without `fugashi` and `unidic-lite`."""
+    reading `cutlet` uses); a run of katakana UniDic cuts in pieces is one word whose pieces' spellings are
+    alternatives ("ニューラル|ネットワーク" neural network, "ファイン|チューニング" fine tuning; but "スパイ|キング",
+    spiking, is read "spy king"), and none when a piece has no English spelling ("モンテカルロ"). Kanji words
+    are looked up in CC-CEDICT (`_cedict`), the longest run of whole words it holds ("量子|化" as 量子化,
+    quantization), of `KANJI_MIN_CHARS`+ characters: the field's compounds are mostly written alike ("量子化",
+    "再利用"), while two-kanji words are often false friends ("行列" matrix, a queue in Chinese; "高速" fast, an
+    expressway); words written otherwise in Chinese ("学習", "勾配") stay unread.
+
+    Cold cost, only for Japanese questions: opening the tagger (about 0.1 s: the dictionary is memory-mapped)
+    and CC-CEDICT (about 1 s, shared with Chinese questions). Empty without `fugashi` and `unidic-lite`."""
     tagger = _tagger()
     if tagger is None:
         return []
@@ -771,10 +775,10 @@ def japanese_senses(question: str) -> list[str]:
         j = i + 1
         while run and j < len(words) and run.fullmatch(words[j][0]):
             j += 1
-        if run is _KATAKANA and j == i + 1:
-            english = words[i][1].rpartition("-")[2]
-            if "-" in words[i][1] and english.isascii() and english.isalpha():
-                senses.append(english)
+        if run is _KATAKANA:
+            english = [lemma.rpartition("-")[2] for _, lemma in words[i:j]]
+            if all("-" in lemma for _, lemma in words[i:j]) and all(e.isascii() and e.isalpha() for e in english):
+                senses.append(" ".join(english))
         elif run is _CJK_RUN:
             table = _cedict()
             k = i
@@ -814,13 +818,11 @@ def _segment(run: str, table: Collection[str]) -> list[str]:
 
 def glosses(question: str) -> list[list[str]]:
     """English words for each Chinese or Japanese word of `question` ("有没有论文改写网页数据" -> ``[...,
-    ["revise", "edit"], ["web", "page"], ["data"]]``, "ウェブの事前学習データ" -> ``[["web"], ["advance", "event"],
-    ["data"]]``).
+    ["revise", "edit"], ["web", "page"], ["data"]]``, "ウェブの再利用データ" -> ``[["web"], ["reuse"], ["data"]]``).
 
     Chinese: its runs of Chinese characters cut into the words CC-CEDICT holds (`_segment`; a single
-    character is left out). Japanese (a question
-    with kana): `japanese_senses` (UniDic's English spellings of its loanwords, CC-CEDICT for its kanji words).
-    Then each word's senses (the first is often not the technical one: "量化" is "to quantify" before "to
+    character is left out). Japanese (a question with kana): `japanese_senses` (UniDic's English spellings of
+    its loanwords, CC-CEDICT for its kanji compounds). Then each word's senses (the first is often not the technical one: "量化" is "to quantify" before "to
     quantize", "收敛" "to dwindle" before "to converge"), without parenthesised notes, measure words and
     "to"/"sth"; then `salient_words` of each (no stop or generic words); a word one of whose senses is a generic
     word alone ("论文" paper, "模型" model, "研究" to study) is left out whole. The words of one

@@ -779,8 +779,8 @@ def japanese_senses(question: str) -> list[str]:
             english = [lemma.rpartition("-")[2] for _, lemma in words[i:j]]
             if all("-" in lemma for _, lemma in words[i:j]) and all(e.isascii() and e.isalpha() for e in english):
                 senses.append(" ".join(english))
-        elif run is _CJK_RUN:
-            table = _cedict()
+        elif run is _CJK_RUN and sum(len(w) for w, _ in words[i:j]) >= KANJI_MIN_CHARS:
+            table = _cedict()  # loaded only for a question with a kanji run long enough to be read
             k = i
             while k < j:  # the longest run of whole words CC-CEDICT holds, as `glosses` reads Chinese
                 for m in range(j, k, -1):

@@ -1372,7 +1372,16 @@ class ExtractiveSynthesizer:
             # reader to compare (an abstract rarely compares itself with another paper of the collection)
             kind, several = "papers", True
         foreign = is_foreign(question)
-        scored = self._scored(question, embedder, sources, pointers, focus)
+        read_as = question
+        if foreign:
+            # MiniLM is English-only: sentences are matched to the question as the gate read it, with the
+            # English words of its Chinese and Japanese words (`relevance.glosses`), which also count as its words
+            from assistant.relevance import glosses
+
+            english = [w for g in glosses(question) for w in g]
+            read_as = " ".join([question, *dict.fromkeys(english)])
+            focus = focus | stems(" ".join(english))
+        scored = self._scored(read_as, embedder, sources, pointers, focus)
         detail = detail_asked(question)
         if detail != "code" and not asks_availability(question):
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer

@@ -44,8 +44,9 @@ paper does not exclude the others above `LLM_THRESHOLD` (the model may compare t
 language (MiniLM is English-only, see README; German, French, Spanish, Portuguese, Italian and CJK
 are recognised) only the words and names the collection knows count, at most one rare word's worth,
 together with the English words it is read with (`english_query`: the collection's stems its words are
-cognates of, `cognates`, and the CC-CEDICT senses of its Chinese words, `glosses`, each Chinese word one
-key word); read with such words it is judged as an English question, else with thresholds a third as high.
+cognates of, `cognates`, and the English words of its Chinese and Japanese words, `glosses`: CC-CEDICT senses,
+UniDic's spellings of katakana loanwords, each such word one key word); read with such words it is judged as an
+English question, else with thresholds a third as high. Korean is read by its names and Latin words only.
 
 Per question, on top of the per-paper relevance:
 
@@ -733,32 +734,117 @@ def _cedict() -> dict[str, str]:
     return _CEDICT
 
 
-def glosses(question: str) -> list[list[str]]:
-    """English words for each Chinese word of `question` ("有没有论文改写网页数据" -> ``[..., ["revise",
-    "edit"], ["web", "page"], ["data"]]``): its runs of Chinese characters cut into the longest words CC-CEDICT holds
-    (forward maximum matching, at most `GLOSS_MAX_CHARS` characters; a single character only as the rest),
-    each word's senses (the first is often not the technical one: "量化" is "to quantify" before "to
-    quantize", "收敛" "to dwindle" before "to converge"), without parenthesised notes, measure words and
-    "to"/"sth"; then `salient_words` of each (no stop or generic words); a Chinese word one of whose senses is a generic
-    word alone ("论文" paper, "模型" model, "研究" to study) is left out whole. The words of one
-    Chinese word are alternatives (`merge_alternatives`). Empty for Japanese (a question with kana: the
-    same kanji often mean something else in Chinese, "安定" is "calm" and "settled" there) and Korean, and
-    without the dictionary."""
-    runs = _CJK_RUN.findall(question)
-    if not runs or _KANA.search(question):
-        return []  # Japanese (kana): its kanji words often mean something else in Chinese
-    table = _cedict()
+KANJI_MIN_CHARS = 3
+"""Shortest kanji word of a Japanese question read in CC-CEDICT (`japanese_senses`): with two-kanji words too, the
+WinQ question in Japanese read "行列" (matrix) as "formation, array, ranks" and "高速化" as "expressway" and was
+refused."""
+_TAGGER: list = []
+_KATAKANA = re.compile(r"[\u30a0-\u30ff\uff66-\uff9f]+")
+
+
+def _tagger():
+    """The MeCab tagger of `fugashi` with the `unidic-lite` dictionary (UniDic 2.1.2, memory-mapped: about 0.1 s
+    to open, nothing downloaded), made once; None without the packages."""
+    with _LOCK:
+        if not _TAGGER:
+            try:
+                import fugashi
+
+                _TAGGER.append(fugashi.Tagger())
+            except (ImportError, RuntimeError):
+                _TAGGER.append(None)
+    return _TAGGER[0]
+
+
+def japanese_senses(question: str) -> list[str]:
+    """The English senses of the words of a Japanese `question`, "/"-separated as CC-CEDICT writes them, in
+    question order ("ウェブの再利用データ" -> ``["web", "to reuse/", "data"]``).
+
+    The question is cut into words by MeCab (`fugashi`) with UniDic (`unidic-lite`). A loanword in katakana
+    is read in the English spelling UniDic gives its lemma ("ウェブ" ``ウェブ-web``, "データ" ``データ-data``; the
+    reading `cutlet` uses); a run of katakana UniDic cuts in pieces is one word whose pieces' spellings are
+    alternatives ("ニューラル|ネットワーク" neural network, "ファイン|チューニング" fine tuning; but "スパイ|キング",
+    spiking, is read "spy king"), and none when a piece has no English spelling ("モンテカルロ"). Kanji words
+    are looked up in CC-CEDICT (`_cedict`), the longest run of whole words it holds ("量子|化" as 量子化,
+    quantization), of `KANJI_MIN_CHARS`+ characters: the field's compounds are mostly written alike ("量子化",
+    "再利用"), while two-kanji words are often false friends ("行列" matrix, a queue in Chinese; "高速" fast, an
+    expressway); words written otherwise in Chinese ("学習", "勾配") stay unread.
+
+    Cold cost, only for Japanese questions: opening the tagger (about 0.1 s: the dictionary is memory-mapped)
+    and CC-CEDICT (about 1 s, shared with Chinese questions). Empty without `fugashi` and `unidic-lite`."""
+    tagger = _tagger()
+    if tagger is None:
+        return []
+    words = [(w.surface, getattr(w.feature, "lemma", None) or "") for w in tagger(question)]
     senses = []
-    for run in runs:
-        i = 0
-        while i < len(run):
-            for n in range(min(GLOSS_MAX_CHARS, len(run) - i), 1, -1):
-                if run[i:i + n] in table:
-                    senses.append(table[run[i:i + n]])
-                    i += n
+    i = 0
+    while i < len(words):
+        run = _KATAKANA if _KATAKANA.fullmatch(words[i][0]) else _CJK_RUN if _CJK_RUN.fullmatch(words[i][0]) else None
+        j = i + 1
+        while run and j < len(words) and run.fullmatch(words[j][0]):
+            j += 1
+        if run is _KATAKANA:
+            english = [lemma.rpartition("-")[2] for _, lemma in words[i:j]]
+            if all("-" in lemma for _, lemma in words[i:j]) and all(e.isascii() and e.isalpha() for e in english):
+                senses.append(" ".join(english))
+        elif run is _CJK_RUN and sum(len(w) for w, _ in words[i:j]) >= KANJI_MIN_CHARS:
+            table = _cedict()  # loaded only for a question with a kanji run long enough to be read
+            k = i
+            while k < j:  # the longest run of whole words CC-CEDICT holds, as `glosses` reads Chinese
+                for m in range(j, k, -1):
+                    text = "".join(w for w, _ in words[k:m])
+                    if len(text) >= KANJI_MIN_CHARS and text in table:
+                        senses.append(table[text])
+                        k = m
+                        break
+                else:
+                    k += 1
+        i = j
+    return senses
+
+
+def _segment(run: str, table: Collection[str]) -> list[str]:
+    """`run` (Chinese characters) cut into the words of `table`, each at most `GLOSS_MAX_CHARS` characters, by
+    bidirectional maximum matching: the longest word from the left and from the right, and of the two cuts
+    the one with fewer words, then fewer single characters, then the one from the right (Chinese is more
+    often right-headed: "训练地转换成" is 训练|地|转换|成 from the right, 训练|地转|换成 from the left)."""
+    def cut(text: str, backward: bool) -> list[str]:
+        out = []
+        while text:
+            for n in range(min(GLOSS_MAX_CHARS, len(text)), 0, -1):
+                w = text[-n:] if backward else text[:n]
+                if n == 1 or w in table:
+                    out.append(w)
+                    text = text[:-n] if backward else text[n:]
                     break
-            else:
-                i += 1  # one character: too ambiguous ("用", "小", "的") to say what the question is about
+        return out[::-1] if backward else out
+
+    forward, backward = cut(run, False), cut(run, True)
+    key = lambda ws: (len(ws), sum(len(w) == 1 for w in ws))  # noqa: E731
+    return forward if key(forward) < key(backward) else backward
+
+
+def glosses(question: str) -> list[list[str]]:
+    """English words for each Chinese or Japanese word of `question` ("有没有论文改写网页数据" -> ``[...,
+    ["revise", "edit"], ["web", "page"], ["data"]]``, "ウェブの再利用データ" -> ``[["web"], ["reuse"], ["data"]]``).
+
+    Chinese: its runs of Chinese characters cut into the words CC-CEDICT holds (`_segment`; a single
+    character is left out). Japanese (a question with kana): `japanese_senses` (UniDic's English spellings of
+    its loanwords, CC-CEDICT for its kanji compounds). Then each word's senses (the first is often not the technical one: "量化" is "to quantify" before "to
+    quantize", "收敛" "to dwindle" before "to converge"), without parenthesised notes, measure words and
+    "to"/"sth"; then `salient_words` of each (no stop or generic words); a word one of whose senses is a generic
+    word alone ("论文" paper, "模型" model, "研究" to study) is left out whole. The words of one
+    Chinese or Japanese word are alternatives (`merge_alternatives`). Empty for Korean, and without the
+    dictionaries."""
+    if _KANA.search(question):
+        senses = japanese_senses(question)
+    else:
+        runs = _CJK_RUN.findall(question)
+        if not runs:
+            return []
+        table = _cedict()
+        senses = [table[w] for run in runs for w in _segment(run, table) if len(w) > 1]
+        # one character: too ambiguous ("用", "小", "的") to say what the question is about
     from assistant.text import STOP_WORDS
 
     groups = []

@@ -950,18 +950,40 @@ def test_a_latin_name_glued_to_japanese_text_is_a_key_word():
     assert salient_words("STAR-KV的吞吐量提升了多少倍？") == ["star", "kv"]
 
 
-def test_chinese_words_get_their_english_glosses_and_japanese_gets_none():
+def test_chinese_words_get_their_english_glosses():
     from assistant.relevance import glosses
 
     groups = glosses("有没有论文改写网页数据？")
     assert ["web", "page"] in groups and ["data"] in groups and any("revise" in g for g in groups)
-    assert glosses("量子化の学習を安定させる手法は？") == []  # kana: Japanese, whose kanji words differ
     assert glosses("What is NorMuon?") == []
+    assert glosses("신경망을 양자화하는 논문이 있나요?") == []  # Korean: no dictionary
+
+
+def test_chinese_is_cut_into_words_from_both_ends():
+    """"无需训练地转换成": cut from the left only, "地转" (a word of its own) took the "转" of "转换" and the
+    question lost "convert"; from the right, "转换"/"换成" keep it."""
+    from assistant.relevance import glosses
+
+    assert any("convert" in g for g in glosses("能不能把权重无需训练地转换成低比特？"))
+
+
+def test_japanese_loanwords_and_kanji_compounds_get_english_words_and_two_kanji_false_friends_none():
+    """Katakana loanwords are read in UniDic's English spelling ("ニューラルネットワーク" neural network, "プロンプト" prompt), a kanji
+    compound of three or more characters in CC-CEDICT ("量子化" quantization); "行列" (a matrix in Japanese,
+    a queue in Chinese) is not read."""
+    from assistant.relevance import glosses
+
+    groups = glosses("ニューラルネットワークの量子化とプロンプトの行列を扱う論文は？")
+    words = [w for g in groups for w in g]
+    assert ["neural", "network"] in groups and ["prompt"] in groups
+    assert ["quantization"] in groups
+    assert "formation" not in words and "queue" not in words
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("question, paper", [
     ("哪篇论文加速量化感知训练？", "WinQ"),
+    ("ニューロンごとに正規化するオプティマイザの論文はありますか？", "NorMuon"),
     ("¿Qué artículo propone una decodificación que adapta la anchura de la búsqueda según la entropía "
      "del modelo?", "EDEN"),
 ])
@@ -972,6 +994,20 @@ def test_a_question_in_another_language_without_names_is_answered_from_its_paper
     carry the question to its paper (both were refused: "No paper in the collection is about this question.")."""
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and cited[:1] == [paper]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, paper, fact", [
+    ("有没有论文把量化感知训练加速了？最多快了几倍？", "WinQ", "4×"),
+    ("有没有论文在推理时根据熵来调整候选数量？它近似哪种搜索？", "EDEN", "beam search"),
+])
+def test_a_chinese_question_whose_paper_the_gate_keeps_is_answered_from_its_sentences(
+        bundled_store, settings, question, paper, fact):
+    """The gate kept the paper through the question's English glosses, and the extractive backend then matched
+    its sentences to the Chinese text alone (MiniLM is English-only: cosines near 0, no shared word): "The
+    abstracts do not say." Its sentences are matched to the question read with those glosses."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert cited[:1] == [paper] and fact in obj["answer"]
 
 
 def test_the_venue_a_question_remembers_is_not_a_word_the_abstract_must_hold(fake_store, tmp_path):

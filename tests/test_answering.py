@@ -410,6 +410,10 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "What do the papers about data selection have in common?",  # "the papers about ...": said which
     "Why do gradients for new skills conflict with those for old ones?",  # "those for": a noun before it
     "有没有论文用低秩分解来压缩键值缓存？这个方法能快多少？",  # 这个方法: the method the first sentence describes
+    # "What about <a topic described in full>, any papers on that?": a new search, not a follow-up
+    "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?",
+    "And what about watermarking generated text, is there anything?",
+    "Is there a paper that makes beam search cheaper and proves a bound for it?",  # "it": beam search
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -447,6 +451,11 @@ def test_a_self_contained_question_does_not_need_history(question):
     "How much compute overhead does it add?",  # "compute overhead" is what is asked, not what "it" names
     "Which Transformer operations does it support?",
     "And the other one, what does it quantize?",
+    # "it" after a preposition is not the noun phrase it belongs to: "a guarantee for it" is no guarantee for itself
+    "Is there any convergence proof for it?",
+    "What guarantees exist for it?",
+    "Are there ablations of the loss for it?",
+    "What about vision transformers?",  # a domain without a search: asks the paper under discussion
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -540,6 +549,14 @@ def _turn(question, cited=(), standalone=""):
     # "Does that work ...?": "work" is the verb, so only "that" is replaced
     ([_turn("Is there a data selection method that looks at the optimizer?", ["OPUS"])],
      "Does that work for speech models?", "Does OPUS work for speech models?"),
+    # "it" inside the noun phrase a preposition belongs to points back to the paper under discussion
+    ([_turn("Which decoding method spends more compute on uncertain tokens?", ["EDEN"])],
+     "Is there any convergence proof for it?", "Is there any convergence proof for EDEN?"),
+    # a "What about ..." that describes a new topic and searches for it is not glued to the old one
+    ([_turn("Is there work on stabilizing GRPO?", ["PCR"]), _turn("How do they model the gradients?", ["PCR"],
+      "How do they model the gradients? (PCR)")],
+     "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?",
+     "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?"),
     # a chain of follow-ups without a subject names the first question once, not nested brackets
     ([_turn("Is there work on sparse attention for video?"),
       _turn("Which tasks was it tested on?", standalone="Which tasks was it tested on? (follow-up to: Is there work "

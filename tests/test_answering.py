@@ -801,6 +801,15 @@ def _converse(bundled_store, settings, turns):
       "What does the name stand for?"], "What does the name stand for? (EDEN)", "EDEN", "Entropy-informed"),
     # "the projection": given by the last answer ("projects the residual connection space ...")
     (["What is mHC?", "What property does the projection restore?"], None, "Manifold-Constrained", "identity mapping"),
+    # "it" inside "a guarantee for it" is the paper under discussion (was kept unresolved and refused)
+    (["Which decoding method adapts its beam width to the model's entropy?",
+      "Is there a convergence guarantee for it?"],
+     "Is there a convergence guarantee for EDEN?", "EDEN", ""),
+    # a "What about ..." describing a new topic and asking for papers on it is searched as it is
+    (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
+      "What about widening the residual stream with hyper-connections, is there anything on that?"],
+     "What about widening the residual stream with hyper-connections, is there anything on that?",
+     "Manifold-Constrained", ""),
 ])
 def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundled_store, settings, turns,
                                                                           standalone, cited, fact):
@@ -811,6 +820,23 @@ def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundle
     assert not last.refused, last.text
     assert [cited in c.paper.abstract for c in last.citations] == [True], last.text
     assert fact.casefold() in last.text.casefold()
+
+
+@pytest.mark.integration
+def test_a_follow_up_asking_whether_the_paper_supports_what_its_abstract_never_states_is_not_said(
+        bundled_store, settings):
+    """"Does it support paged attention?" of the KV-cache paper: its abstract says "attention module", never
+    paged attention; one shared word is not the thing asked, so the abstracts do not say (it quoted the paper's
+    summary); the paper's own low-bit quantization is answered."""
+    from assistant.prompts import CANNOT_ANSWER
+
+    turns = ["Which paper compresses the KV cache with adaptive low-rank projections?"]
+    last = _converse(bundled_store, settings, turns + ["Does it support paged attention?"])
+    assert last.standalone_question == "Does STAR-KV support paged attention?"
+    assert last.text == CANNOT_ANSWER and last.citations == ()
+    last = _converse(bundled_store, settings, turns + ["Does it support low-bit quantization?"])
+    assert not last.refused and [c.paper.title for c in last.citations] == ["STAR-KV"]
+    assert "low-bit quantization" in last.text
 
 
 def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_not():

@@ -1190,11 +1190,13 @@ language tasks together): stated for it, though it is not."""
 
 def asked_object(question: str) -> str:
     """The thing `question` asks a paper to work for, be tried on, support or apply to (`_ASKED_OF`), without
-    a trailing "too" / "as well"; "" when it asks no such thing."""
+    a leading preposition or article ("What is X used for in robotics?": "robotics") or a trailing "too" / "as
+    well"; "" when it asks no such thing."""
     m = _ASKED_OF.search(question)
     if m is None:
         return ""
-    return _OBJECT_TAIL.sub("", m.group("object")).strip()
+    thing = re.sub(r"^(?:(?:for|in|on|with|at|to|the|a|an)\s+)+", "", m.group("object").strip(), flags=re.I)
+    return _OBJECT_TAIL.sub("", thing).strip()
 
 
 def _stems_of_sentence(sentence: str) -> set[str]:
@@ -1206,9 +1208,9 @@ def _stems_of_sentence(sentence: str) -> set[str]:
 
 def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vector=None, part=None) -> bool:
     """Whether the abstract of `sentences` states `thing` (`asked_object`: "vision transformers", "1.1B
-    pretraining"): one sentence holds every specific word of it (stems; a word of the question of four or more
-    letters may be the start of the abstract's: "math" in "mathematical"; not a code or data availability
-    statement), or
+    pretraining"): its sentences hold every specific word of it (stems; a word of the question of four or more
+    letters may be the start of the abstract's: "math" in "mathematical"; not in a code or data availability
+    statement: "code generation" is not stated by "Our code is available"), or
     a sentence says it in other words: the cosine of `thing_vector` (the phrase's MiniLM vector ``(dim,)``) with
     a sentence's (`vectors` ``(n, dim)``) reaches `OBJECT_STATED`, and the thing's part of the question, `part`
     ``(length, (dim,) direction)`` (`_removed_parts` of the question less the phrase), is covered by a sentence
@@ -1220,12 +1222,9 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
     wanted = content_stems(thing) - result_stems()
     if not wanted:
         return True
-    for sentence in sentences:
-        if is_availability_statement(sentence):
-            continue
-        have = _stems_of_sentence(sentence)
-        if all(w in have or (len(w) >= 4 and any(h.startswith(w) for h in have)) for w in wanted):
-            return True
+    have = set().union(*(_stems_of_sentence(x) for x in sentences if not is_availability_statement(x)))
+    if all(w in have or (len(w) >= 4 and any(h.startswith(w) for h in have)) for w in wanted):
+        return True
     if vectors is None or not len(vectors) or thing_vector is None or part is None:
         return False
     length, direction = part

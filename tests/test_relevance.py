@@ -864,6 +864,7 @@ def test_a_method_applied_to_a_domain_its_abstract_does_not_cover_is_not_said_an
     ("Can PowerFlow be applied to theorem proving, and how?", "theorem proving"),  # to the clause's end
     ("What is DiffuSearch used for in the robotics domain?", "robotics domain"),
     ("Which benchmarks was STAR-KV evaluated on?", ""),  # asks which, names no thing
+    ("Which of WinQ and NorMuon works for 4-bit models?", ""),  # a choice among papers, not a thing asked of one
     ("What is NorMuon?", ""),
 ])
 def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(question, thing):

@@ -62,7 +62,9 @@ Per question, on top of the per-paper relevance:
   uses NorMuon to train robot control policies?") with a key word no abstract uses and no retrieved paper
   covers in meaning (`uncovered_topics`) asks about a topic the collection lacks: refused, the note names it;
   a question applying a paper it names to such a domain ("Does RankTuner work for music generation?") is
-  answered "The abstracts do not say." (`Judgement.named`); refused too is one whose such words form a
+  answered "The abstracts do not say." (`Judgement.named`), as is one asking a paper it names to work for,
+  be tried on or support a thing its abstract does not state in its words or in other words (`asked_object`,
+  `asked_object_stated`: "Does STAR-KV support speculative decoding?"); refused too is one whose such words form a
   phrase that together the papers the answer would quote do not cover ("... for autonomous driving"); "Has
   anyone applied ...", "Any paper on ..." are search questions too (`extractive.searches_for_paper`);
 - in a collection of `ABSENT_WORD_MIN_PAPERS` or more, a hyphenated term no abstract writes
@@ -1349,8 +1351,9 @@ class Judgement:
     note: str = ""
     named: list[str] = field(default_factory=list)
     """When nothing is relevant: the titles of the papers the question names (not a search for a paper)
-    whose abstracts do not cover the domain it adds ("Does WinQ work for vision transformers?"): the
-    abstracts do not say, rather than no paper is about the question."""
+    whose abstracts do not cover the domain it adds ("Does WinQ work for vision transformers?") or do not
+    state the thing it asks them to support or be tried on (`asked_object_stated`): the abstracts do not say,
+    rather than no paper is about the question."""
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,

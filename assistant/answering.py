@@ -585,11 +585,43 @@ _SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|
 _WH = re.compile(r"\b(?:how|what|which|why|when|where|who)\b", re.I)
 
 
+_OBJECT_OF = re.compile(r"\b(?:of|for|in|from|with|on|at|by|to|about|over|against|behind|beyond)\s+$", re.I)
+_DETERMINERS = frozenset({"a", "an", "the", "any", "some", "no", "every", "each"})
+_PREPOSITIONS = frozenset({"of", "for", "in", "from", "with", "on", "at", "by", "to", "about", "over", "against",
+                           "behind", "beyond"})
+
+
+def _governing_phrase_start(before: str) -> int:
+    """Where the noun phrase ends `before` begins when a preposition ends it ("Is there any theoretical
+    guarantee for " -> the start of "any theoretical guarantee for "; "... a proof of convergence for " ->
+    of "a proof of convergence for "): its words back to its determiner, through the prepositions that
+    chain it, stopping at any other function word ("What guarantees exist for " -> after "What");
+    len(`before`) when no preposition ends it."""
+    from assistant.text import STOP_WORDS
+
+    if not _OBJECT_OF.search(before):
+        return len(before)
+    words = list(re.finditer(r"[^\W_][\w\-']*", before))
+    start = len(before)
+    for w in reversed(words):
+        low = w.group(0).casefold()
+        if low in _DETERMINERS:
+            return w.start()
+        if low in STOP_WORDS and low not in _PREPOSITIONS:
+            break
+        start = w.start()
+    return start
+
+
 def _before_clause(text: str, at: int) -> str:
     """The text an "it" at `at` may point back to: all before it, or, for "it" as the subject after an
     auxiliary ("How much compute overhead does it add?"), only what comes before the wh-word opening
-    its clause: the noun phrase a wh-question asks about is not what "it" names."""
+    its clause: the noun phrase a wh-question asks about is not what "it" names; for "it"/"its" after a
+    preposition, what comes before the noun phrase that preposition belongs to ("Is there any
+    theoretical guarantee for it?": a guarantee is not for itself, so "it" points past the question)."""
     before = text[:at]
+    if _OBJECT_OF.search(before):
+        return before[:_governing_phrase_start(before)]
     if not _SUBJECT_IT.search(before):
         return before
     wh = list(_WH.finditer(before))
@@ -672,13 +704,21 @@ def needs_history(question: str) -> bool:
     entities = _entities(q)
     if not entities and _DEFINITE_SUBJECT.search(q):
         return True
-    if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q):
+    if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q) and not _about_search(q):
         return True
     if not entities and not _specific_stems(q) and re.search(r"[A-Za-z]", q) and not re.search(r"[^\x00-\x7f]{3}", q):
         return True
     if not entities and _asks_study_detail(q):
         return True
     return False
+
+
+def _about_search(question: str) -> bool:
+    """A "What about ..." question that describes its own topic (two or more specific words) and asks the
+    collection for it ("What about sparse attention for long documents, any papers on that?", "..., is
+    there anything?"): a new search, not a follow-up of the paper under discussion ("What about vision
+    transformers?" asks that paper about another domain)."""
+    return len(_specific_stems(question)) >= 2 and bool(_COLLECTION_WIDE.search(question))
 
 
 def _asks_study_detail(question: str) -> bool:

@@ -410,6 +410,10 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "What do the papers about data selection have in common?",  # "the papers about ...": said which
     "Why do gradients for new skills conflict with those for old ones?",  # "those for": a noun before it
     "有没有论文用低秩分解来压缩键值缓存？这个方法能快多少？",  # 这个方法: the method the first sentence describes
+    # "What about <a topic described in full>, any papers on that?": a new search, not a follow-up
+    "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?",
+    "And what about watermarking generated text, is there anything?",
+    "Is there a paper that makes beam search cheaper and proves a bound for it?",  # "it": beam search
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -447,6 +451,11 @@ def test_a_self_contained_question_does_not_need_history(question):
     "How much compute overhead does it add?",  # "compute overhead" is what is asked, not what "it" names
     "Which Transformer operations does it support?",
     "And the other one, what does it quantize?",
+    # "it" after a preposition is not the noun phrase it belongs to: "a guarantee for it" is no guarantee for itself
+    "Is there any convergence proof for it?",
+    "What guarantees exist for it?",
+    "Are there ablations of the loss for it?",
+    "What about vision transformers?",  # a domain without a search: asks the paper under discussion
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -540,6 +549,14 @@ def _turn(question, cited=(), standalone=""):
     # "Does that work ...?": "work" is the verb, so only "that" is replaced
     ([_turn("Is there a data selection method that looks at the optimizer?", ["OPUS"])],
      "Does that work for speech models?", "Does OPUS work for speech models?"),
+    # "it" inside the noun phrase a preposition belongs to points back to the paper under discussion
+    ([_turn("Which decoding method spends more compute on uncertain tokens?", ["EDEN"])],
+     "Is there any convergence proof for it?", "Is there any convergence proof for EDEN?"),
+    # a "What about ..." that describes a new topic and searches for it is not glued to the old one
+    ([_turn("Is there work on stabilizing GRPO?", ["PCR"]), _turn("How do they model the gradients?", ["PCR"],
+      "How do they model the gradients? (PCR)")],
+     "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?",
+     "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?"),
     # a chain of follow-ups without a subject names the first question once, not nested brackets
     ([_turn("Is there work on sparse attention for video?"),
       _turn("Which tasks was it tested on?", standalone="Which tasks was it tested on? (follow-up to: Is there work "
@@ -784,6 +801,15 @@ def _converse(bundled_store, settings, turns):
       "What does the name stand for?"], "What does the name stand for? (EDEN)", "EDEN", "Entropy-informed"),
     # "the projection": given by the last answer ("projects the residual connection space ...")
     (["What is mHC?", "What property does the projection restore?"], None, "Manifold-Constrained", "identity mapping"),
+    # "it" inside "a guarantee for it" is the paper under discussion (was kept unresolved and refused)
+    (["Which decoding method adapts its beam width to the model's entropy?",
+      "Is there a convergence guarantee for it?"],
+     "Is there a convergence guarantee for EDEN?", "EDEN", ""),
+    # a "What about ..." describing a new topic and asking for papers on it is searched as it is
+    (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
+      "What about widening the residual stream with hyper-connections, is there anything on that?"],
+     "What about widening the residual stream with hyper-connections, is there anything on that?",
+     "Manifold-Constrained", ""),
 ])
 def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundled_store, settings, turns,
                                                                           standalone, cited, fact):
@@ -794,6 +820,23 @@ def test_extractive_follow_up_is_answered_from_the_paper_under_discussion(bundle
     assert not last.refused, last.text
     assert [cited in c.paper.abstract for c in last.citations] == [True], last.text
     assert fact.casefold() in last.text.casefold()
+
+
+@pytest.mark.integration
+def test_a_follow_up_asking_whether_the_paper_supports_what_its_abstract_never_states_is_not_said(
+        bundled_store, settings):
+    """"Does it support paged attention?" of the KV-cache paper: its abstract says "attention module", never
+    paged attention; one shared word is not the thing asked, so the abstracts do not say (it quoted the paper's
+    summary); the paper's own low-bit quantization is answered."""
+    from assistant.prompts import CANNOT_ANSWER
+
+    turns = ["Which paper compresses the KV cache with adaptive low-rank projections?"]
+    last = _converse(bundled_store, settings, turns + ["Does it support paged attention?"])
+    assert last.standalone_question == "Does STAR-KV support paged attention?"
+    assert last.text == CANNOT_ANSWER and last.citations == ()
+    last = _converse(bundled_store, settings, turns + ["Does it support low-bit quantization?"])
+    assert not last.refused and [c.paper.title for c in last.citations] == ["STAR-KV"]
+    assert "low-bit quantization" in last.text
 
 
 def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_not():

@@ -71,7 +71,7 @@ _PAPERS = re.compile(
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
     # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
-    rf"|{_BARE_PLURAL}",
+    rf"|{_BARE_PLURAL}|{_MASS_WORK}",
     re.I)
 
 

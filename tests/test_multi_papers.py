@@ -192,3 +192,21 @@ def test_a_theme_question_leaves_out_papers_far_below_the_themes_papers(bundled_
     assert not {"PowerFlow", "PLAINTAIN"} & set(cited), obj["answer"]
     notes = {e["title"]: e.get("note", "") for e in obj["relevance"]}
     assert "weaker match than the theme's papers" in notes["PowerFlow"], notes
+
+
+@pytest.mark.parametrize("question, offered", [
+    ("Which papers report results on image classification or object detection benchmarks?",
+     ["image classification", "object detection benchmarks"]),
+    ("Which papers give guarantees (a lower bound, sample complexity or consistency)?",
+     ["a lower bound", "sample complexity", "consistency"]),
+    ("Which papers study sparsity, such as pruned weights, sparse attention or mixture-of-experts?",
+     ["pruned weights", "sparse attention", "mixture-of-experts"]),
+    ("Which papers train on text / speech data?", ["text", "speech data"]),
+    # one thing in parentheses (an acronym) and no "or": no alternatives
+    ("Which papers build on Proximal Policy Optimization (PPO)?", []),
+    ("Which papers study KV cache compression?", []),
+])
+def test_the_alternatives_a_theme_question_offers(question, offered):
+    from assistant.relevance import alternatives
+
+    assert alternatives(question) == offered

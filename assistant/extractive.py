@@ -52,6 +52,13 @@ if TYPE_CHECKING:
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|quais|quali)"
 _DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
+_BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts)\s+"
+                r"(?:about|on|that|which|where|using|with|for|in|from|addressing|dealing|proposing|studying)\b")
+"""A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
+build evaluation pipelines"): it asks for every paper it describes, as "which papers ..." does."""
+_MASS_WORK = r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
+""""What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are
+mass nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper)."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
@@ -62,7 +69,9 @@ _PAPERS = re.compile(
     r"methods?|approach(?:es)?)\b"
     # "List all papers that ...", "Name every paper ...": the imperative asks for papers as "which papers" does
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b",
+    r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
+    # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
+    rf"|{_BARE_PLURAL}|{_MASS_WORK}",
     re.I)
 
 
@@ -76,7 +85,7 @@ _PLURAL = re.compile(
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
-    rf"|{_DIFFER}", re.I)
+    rf"|{_BARE_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
 _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          r"(?:papers|works|studies|articles|methods|approaches)\b"
                          r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"

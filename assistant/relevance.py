@@ -150,6 +150,18 @@ several-paper questions' leave-one-file-out log-odds (best paper >= 0.06): the p
 are gold 0.79 of the time and hold 0.88 of the gold papers (margin 4.0: 0.80 and 0.87; 6.0: 0.75 and
 0.88; margin 3.0 loses recall at every threshold). The weights with ``uncovered`` spread the log-odds
 wider: without it, at 4.0, 0.785 and 0.859."""
+THEME_GAP = 0.8
+THEME_KEEP = 2
+"""A several-paper question keeps its papers down to the first drop of more than `THEME_GAP` in log-odds between
+one kept paper and the next (best first), never fewer than `THEME_KEEP`; below the drop only papers relevant
+enough for a one-paper question (`THRESHOLD`, scaled) stay. Read on the 121 several-paper questions of the
+development files (icml2026 dev, seed, fresh..fresh9, the chats' theme turns) judged on 16 retrieved papers
+(`answering.THEME_DEPTH`): gold papers kept 0.860, kept papers gold 0.827 (no cut: 0.867 and 0.798; drop 1.0: 0.860
+and 0.822; 1.5: 0.865 and 0.809; every paper below a drop of 0.8 left out: 0.848 and 0.848; judged on 8 papers
+without a cut, as before: 0.856 and 0.814). It left out true theme papers at 0.4-0.65 relevance below two at 0.95
+("Which papers evaluate their method on code generation?") before one-paper relevance spared them. Not applied
+to a question offering `alternatives` (51 of the 122): 0.867 and 0.817, and none of the theme papers matching
+another example than the best papers ("Hessian spectra, condition numbers or ...") is left out."""
 REFERENCE_SIZE = 19
 """Papers in the collection the thresholds were fit on (the bundled ICML 2026 abstracts)."""
 SCALE_SLOPE = 0.103
@@ -1080,6 +1092,45 @@ def example_groups(question: str) -> tuple[list[str], list[list[list[str]]]]:
     return salient_words(head_text), groups
 
 
+_ALTERNATIVE_SPLIT = re.compile(r",|;|\s/\s|(?<=\w)/(?=\w)|\bor\b|\band\b")
+_CONJUNCT = 3
+"""Content words (`salient_words`) at most on each side of an "or" that an alternative is taken to span."""
+
+
+def alternatives(question: str) -> list[str]:
+    """The alternatives `question` offers for what a paper may be about, when it offers some: a list in
+    parentheses ("prove formal guarantees (a theorem, convergence or regret bounds)"), an example list
+    (`example_groups`: "such as A, B or C") or two phrases joined by "or" or "/" ("results on code generation or
+    coding benchmarks": the content words next to "or" on each side, at most `_CONJUNCT`). ``[]`` when it offers
+    none; a list of one thing ("Direct Preference Optimization (DPO)") offers none."""
+    out: list[str] = []
+
+    def add(parts: Sequence[str]) -> None:
+        parts = [p.strip() for p in parts if salient_words(p)]
+        if len(parts) >= 2:
+            out.extend(parts)
+
+    lists = [(m.start(1), m.end(1)) for m in re.finditer(r"\(([^()]*)\)", question)]
+    lists += [(m.start("list"), m.end("list")) for m in _EXAMPLES.finditer(question)]
+    for start, end in lists:
+        add(_ALTERNATIVE_SPLIT.split(question[start:end]))
+    words = list(re.finditer(r"[^\W_][\w\-]*|[^\w\s]", question))
+    for i, w in enumerate(words):
+        if w.group(0).casefold() != "or" and not (w.group(0) == "/" and 0 < i < len(words) - 1):
+            continue
+        if any(start <= w.start() < end for start, end in lists):
+            continue
+        left = i
+        while left > 0 and i - left < _CONJUNCT and salient_words(words[left - 1].group(0)):
+            left -= 1
+        right = i
+        while right < len(words) - 1 and right - i < _CONJUNCT and salient_words(words[right + 1].group(0)):
+            right += 1
+        if left < i < right:
+            add([question[words[left].start():w.start()], question[w.end():words[right].end()]])
+    return list(dict.fromkeys(out))
+
+
 def focus_coverage(question: str, hits: WordHits, floor: float = 0.0) -> list[float]:
     """Per row of `hits`: the IDF-weighted share of the question's key words the document holds, with
     each example list (`example_groups`) counted as ONE key word (its weight: the largest IDF of its
@@ -1525,9 +1576,11 @@ class Judgement:
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,
-          strict: bool = True, threshold: float | None = None) -> Judgement:
+          strict: bool = True, threshold: float | None = None, baseline: int | None = None) -> Judgement:
     """Judge every retrieved paper (see the module docstring). `strict` for the extractive backend;
-    ``strict=False`` (LLM backends) keeps everything but clearly irrelevant papers."""
+    ``strict=False`` (LLM backends) keeps everything but clearly irrelevant papers. `baseline`: the ``dense_gap``
+    evidence is measured against the median of the first `baseline` results only (None: all), the retrieval depth
+    the weights were fit at (``top_k``), when more are judged (`answering.THEME_DEPTH`)."""
     if not results:
         return Judgement([], [], "no paper matched")
     import numpy as np
@@ -1640,7 +1693,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                                           reference)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
-        others = denses[:i] + denses[i + 1:]
+        others = [d for j, d in enumerate(denses[:baseline]) if j != i]
         e.focus, e.sentence_lexical = f, sl
         e.dense_gap = denses[i] - float(np.median(others)) if others else 0.0
         e.score = log_odds(e)
@@ -1741,6 +1794,20 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:
             e.relevant = True
+    if several and strict and not pointers and not alternatives(question):
+        # a theme's papers score alike; a paper far below the one before it (log-odds) shares the theme's words
+        # in passing (the RL that trains a data rephraser for "RL for reasoning"): the papers after the first such
+        # drop are left out, unless relevant enough to be answered on their own; the first two are always kept.
+        # Not when the question offers alternatives ("such as Hessian spectra, condition numbers or ..."): each
+        # paper matches another one, and their scores spread apart without any using the theme in passing
+        ranked = sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
+        cut = next((i for i in range(THEME_KEEP, len(ranked)) if ranked[i - 1].score - ranked[i].score > THEME_GAP),
+                   len(ranked))
+        for e in ranked[cut:]:
+            if e.score < _logit(one_paper_bar):
+                e.relevant = False
+                e.note = (f"a weaker match than the theme's papers (relevance {1 / (1 + math.exp(-e.score)):.2f}, "
+                          f"log-odds {ranked[cut - 1].score - e.score:.1f} below {ranked[cut - 1].title[:40]})")
     for e in evidence:
         e.score = 1 / (1 + math.exp(-e.score))
     relevant = [r for r, e in zip(results, evidence) if e.relevant]

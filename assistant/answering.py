@@ -585,10 +585,10 @@ _SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|
 _WH = re.compile(r"\b(?:how|what|which|why|when|where|who)\b", re.I)
 
 
-_OBJECT_OF = re.compile(r"\b(?:of|for|in|from|with|on|at|by|to|about|over|against|behind|beyond)\s+$", re.I)
 _DETERMINERS = frozenset({"a", "an", "the", "any", "some", "no", "every", "each"})
 _PREPOSITIONS = frozenset({"of", "for", "in", "from", "with", "on", "at", "by", "to", "about", "over", "against",
                            "behind", "beyond"})
+_OBJECT_OF = re.compile(rf"\b(?:{'|'.join(sorted(_PREPOSITIONS))})\s+$", re.I)
 
 
 def _governing_phrase_start(before: str) -> int:

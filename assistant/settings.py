@@ -223,13 +223,13 @@ def unknown_env_settings(environ=None) -> list[str]:
     naming the closest setting's variable (`difflib`), sorted. pydantic-settings ignores such a variable
     (the prefix is generic, so other tools may set one too): the CLI prints these as warnings rather
     than failing, while a TOML key or a `PaperCollection.open` keyword that is no setting is an error."""
-    import difflib
-
     environ = os.environ if environ is None else environ
     known = {f"{ENV_PREFIX}{name.upper()}" for name in Settings.model_fields}
     known |= {f"{ENV_PREFIX}{name}" for name in OTHER_ENV_NAMES}
     messages = []
     for name in sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in known):
+        import difflib  # only when a variable is unknown: this runs before every command
+
         close = difflib.get_close_matches(name, sorted(known), n=1)
         hint = f"did you mean {close[0]}?" if close else "the variables are ASSISTANT_ and a setting's name in capitals"
         messages.append(f"{name} is not a setting and is ignored; {hint}")

@@ -82,6 +82,7 @@ import functools
 import math
 import re
 import threading
+import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -1505,14 +1506,16 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     return out
 
 
-_REFERENCE: dict[tuple, object] = {}
+_REFERENCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""`reference_embedder`'s fp32 models, each kept as long as the int8 embedder it serves (one per store): a
+cache keyed by the model folder kept one 110 MiB model per data folder for the life of the process."""
 
 
 def reference_embedder(embedder):
     """The embedder the gate embeds the question with (its best-sentence similarity, and `uncovered_terms`'
     question and its variants without a key word): `embedder` itself, or for
     an int8 MiniLM (`store.embeddings.OnnxMiniLM` with ``precision="int8"``) its fp32 model from the same
-    folder, made once per folder (0.25 s to load under load, 130 MiB more peak memory; its texts are a few
+    folder, made once per embedder and released with it (0.25 s to load under load, 130 MiB more peak memory; its texts are a few
     short questions).
 
     Why: the part of the question a key word carries is ``v(question) - v(question without the word)``, a
@@ -1525,11 +1528,10 @@ def reference_embedder(embedder):
     a cosine with them by about 0.01)."""
     if getattr(embedder, "precision", "fp32") == "fp32" or not hasattr(embedder, "with_precision"):
         return embedder
-    key = (str(embedder.model_dir), embedder.threads, str(embedder.model_cache_dir), str(embedder.cache_dir))
     with _LOCK:
-        ref = _REFERENCE.get(key)
+        ref = _REFERENCE.get(embedder)
         if ref is None:
-            ref = _REFERENCE[key] = embedder.with_precision("fp32")
+            ref = _REFERENCE[embedder] = embedder.with_precision("fp32")
     return ref
 
 

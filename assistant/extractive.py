@@ -1251,9 +1251,9 @@ class ExtractiveSynthesizer:
 
     def _scored(self, question: str, embedder: Embedder, sources, pointers, focus):
         """``[(score, n, sentence, similarity, overlap, position)]`` for every sentence of `sources`."""
-        from assistant.relevance import sentence_vectors
+        from assistant.relevance import reference_embedder, sentence_vectors
 
-        qvec = embedder.embed([question])[0]
+        qvec = reference_embedder(embedder).embed([question])[0]  # the sentences' model (`sentence_vectors`)
         out = []
         for s in sources:
             sentences, vectors = sentence_vectors(s.paper, embedder)

@@ -302,10 +302,14 @@ def sentence_vectors(paper, embedder) -> tuple[list[str], object]:
     (`SentenceVectorCache`) for an embedder that names its model (`cache_key`) and has a cache folder,
     so that a new process does not embed again the sentences of abstracts judged before.
 
-    The vectors are those of one ``embedder.embed(sentences)`` call per abstract, cached or not (a
-    cached answer is the same answer). Raises `EmbeddingError` as ``embedder.embed`` does."""
+    The vectors are those of one ``reference_embedder(embedder).embed(sentences)`` call per abstract, cached
+    or not (a cached answer is the same answer): fp32 at either precision of the collection, like the
+    question vectors they are compared with, because the int8 copy's error depends on the CPU's integer
+    instructions (mean cosine to fp32 0.995 with AVX-512 VNNI, 0.993 on AVX2 alone) and moved the gate's and
+    the answer sentences' choices between machines. Raises `EmbeddingError` as ``embedder.embed`` does."""
     from assistant.text import split_sentences
 
+    embedder = reference_embedder(embedder)
     key = (paper.id or paper.abstract[:64], paper.content_hash())
     hit = _SENTENCES.get(key)
     if hit is None:
@@ -1465,8 +1469,9 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     paper counts only when it applies the paper's method to a domain (`_APPLIED`: "Does RankTuner work for
     music generation?"; a topic typed as a search, `is_topic_query`, is a search question), and then only the words of the domain; otherwise ("Where can I download A2RBench?")
     the word asks what the paper says, not which paper. `phrases` (`phrase_gaps`): the gaps of runs of such
-    words removed together ("machine translation"), held to the same `TOPIC_GAP`; a phrase is returned
-    whole when none of its words is a topic alone. `kept`: the rows of the papers the answer would quote (the
+    words removed together ("machine translation", "drones or satellites"), held to the same `TOPIC_GAP`; a
+    phrase is returned whole when none of its words is a topic alone, or in place of its words that are (the
+    note names the whole added topic, not whichever of its words crossed `TOPIC_GAP`). `kept`: the rows of the papers the answer would quote (the
     best paper and those within the margin of it; None: every row); a phrase is judged against those only.
 
     Why only the kept papers for a phrase: the answer quotes them, so it is they that must cover the domain a
@@ -1497,13 +1502,16 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         row = gaps.get(w) or []
         if idf >= hits.max_idf - 1e-9 and row and None not in row and min(row) >= TOPIC_GAP:
             out.append(w)
+    topics = []
     for phrase, row in (phrases or {}).items():
-        if out or (domain is not None and not set(phrase.split()) <= domain):
+        words = set(phrase.split())
+        if (out and not words & set(out)) or (domain is not None and not words <= domain):
             continue
         row = row if kept is None else [row[i] for i in kept if i < len(row)]
         if row and None not in row and min(row) >= TOPIC_GAP:
-            out.append(phrase)
-    return out
+            topics.append(phrase)
+    in_phrase = {w for phrase in topics for w in phrase.split()}
+    return [w for w in out if w not in in_phrase] + topics
 
 
 _REFERENCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -1524,8 +1532,9 @@ def reference_embedder(embedder):
     the direction of a word's part at int8 has cosine 0.92-0.97 with fp32's, and its cover by a sentence
     moves by 0.028 on a spread of 0.081 (0.34 of it), against 0.01-0.02 of the spread for the other
     evidence; it was the evidence that moved the most log-odds between the precisions (0.061 per paper,
-    dense_gap 0.028, sentence 0.024). The sentences keep the collection's precision (one vector each moves
-    a cosine with them by about 0.01)."""
+    dense_gap 0.028, sentence 0.024). The abstracts' sentences are embedded with it too (`sentence_vectors`):
+    the int8 copy's error depends on the CPU (AVX-512 VNNI or AVX2 integer kernels), and on an AVX2-only
+    machine it moved four decisions of the test suite that fp32 sentences keep."""
     if getattr(embedder, "precision", "fp32") == "fp32" or not hasattr(embedder, "with_precision"):
         return embedder
     with _LOCK:

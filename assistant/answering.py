@@ -499,7 +499,7 @@ _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|alwa
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
 hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
-implementation implemented library"""
+implementation implemented library weights checkpoint checkpoints hugging face public publicly available download downloadable"""
 _COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
@@ -569,8 +569,9 @@ def _has_other_script_antecedent(before: str) -> bool:
 def _earlier_sentences(text: str) -> str:
     """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
     the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
-    first clause); "" when `text` is one clause."""
-    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in re.finditer(r",\s+(?:and|but|or)\s", text)])
+    first clause; "There's also a decoding paper about alignment — how does that one work?": the part before the
+    dash); "" when `text` is one clause."""
+    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in re.finditer(r",\s+(?:and|but|or)\s|\s[—–-]+\s", text)])
     return text[:cut] if cut >= 0 else ""
 
 
@@ -769,7 +770,14 @@ def _paper_name(paper) -> str:
 
 
 def _turn_entities(turn) -> list[str]:
-    return _entities(turn.standalone_question or turn.question)
+    """The names of a turn's standalone question; of a follow-up that cited nothing, the names its rewrite
+    added, when it added some: "Did they release model weights on Hugging Face? (EAPO)" is about EAPO, not
+    Hugging Face."""
+    named = _entities(turn.standalone_question or turn.question)
+    if not turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
+        own = set(_entities(turn.question))
+        return [n for n in named if n not in own] or named
+    return named
 
 
 def _subject(conversation: Conversation, question: str = "") -> tuple[list[str], list[str]]:

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from assistant.enums import BackendName
-from assistant.text import content_stems, fold, join_names, mentions, name_tokens, render_latex
+from assistant.text import content_stems, fold, join_names, mentions, name_tokens, named_by_expansion, render_latex
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -59,6 +59,11 @@ build evaluation pipelines"): it asks for every paper it describes, as "which pa
 _MASS_WORK = r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
 """"What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are
 mass nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper)."""
+_REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|give\s+me|list)\s+(?:me\s+)?"
+              r"(?:some\s+|a\s+few\s+|any\s+|the\s+)?(?:papers|works|studies|articles)\b"
+              r"|\bone\s+(?:that|which|who)\b[^?]*?\band\s+(?:one|another)\s+(?:that|which|who)\b")
+"""Papers asked for as a request rather than a which-question ("I need papers on ...", "Can you find some papers
+that ...", "... one that rewrites web text and one that selects data"): every paper it describes."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
@@ -85,12 +90,12 @@ _PLURAL = re.compile(
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
-    rf"|{_BARE_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
+    rf"|{_REQUESTED}|{_BARE_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
 _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          r"(?:papers|works|studies|articles|methods|approaches)\b"
                          r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"
                          r"|one\b|paper\b|method\b)"
-                         r"|\bwhat\s+does\s+each\s+do\b", re.I)
+                         rf"|\bwhat\s+does\s+each\s+do\b|{_REQUESTED}", re.I)
 """Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
 "How do both methods handle noise?", "What does each of them report?"."""
 _NUMBER_Q = re.compile(
@@ -152,14 +157,22 @@ _DETAIL_Q = {
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
-                           r"\bgpu[-\s]?hours?\b|\bhow\s+many\s+gpus\b|\bwhich\s+(?:gpus?|tpus?)\b|"
-                           r"\bchip\b|\bcompute\s+budget\b", re.I),
+                           r"\bgpu[-\s]?hours?\b|\bwhich\s+(?:gpus?|tpus?)\b|\bchip\b|\bcompute\s+budget\b|"
+                           # "how many GPUs / hours", also as other languages ask it ("¿Cuántas GPUs y cuántas horas
+                           # ...?", "Wie viele GPUs ...?", "Combien de GPU ...?")
+                           r"\b(?:how\s+many|cu[áa]nt[oa]s|wie\s+viele|combien\s+de)\s+(?:[\w-]+\s+)?"
+                           r"(?:gpus?|tpus?|hours|horas|stunden|heures|days|d[íi]as|tage|jours)\b", re.I),
     "hyperparameters": re.compile(r"\blearning[-\s]rate\b|\bbatch[-\s]size\b|\bhyper-?parameters?\b|\bwarm-?up\b|"
                                   r"\bweight\s+decay\b|\brandom\s+seeds?\b|"
                                   r"\b(?:how\s+many|number\s+of|which|what)\s+(?:random\s+|training\s+)?"
                                   r"(?:seeds?|epochs?)\b",
                                   re.I),
     "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
+    # released artefacts other than code: "Did they release model weights on Hugging Face?", "Are the
+    # checkpoints public?"
+    "weights": re.compile(r"\bhugging\s*face\b|\b(?:model\s+)?(?:weights|checkpoints?)\b[^?]*\b(?:release[sd]?|"
+                          r"public(?:ly)?|available|download\w*|open)\b|\b(?:release[sd]?|publish(?:ed)?|"
+                          r"open-?sourced?|share[sd]?)\b[^?]*\b(?:weights|checkpoints?)\b", re.I),
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available)\b|\bgithub\b", re.I),
 }
@@ -170,6 +183,8 @@ _DETAIL_EVIDENCE = {
     "hyperparameters": re.compile(r"\b(?:learning[-\s]rate|batch[-\s]size|epochs?|seeds?)\b[^.]{0,30}\d", re.I),
     "licence": re.compile(r"\blicen[cs]e|\bMIT\b|\bApache\b|\bCC[- ]BY", re.I),
     "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
+    "weights": re.compile(r"\bhuggingface\.co\b|\b(?:weights|checkpoints?)\b[^.]{0,40}\b(?:are|is|will\s+be)\s+"
+                          r"(?:publicly\s+|openly\s+)?(?:available|released)\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
@@ -1164,6 +1179,9 @@ def described_paper(focus: set[str], sources: Sequence[Source]) -> list[Source]:
     return [sources[best], *(s for i, s in enumerate(sources) if i != best)]
 
 
+_EACH_SIDE = re.compile(r"\bwhich\b[^?]*?\band\s+which\b|\b(?:vs\.?|versus)(?=\s)", re.I)
+"""Two named papers set against each other ("A vs B: ...", "which one ... and which ..."): the question asks
+something of each of them, not to choose one."""
 _COMPARATIVE = re.compile(r"\b(?:faster|slower|quicker|bigger|larger|smaller|higher|lower|better|worse|more|less|"
                          r"fewer|greater|stronger|weaker|cheaper|longer|shorter)\b(?!\s+than\b)", re.I)
 """A comparative without "than" ("Which is faster, A or B?", "Which of A and B reports a bigger gain?"): with
@@ -1361,6 +1379,9 @@ class ExtractiveSynthesizer:
         # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
         # names ("... save over AdamW?") are content words like any other.
         pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
+        for nm in (nm for s in sources for nm in named_by_expansion(question, s.paper)):
+            if nm not in pointers:  # "... to test Probabilistic Conflict Resolution?" names PCR
+                names, used, pointers = [*names, nm], [*used, nm], [*pointers, nm]
         focus = focus_stems(question, pointers)
         kind = question_kind(question)
         if kind == "which":
@@ -1374,7 +1395,9 @@ class ExtractiveSynthesizer:
         # (DiffuSearch and EAPO)" asks to choose one of them: not listed)
         named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
         several = asks_several(question)
-        if len(named_papers) >= 2 and kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I):
+        if len(named_papers) >= 2 and (kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I)
+                                       or _EACH_SIDE.search(question)):
+            # "PLAINTAIN vs EDEN: which one is about waiting time and which about compute?" asks of each
             kind, several = "papers", True
         elif len(named_papers) >= 2 and _COMPARATIVE.search(question):
             # "Which is faster, STAR-KV or WinQ?": each named paper's own figure, one line each, for the

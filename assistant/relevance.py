@@ -1596,7 +1596,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         return Judgement([], [], "no paper matched")
     import numpy as np
 
-    from assistant.text import fold, render_latex, without_examples
+    from assistant.text import fold, named_by_expansion, render_latex, without_examples
 
     from assistant.extractive import asks_comparison, asks_several, searches_for_paper
 
@@ -1678,6 +1678,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         best_sentence = float(np.max(vectors @ qvec)) if sentences else None
         # names listed as examples ("the optimizer (Adam, Muon...)") do not point at a paper
         names = [n for n in matched_names(without_examples(question), r.paper.document) if df(n) <= name_limit]
+        # named by the long form its abstract defines ("Probabilistic Conflict Resolution" for PCR)
+        names += [n for n in named_by_expansion(without_examples(question), r.paper) if n not in names]
         doc = None
         for t, flags in terms:
             if t not in names:

@@ -63,6 +63,65 @@ def name_tokens(text: str) -> list[str]:
     return out
 
 
+def _long_form(short: str, before: str) -> str | None:
+    """The long form of the abbreviation `short` at the end of `before` ("... we propose Expert-Assisted Policy
+    Optimization" for "EAPO"), or None: Schwartz and Hearst's algorithm ("A simple algorithm for identifying
+    abbreviation definitions in biomedical text", PSB 2003): the short form's letters and digits are matched
+    right to left against the long form's characters, its first one at the start of a word."""
+    letters = [c.casefold() for c in short if c.isalnum()]
+    if len(letters) < 2 or not short[:1].isalnum():
+        return None
+    i = len(before) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while i >= 0 and (before[i].casefold() != c or (k == 0 and i > 0 and before[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+    start = max(before.rfind(" ", 0, i + 1), before.rfind("(", 0, i + 1)) + 1
+    return before[start:].strip() or None
+
+
+def defined_expansions(name: str, abstract: str) -> list[str]:
+    """What `abstract` says `name` stands for, as it defines the abbreviation: "Probabilistic Conflict Resolution
+    (PCR)", "alignment-aware decoding (AAD)", and the other way round, "NorMuon (Neuron-wise Normalized Muon)"
+    (`_long_form`, Schwartz and Hearst 2003); each of two or more words, LaTeX rendered. [] when the abstract
+    defines no such long form."""
+    text = " ".join(fold(abstract).split())
+    key = re.escape(fold(name))
+    out: list[str] = []
+    for m in re.finditer(rf"(?<![\w-]){key}\s*\(([^()]{{4,80}})\)", text):  # NAME (long form)
+        inner = m.group(1).strip()
+        if len(inner.split()) >= 2 and _long_form(fold(name), inner) is not None:
+            out.append(inner)
+    for m in re.finditer(rf"\(\s*{key}\s*\)", text):  # long form (NAME)
+        window = " ".join(text[:m.start()].split()[-(len(name) + 5):])
+        found = _long_form(fold(name), window)
+        if found and len(found.split()) >= 2 and found not in out:
+            out.append(found)
+    return out
+
+
+def _phrase_key(text: str) -> str:
+    return " " + " ".join(re.findall(r"[^\W_]+", fold(text).casefold())) + " "
+
+
+def named_by_expansion(question: str, paper) -> list[str]:
+    """The names of `paper`'s title (`name_tokens`) that `question` names by the long form its abstract defines
+    for them (`defined_expansions`): "Which base models were used to test Probabilistic Conflict Resolution?"
+    names PCR as surely as "... to test PCR?" does. Words are compared case- and hyphen-blind."""
+    asked = _phrase_key(question)
+    out = []
+    for name in name_tokens(fold(paper.title or "")):
+        if sum(c.isalnum() for c in name) < 3:  # "RL" of a derived title: a field's acronym, not the paper's name
+            continue
+        if name in asked or any(_phrase_key(x) in asked for x in defined_expansions(name, paper.abstract)):
+            if name not in out and _phrase_key(name) not in asked:
+                out.append(name)
+    return out
+
+
 _EXAMPLES = re.compile(r"\s*\((?:e\.\s?g\.,?\s*|such\s+as\s+|like\s+)?[^()]*(?:,|\.\.\.|…|\betc\b\.?)[^()]*\)"
                        r"|\s*\(\s*(?:e\.\s?g\.|such\s+as|like)\s[^()]*\)", re.I)
 

@@ -414,6 +414,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "What about sparse mixture-of-experts routing collapsing during pretraining, any papers on that?",
     "And what about watermarking generated text, is there anything?",
     "Is there a paper that makes beam search cheaper and proves a bound for it?",  # "it": beam search
+    # "that one" is the paper the clause before the dash describes (was glued to the paper under discussion)
+    "There's also a paper on low-rank cache compression — how does that one work?",
+    "I heard of an optimizer that normalises each neuron – how much does that one save?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -456,6 +459,8 @@ def test_a_self_contained_question_does_not_need_history(question):
     "What guarantees exist for it?",
     "Are there ablations of the loss for it?",
     "What about vision transformers?",  # a domain without a search: asks the paper under discussion
+    "Did they put the model weights on Hugging Face?",  # a released artefact: a study's detail
+    "Are the checkpoints public?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -491,6 +496,10 @@ def _turn(question, cited=(), standalone=""):
     # one paper per turn: "the first one" is the first paper the conversation found
     ([_turn("Which paper stabilises GRPO?", ["PCR"]), _turn("Which paper reweights tokens by rank?", ["RankTuner"])],
      "What does the first one use instead of projection?", "What does PCR use instead of projection?"),
+    # a follow-up that cited nothing is about the subject its rewrite added, not about the names it asked of it
+    ([_turn("Is there a method where a policy consults external experts?", ["EAPO"]),
+      _turn("Did they put the weights on Hugging Face?", [], "Did they put the weights on Hugging Face? (EAPO)")],
+     "Are the checkpoints public?", "Are the checkpoints public? (EAPO)"),
     # "them": every paper the last answer cited
     ([_turn("Which papers report results on AIME?", ["DiffuSearch", "EAPO"])], "Which of them also reports GPQA?",
      "Which of them also reports GPQA? (DiffuSearch and EAPO)"),
@@ -805,6 +814,13 @@ def _converse(bundled_store, settings, turns):
     (["Which decoding method adapts its beam width to the model's entropy?",
       "Is there a convergence guarantee for it?"],
      "Is there a convergence guarantee for EDEN?", "EDEN", ""),
+    # "the second one" of a request for one paper of each kind: the second paper the answer named
+    (["I need papers on decoding at inference time: one that widens the search where the model is uncertain and "
+      "one that steers outputs toward alignment.", "Does the second one need a new training run?"],
+     "Does AAD need a new training run?", "alignment-aware decoding", ""),
+    # a paper named by the long form its abstract defines ("Expert-Assisted Policy Optimization (EAPO)")
+    (["What does Expert-Assisted Policy Optimization let the policy do during training?"], None,
+     "Expert-Assisted Policy Optimization", "external experts"),
     # a "What about ..." describing a new topic and asking for papers on it is searched as it is
     (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
       "What about widening the residual stream with hyper-connections, is there anything on that?"],

@@ -149,6 +149,14 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     ("Is there a link to the RePro implementation code?", "code"),
     ("Which abstracts link to a GitHub repository with their code?", None),  # several papers: one line each
     ("Does it also work for code generation?", None),
+    # released artefacts other than code, and hardware counts as other languages ask them (round 10)
+    ("Are RePro's model weights released on Hugging Face?", "weights"),
+    ("Did they open-source the checkpoints?", "weights"),
+    ("Which paper shares model weights for its rephraser?", None),  # asks for a paper
+    ("¿Cuántas GPUs usó NorMuon?", "hardware"),
+    ("Wie viele Stunden dauerte das Training von WinQ?", "hardware"),
+    ("How many GPU hours did STAR-KV need?", "hardware"),
+    ("How much GPU memory does STAR-KV save?", None),  # a quantity of the method, not the study's hardware
 ])
 def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
     from assistant.extractive import detail_asked
@@ -878,6 +886,19 @@ def test_which_model_sizes_is_answered_by_a_size_the_question_does_not_already_g
     assert "1.1B" in obj["answer"], obj["answer"]
     obj = _extractive(bundled_store, settings, "Other than the 1.1B one, which model sizes did NorMuon train?")
     assert obj["answer"] == "The abstracts do not say.", obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "Are RePro's model weights on Hugging Face?",  # its abstract links its code on GitHub, not weights
+    "¿Cuántas GPUs y cuántas horas de entrenamiento necesitó NorMuon?",
+    "Which base models were used to evaluate Probabilistic Conflict Resolution?",  # PCR named by its long form
+    "Which datasets does alignment-aware decoding report, e.g. HH-RLHF or UltraFeedback?",  # examples no paper names
+])
+def test_a_detail_the_named_paper_does_not_state_is_not_said(bundled_store, settings, question):
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+    assert not obj["answer"].startswith("No paper"), obj["answer"]
 
 
 @pytest.mark.integration

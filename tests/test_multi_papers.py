@@ -17,6 +17,10 @@ import pytest
     ("Quais artigos usam quantização?", "papers", True),
     ("Quali lavori studiano la compressione della cache?", "papers", True),
     ("Quais trabalhos propõem um otimizador?", "papers", True),
+    # a request for papers, not a which-question (round 10)
+    ("I need papers on cheaper inference: one that prunes the beam and one that shrinks the cache.", "papers", True),
+    ("Can you find some papers that quantize language models?", "papers", True),
+    ("Looking for papers about optimizers for pretraining.", "papers", True),
     # one paper
     ("Find the paper about KV cache compression.", "papers", False),
     ("List the datasets NorMuon uses.", "entity", False),
@@ -78,6 +82,26 @@ def test_a_question_naming_two_papers_answers_about_both(bundled_store, settings
     lines = _lines_by_title(obj)
     assert set(lines) == {"NorMuon", "WinQ"}, obj["answer"]
     assert "quantiz" in lines["WinQ"].casefold() and "adamw" in lines["NorMuon"].casefold()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles", [
+    # two named papers set against each other: each side is asked about, not a choice of one
+    ("STAR-KV vs WinQ: which one compresses the cache and which one speeds up training?", ["STAR-KV", "WinQ"]),
+    ("Between NorMuon and OPUS, which is about the optimizer and which about selecting data?", ["NorMuon", "OPUS"]),
+])
+def test_two_named_papers_set_against_each_other_get_a_line_each(bundled_store, settings, question, titles):
+    obj = _ask(bundled_store, settings, question)
+    assert sorted(c["title"] for c in obj["citations"]) == titles, obj["answer"]
+    assert set(_lines_by_title(obj)) == set(titles), obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_request_for_one_paper_of_each_kind_names_both(bundled_store, settings):
+    obj = _ask(bundled_store, settings, "I need papers on decoding at inference time: one that widens the search "
+                                        "where the model is uncertain and one that steers outputs toward alignment.")
+    assert {"EDEN", "AAD"} <= {c["title"] for c in obj["citations"]}, obj["answer"]
+    assert {"EDEN", "AAD"} <= set(_lines_by_title(obj)), obj["answer"]
 
 
 @pytest.mark.integration

@@ -1250,3 +1250,33 @@ def test_in_a_large_collection_a_word_the_best_paper_paraphrases_does_not_refuse
     obj, cited = _ask(bundled_store, settings,
                       "Which paper decodes with fewer expansions than beam search when transcribing whale songs?")
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "whale" in obj["note"]
+
+
+# --- round 10: a paper named by the long form its abstract defines ------------------------------------------
+
+@pytest.mark.parametrize("name, abstract, expansions", [
+    ("PCR", "We propose Probabilistic Conflict Resolution (PCR), a Bayesian framework.", ["Probabilistic Conflict Resolution"]),
+    ("AAD", "we introduce alignment-aware decoding (AAD), a method", ["alignment-aware decoding"]),
+    ("NorMuon", "we propose NorMuon (Neuron-wise Normalized Muon), an optimizer", ["Neuron-wise Normalized Muon"]),
+    ("EDEN", "we introduce Entropy-informed DEcodiNg (EDEN), a framework", ["Entropy-informed DEcodiNg"]),
+    # a parenthesis that does not spell the name out, and a one-word one, define nothing
+    ("WinQ", "we propose an algorithm called WinQ (see Section 3) to accelerate QAT", []),
+    ("OPUS", "OPUS (ours) is fast", []),
+])
+def test_an_abstract_defines_the_long_form_of_its_name(name, abstract, expansions):
+    from assistant.text import defined_expansions
+
+    assert defined_expansions(name, abstract) == expansions
+
+
+def test_a_question_naming_a_paper_by_its_long_form_names_the_paper():
+    from assistant.store.paper import Paper
+    from assistant.text import named_by_expansion
+
+    pcr = Paper(abstract="We propose Probabilistic Conflict Resolution (PCR), a Bayesian framework.", title="PCR")
+    rl = Paper(abstract="Preference-based reinforcement learning (RL) is a key technique.",
+               title="Preference-based reinforcement learning (RL) is a key…")
+    assert named_by_expansion("Which models were used to test probabilistic conflict resolution?", pcr) == ["PCR"]
+    assert named_by_expansion("Which paper resolves conflicts?", pcr) == []
+    assert named_by_expansion("What does PCR do?", pcr) == []  # named already: nothing to add
+    assert named_by_expansion("Is there work on reinforcement learning?", rl) == []  # "RL": a field's acronym

@@ -9,6 +9,10 @@
 - every out_of_corpus question (and chat turn) has ooc terms, and no term occurs in any
   abstract (or airas title) of the collection it targets.
 Prints errors, then a summary; exit code 1 if there were errors.
+
+Usage: ``python3 verify_set.py N`` checks ``icml2026_freshN.jsonl``, ``icml2026_chats_freshN.jsonl``,
+``airas_freshN.jsonl`` and ``ooc_termsN.json`` (sets 10 to 13 were written in this format; the older
+sets keep their own ``verifyN.py``).
 """
 import glob
 import json
@@ -22,6 +26,7 @@ SHARED = os.environ.get("ASSISTANT_SHARED_DIR") or os.path.join(HERE, "..", ".."
 ICML = os.path.join(SHARED, "data", "icml2026", "icml2026_abstracts.txt")
 AIRAS = os.path.join(SHARED, "data", "airas-papers-db", "data")
 TYPES = {"single", "multi", "out_of_corpus", "not_in_abstract"}
+SET = sys.argv[1] if len(sys.argv) > 1 else "13"
 errors = []
 
 
@@ -149,22 +154,22 @@ def check_icml_item(q, where):
 
 
 # ---------- files ----------
-with open(os.path.join(HERE, "ooc_terms10.json"), encoding="utf-8") as fh:
+with open(os.path.join(HERE, f"ooc_terms{SET}.json"), encoding="utf-8") as fh:
     ooc_terms = json.load(fh)
 counts = {}
 
 # icml questions
-name = "icml2026_fresh10.jsonl"
+name = f"icml2026_fresh{SET}.jsonl"
 qs = load_jsonl(name)
 counts[name] = Counter(q.get("type") for q in qs)
-ooc_needed = {name: [], "icml2026_chats_fresh10.jsonl": [], "airas_fresh10.jsonl": []}
+ooc_needed = {name: [], f"icml2026_chats_fresh{SET}.jsonl": [], f"airas_fresh{SET}.jsonl": []}
 for q in qs:
     check_icml_item(q, f"{name}:{q.get('id')}")
     if q.get("type") == "out_of_corpus":
         ooc_needed[name].append(q["id"])
 
 # chats
-name = "icml2026_chats_fresh10.jsonl"
+name = f"icml2026_chats_fresh{SET}.jsonl"
 chats = load_jsonl(name)
 counts[name] = Counter()
 for c in chats:
@@ -179,7 +184,7 @@ for c in chats:
             ooc_needed[name].append(key)
 
 # airas
-name = "airas_fresh10.jsonl"
+name = f"airas_fresh{SET}.jsonl"
 aq = load_jsonl(name)
 counts[name] = Counter(q.get("type") for q in aq)
 for q in aq:
@@ -219,31 +224,31 @@ for q in aq:
                 err(f"{where}: fact {f!r} not in abstract")
 
 # ooc terms
-targets = {"icml2026_fresh10.jsonl": (icml_rendered, [a.lower() for a in icml_abs]),
-           "icml2026_chats_fresh10.jsonl": (icml_rendered, [a.lower() for a in icml_abs]),
-           "airas_fresh10.jsonl": (airas_rendered, airas_raw_lower)}
+targets = {f"icml2026_fresh{SET}.jsonl": (icml_rendered, [a.lower() for a in icml_abs]),
+           f"icml2026_chats_fresh{SET}.jsonl": (icml_rendered, [a.lower() for a in icml_abs]),
+           f"airas_fresh{SET}.jsonl": (airas_rendered, airas_raw_lower)}
 for fname, ids in ooc_needed.items():
     given = ooc_terms.get(fname, {})
     for i in ids:
         if not given.get(i):
-            err(f"ooc_terms10.json: no terms for {fname}:{i}")
+            err(f"ooc_terms{SET}.json: no terms for {fname}:{i}")
     for i in given:
         if i not in ids:
-            err(f"ooc_terms10.json: {fname}:{i} is not an out_of_corpus item")
+            err(f"ooc_terms{SET}.json: {fname}:{i} is not an out_of_corpus item")
     rend, raw = targets[fname]
     for i, terms in given.items():
         if not 1 <= len(terms) <= 3:
-            err(f"ooc_terms10.json: {fname}:{i} needs 1-3 terms")
+            err(f"ooc_terms{SET}.json: {fname}:{i} needs 1-3 terms")
         for term in terms:
             if term != term.lower():
-                err(f"ooc_terms10.json: {fname}:{i}: term {term!r} not lowercase")
+                err(f"ooc_terms{SET}.json: {fname}:{i}: term {term!r} not lowercase")
             rt = render(term)
             n = sum(1 for a, b in zip(rend, raw) if rt in a or term in b)
             if n:
-                err(f"ooc_terms10.json: {fname}:{i}: term {term!r} occurs in {n} abstract(s)")
+                err(f"ooc_terms{SET}.json: {fname}:{i}: term {term!r} occurs in {n} abstract(s)")
 
 for fname, c in counts.items():
     print(f"{fname}: {sum(c.values())} items: " + ", ".join(f"{k}={v}" for k, v in sorted(c.items())))
-print(f"icml2026_chats_fresh10.jsonl: {len(chats)} conversations")
+print(f"icml2026_chats_fresh{SET}.jsonl: {len(chats)} conversations")
 print("errors:", len(errors))
 sys.exit(1 if errors else 0)

@@ -725,6 +725,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         measured = stems(measured_noun(clause) or "")
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
+        if not numeric and _SIZE_Q.search(fold(clause)) and not count:
+            # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
+            # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers
+            numeric = [(1, x) for x in rows if x[1] == top and _SIZE_NUMBER.search(plain(x[2]))]
         numeric.sort(key=lambda kx: (-min(kx[0], 3), -kx[1][0]))
         if not numeric:
             continue
@@ -949,6 +953,8 @@ def category_names(sentence: str, question: str) -> list[str]:
 
 _DATA_WORDS = ("tokens", "data", "corpus", "corpora", "documents", "texts", "pages")
 """Nouns for training data (a class of words): a corpus is named next to one."""
+_SIZE_Q = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\b|\bwhat\s+size\b|\bof\s+what\s+size\b", re.I)
+"""A clause asking how big a thing is ("How big was the rewriting model?"), answered by a size ("1B parameters")."""
 _SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
 
 
@@ -1179,6 +1185,24 @@ def described_paper(focus: set[str], sources: Sequence[Source]) -> list[Source]:
     return [sources[best], *(s for i, s in enumerate(sources) if i != best)]
 
 
+class _SourceWords:
+    """The stems of the sources' documents as `relevance.cognates` reads a collection's BM25 index
+    (``vocabulary``; ``scores(word)`` > 0 when the word's stem is one of them): a question in another
+    language is read with the English words of the papers it is answered from."""
+
+    def __init__(self, sources: Sequence[Source]):
+        from assistant.text import _stemmer
+
+        self._stem = _stemmer()
+        self.vocabulary = frozenset(self._stem(w) for s in sources
+                                    for w in re.findall(r"[a-z]+", fold(s.paper.document).casefold()))
+
+    def scores(self, word: str):
+        import numpy as np
+
+        return np.array([float(self._stem(word.casefold()) in self.vocabulary)])
+
+
 _EACH_SIDE = re.compile(r"\bwhich\b[^?]*?\band\s+which\b|\b(?:vs\.?|versus)(?=\s)", re.I)
 """Two named papers set against each other ("A vs B: ...", "which one ... and which ..."): the question asks
 something of each of them, not to choose one."""
@@ -1407,10 +1431,11 @@ class ExtractiveSynthesizer:
         read_as = question
         if foreign:
             # MiniLM is English-only: sentences are matched to the question as the gate read it, with the
-            # English words of its Chinese and Japanese words (`relevance.glosses`), which also count as its words
-            from assistant.relevance import glosses
+            # English words of its Chinese and Japanese words (`relevance.glosses`) and of its cognates of the
+            # sources' words ("efficacité" -> efficiency, `relevance.cognates`), which also count as its words
+            from assistant.relevance import cognates, glosses
 
-            english = [w for g in glosses(question) for w in g]
+            english = [w for g in glosses(question) for w in g] + cognates(question, _SourceWords(sources))
             read_as = " ".join([question, *dict.fromkeys(english)])
             focus = focus | stems(" ".join(english))
         scored = self._scored(read_as, embedder, sources, pointers, focus)

@@ -195,12 +195,12 @@ someone somebody exist exists include includes including actually really basical
 particularly somehow against upon via within without across among toward towards build builds building built
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
-form forms onto explicitly remember remembers versus vs wrote authored
+form forms onto explicitly remember remembers versus vs wrote authored url urls
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
 and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:", "is there
-anything on ..."): left out of the question's key words like
+anything on ...", a "URL" asked for): left out of the question's key words like
 stop words (a word no abstract uses counts fully against every paper)."""
 
 
@@ -724,6 +724,8 @@ def cognates(question: str, bm25) -> list[str]:
     key = id(vocab)
     cached = _COGNATE_STEMS.get(key)
     if cached is None or cached[0] is not vocab:
+        if len(_COGNATE_STEMS) >= 8:  # a collection's index, and the few papers of recent answers
+            _COGNATE_STEMS.clear()
         stem = _stemmer()
         generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()}
         by_start: dict[str, list[str]] = {}

@@ -902,6 +902,26 @@ def test_a_detail_the_named_paper_does_not_state_is_not_said(bundled_store, sett
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("question, fact", [
+    # the thing sized is named in other words ("the rewriting model" of "a rephraser as small as 1B parameters")
+    ("How big was the rewriting model in RePro?", "1B"),
+    ("How large is the model NorMuon pretrains?", "1.1B"),
+])
+def test_a_size_asked_of_a_thing_named_in_other_words_is_the_papers_stated_size(bundled_store, settings, question,
+                                                                                  fact):
+    obj = _extractive(bundled_store, settings, question)
+    assert fact in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_url_asked_for_is_the_code_detail_not_a_name_no_paper_mentions(bundled_store, settings):
+    # "URL" was read as a name no abstract mentions, and the question refused as about no paper
+    obj = _extractive(bundled_store, settings, "Give me the URL of the code of the paper that recycles web data "
+                                               "with a rephraser.")
+    assert "github.com" in obj["answer"] and [c["title"] for c in obj["citations"]] == ["RePro"], obj["answer"]
+
+
+@pytest.mark.integration
 def test_which_value_of_a_parameter_is_a_number_question(bundled_store, settings):
     """"Which value of X" asks a number like "what value of X": WinQ's abstract names its linear
     interpolation but gives no coefficient, so the abstracts do not say (as a question of kind "other" it

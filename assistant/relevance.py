@@ -1403,6 +1403,7 @@ OPUS be used to flag toxic documents?"): the words after the verb and its prepos
 _CHOICE = re.compile(r"^\W*(?:and\s+|so\s+)?(?:which|who|whose)\b", re.I)
 """A question choosing among papers ("Which of AAD and EDEN works at inference time?"): what it asks them to work
 for is the criterion of the choice, not a thing asked of one paper."""
+_CONDITION = re.compile(r"(?:when|whenever|if|unless|while|where|because|since|once)\b", re.I)
 _OBJECT_TAIL = re.compile(r"(?:\s+(?:too|also|as\s+well|either|at\s+all|then))+\s*$", re.I)
 OBJECT_STATED = 0.40
 """`asked_object_stated`: the cosine of the asked thing (MiniLM, the phrase alone) with an abstract sentence at
@@ -1424,6 +1425,10 @@ def asked_object(question: str) -> str:
     if m is None or _CHOICE.match(question):
         return ""
     thing = re.sub(r"^(?:(?:for|in|on|with|at|to|the|a|an)\s+)+", "", m.group("object").strip(), flags=re.I)
+    if _CONDITION.match(thing):
+        # "What else can AAD be used for when labelled data is scarce?": "what" asks the use, the clause after
+        # "when" is a condition, not a thing asked of the paper
+        return ""
     return _OBJECT_TAIL.sub("", thing).strip()
 
 
@@ -1451,8 +1456,12 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
     if not wanted:
         return True
     have = set().union(*(_stems_of_sentence(x) for x in sentences if not is_availability_statement(x)))
-    if all(w in have or (len(w) >= 4 and any(h.startswith(w) for h in have)) for w in wanted):
+    held = lambda w: w in have or (len(w) >= 4 and any(h.startswith(w) for h in have))  # noqa: E731
+    if all(held(w) for w in wanted):
         return True
+    options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
+    if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):
+        return True  # "Is PCR applied to GRPO or PPO?": the abstract states one of the alternatives asked
     if vectors is None or not len(vectors) or thing_vector is None or part is None:
         return False
     length, direction = part

@@ -107,18 +107,33 @@ def _phrase_key(text: str) -> str:
     return " " + " ".join(re.findall(r"[^\W_]+", fold(text).casefold())) + " "
 
 
+_AS_EXAMPLE = re.compile(r"\b(?:like|such\s+as|e\.\s?g\.?|for\s+example|for\s+instance|similar\s+to|other\s+than|"
+                         r"besides|except|apart\s+from|beyond|than|unlike|instead\s+of)\s+(?:the\s+|an?\s+)?$", re.I)
+"""Words that give what follows as an example or a comparison ("RL methods like expert-assisted policy
+optimization", "other than alignment-aware decoding"), not as the paper asked about."""
+
+
 def named_by_expansion(question: str, paper) -> list[str]:
     """The names of `paper`'s title (`name_tokens`) that `question` names by the long form its abstract defines
     for them (`defined_expansions`): "Which base models were used to test Probabilistic Conflict Resolution?"
-    names PCR as surely as "... to test PCR?" does. Words are compared case- and hyphen-blind."""
+    names PCR as surely as "... to test PCR?" does. Words are compared case- and hyphen-blind; a long form given
+    as an example or a comparison (`_AS_EXAMPLE`: "papers like expert-assisted policy optimization") names no
+    paper asked about."""
+    from assistant.relevance import GENERIC_ACRONYMS
+
     asked = _phrase_key(question)
     out = []
     for name in name_tokens(fold(paper.title or "")):
-        if sum(c.isalnum() for c in name) < 3:  # "RL" of a derived title: a field's acronym, not the paper's name
+        if sum(c.isalnum() for c in name) < 3 or name in GENERIC_ACRONYMS:
+            continue  # "RL", "GAN" of a title: a field's acronym, whose long form any question may use
+        if name in out or _phrase_key(name) in asked:
             continue
-        if name in asked or any(_phrase_key(x) in asked for x in defined_expansions(name, paper.abstract)):
-            if name not in out and _phrase_key(name) not in asked:
+        for long_form in defined_expansions(name, paper.abstract):
+            words = re.findall(r"[^\W_]+", fold(long_form))
+            at = re.search(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", fold(question), re.I)
+            if at and not _AS_EXAMPLE.search(fold(question)[:at.start()]):
                 out.append(name)
+                break
     return out
 
 

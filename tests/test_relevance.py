@@ -1280,3 +1280,43 @@ def test_a_question_naming_a_paper_by_its_long_form_names_the_paper():
     assert named_by_expansion("Which paper resolves conflicts?", pcr) == []
     assert named_by_expansion("What does PCR do?", pcr) == []  # named already: nothing to add
     assert named_by_expansion("Is there work on reinforcement learning?", rl) == []  # "RL": a field's acronym
+
+
+def test_a_long_form_given_as_an_example_names_no_paper_asked_about():
+    from assistant.store.paper import Paper
+    from assistant.text import named_by_expansion
+
+    eapo = Paper(abstract="We propose Expert-Assisted Policy Optimization (EAPO), a novel RL framework.", title="EAPO")
+    assert named_by_expansion("Which papers build on RL for reasoning, like expert-assisted policy optimization?",
+                              eapo) == []
+    assert named_by_expansion("Is there a method other than Expert-Assisted Policy Optimization?", eapo) == []
+    assert named_by_expansion("How does Expert-Assisted Policy Optimization explore?", eapo) == ["EAPO"]
+
+
+@pytest.mark.parametrize("question, thing", [
+    ("Does NorMuon work for vision transformers?", "vision transformers"),
+    # a condition after the preposition is no thing asked of the paper: "what" asks the use
+    ("Apart from alignment, what can alignment-aware decoding be used for when labeled data is scarce?", ""),
+    ("Can WinQ be applied to vision models if memory is limited?", "vision models if memory is limited"),
+])
+def test_the_thing_asked_of_a_named_paper(question, thing):
+    from assistant.relevance import asked_object
+
+    assert asked_object(question) == thing
+
+
+@pytest.mark.integration
+def test_a_use_asked_of_a_paper_under_a_condition_is_answered_from_it(bundled_store, settings):
+    obj, cited = _ask(bundled_store, settings, "Apart from alignment at inference, what can alignment-aware decoding "
+                                               "be used for when there is little labeled data?")
+    assert cited == ["AAD"] and "synthetic data" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_thing_asked_as_alternatives_is_stated_when_the_abstract_states_one(bundled_store, settings):
+    from assistant.prompts import CANNOT_ANSWER
+
+    obj, cited = _ask(bundled_store, settings, "Is Probabilistic Conflict Resolution applied to GRPO or PPO?")
+    assert cited == ["PCR"], obj["answer"]
+    obj, cited = _ask(bundled_store, settings, "Is PCR applied to PPO or DQN?")  # neither is in its abstract
+    assert obj["answer"] == CANNOT_ANSWER and cited == [], obj["answer"]

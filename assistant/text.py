@@ -87,7 +87,12 @@ def defined_expansions(name: str, abstract: str) -> list[str]:
     """What `abstract` says `name` stands for, as it defines the abbreviation: "Probabilistic Conflict Resolution
     (PCR)", "alignment-aware decoding (AAD)", and the other way round, "NorMuon (Neuron-wise Normalized Muon)"
     (`_long_form`, Schwartz and Hearst 2003); each of two or more words, LaTeX rendered. [] when the abstract
-    defines no such long form."""
+    defines no such long form. Read once per (name, abstract) and process (a cache of 4,096)."""
+    return list(_defined_expansions(name, abstract))
+
+
+@lru_cache(maxsize=4096)
+def _defined_expansions(name: str, abstract: str) -> tuple[str, ...]:
     text = " ".join(fold(abstract).split())
     key = re.escape(fold(name))
     out: list[str] = []
@@ -100,7 +105,7 @@ def defined_expansions(name: str, abstract: str) -> list[str]:
         found = _long_form(fold(name), window)
         if found and len(found.split()) >= 2 and found not in out:
             out.append(found)
-    return out
+    return tuple(out)
 
 
 def _phrase_key(text: str) -> str:
@@ -121,17 +126,17 @@ def named_by_expansion(question: str, paper) -> list[str]:
     paper asked about."""
     from assistant.relevance import GENERIC_ACRONYMS
 
-    asked = _phrase_key(question)
+    asked, folded = _phrase_key(question), fold(question)
     out = []
-    for name in name_tokens(fold(paper.title or "")):
+    for name in name_tokens(_folded(paper.title or "")):
         if sum(c.isalnum() for c in name) < 3 or name in GENERIC_ACRONYMS:
             continue  # "RL", "GAN" of a title: a field's acronym, whose long form any question may use
         if name in out or _phrase_key(name) in asked:
             continue
-        for long_form in defined_expansions(name, paper.abstract):
-            words = re.findall(r"[^\W_]+", fold(long_form))
-            at = re.search(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", fold(question), re.I)
-            if at and not _AS_EXAMPLE.search(fold(question)[:at.start()]):
+        for long_form in _defined_expansions(name, paper.abstract):
+            words = re.findall(r"[^\W_]+", long_form)
+            at = re.search(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", folded, re.I)
+            if at and not _AS_EXAMPLE.search(folded[:at.start()]):
                 out.append(name)
                 break
     return out

@@ -882,6 +882,9 @@ def test_a_method_applied_to_a_domain_its_abstract_does_not_cover_is_not_said_an
     ("Which benchmarks was STAR-KV evaluated on?", ""),  # asks which, names no thing
     ("Which of WinQ and NorMuon works for 4-bit models?", ""),  # a choice among papers, not a thing asked of one
     ("What is NorMuon?", ""),
+    # a condition after the preposition is no thing asked of the paper: "what" asks the use (round 10)
+    ("Apart from alignment, what can alignment-aware decoding be used for when labeled data is scarce?", ""),
+    ("Can WinQ be applied to vision models if memory is limited?", "vision models if memory is limited"),
 ])
 def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(question, thing):
     from assistant.relevance import asked_object
@@ -1291,18 +1294,6 @@ def test_a_long_form_given_as_an_example_names_no_paper_asked_about():
                               eapo) == []
     assert named_by_expansion("Is there a method other than Expert-Assisted Policy Optimization?", eapo) == []
     assert named_by_expansion("How does Expert-Assisted Policy Optimization explore?", eapo) == ["EAPO"]
-
-
-@pytest.mark.parametrize("question, thing", [
-    ("Does NorMuon work for vision transformers?", "vision transformers"),
-    # a condition after the preposition is no thing asked of the paper: "what" asks the use
-    ("Apart from alignment, what can alignment-aware decoding be used for when labeled data is scarce?", ""),
-    ("Can WinQ be applied to vision models if memory is limited?", "vision models if memory is limited"),
-])
-def test_the_thing_asked_of_a_named_paper(question, thing):
-    from assistant.relevance import asked_object
-
-    assert asked_object(question) == thing
 
 
 @pytest.mark.integration

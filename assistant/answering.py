@@ -499,7 +499,8 @@ _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|alwa
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
 hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
-implementation implemented library weights checkpoint checkpoints hugging face public publicly available download downloadable"""
+implementation implemented library weights checkpoint checkpoints hugging face public publicly available download
+downloadable"""
 _COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
@@ -571,7 +572,8 @@ def _earlier_sentences(text: str) -> str:
     the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
     first clause; "There's also a decoding paper about alignment — how does that one work?": the part before the
     dash); "" when `text` is one clause."""
-    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in re.finditer(r",\s+(?:and|but|or)\s|\s[—–-]+\s", text)])
+    boundaries = re.finditer(r",\s+(?:and|but|or)\s|\s[—–-]+\s", text)
+    cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in boundaries])
     return text[:cut] if cut >= 0 else ""
 
 

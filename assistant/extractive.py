@@ -42,7 +42,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from assistant.enums import BackendName
-from assistant.text import content_stems, fold, join_names, mentions, name_tokens, named_by_expansion, render_latex
+from assistant.text import (GENERIC_ACRONYMS, content_stems, fold, join_names, mentions, name_tokens,
+                            named_by_expansion, render_latex)
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -357,8 +358,6 @@ def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
     the models or datasets used names them, it does not define them."""
     skip = {e.casefold() for e in exclude}
     text = _DEFINED.sub(" ", plain(sentence))
-    from assistant.relevance import GENERIC_ACRONYMS
-
     found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
     for m in _VERSIONED.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
         if m.group(0).casefold() not in skip and m.group(0) not in found:

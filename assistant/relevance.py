@@ -87,6 +87,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from assistant.text import GENERIC_ACRONYMS  # area acronyms; defined beside text's name tokens, which skip them
+
 if TYPE_CHECKING:
     from assistant.retrieval import Retriever, SearchResult
 
@@ -173,10 +175,6 @@ refused 0.052, out-of-collection refused 0.97 (most by `unknown_words`); at 0.48
 0.52 0.061 and 1.00 (the six features without ``uncovered``, refit: 0.070 and 1.00 at 0.48). 0.48
 refuses every out-of-collection question at the fewest known items refused."""
 
-GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
-APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs SGD VAE VAEs MDP MDPs
-POMDP RGB IID OOD NMT ASR""".split())
-"""Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _LATIN_WORD = re.compile(r"[^\W\d_][\w\-]*", re.UNICODE)
@@ -1482,8 +1480,9 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     the word asks what the paper says, not which paper. `phrases` (`phrase_gaps`): the gaps of runs of such
     words removed together ("machine translation", "drones or satellites"), held to the same `TOPIC_GAP`; a
     phrase is returned whole when none of its words is a topic alone, or in place of its words that are (the
-    note names the whole added topic, not whichever of its words crossed `TOPIC_GAP`). `kept`: the rows of the papers the answer would quote (the
-    best paper and those within the margin of it; None: every row); a phrase is judged against those only.
+    note names the whole added topic, not whichever of its words crossed `TOPIC_GAP`). `kept`: the rows of the
+    papers the answer would quote (the best paper and those within the margin of it; None: every row); a phrase
+    is judged against those only.
 
     Why only the kept papers for a phrase: the answer quotes them, so it is they that must cover the domain a
     phrase names. A sentence of a paper the gate drops anyway ("Human speakers ..." of the interleaved-reasoning

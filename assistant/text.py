@@ -43,6 +43,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9(\"“\[$\\]|[^\
 _ABSTRACT_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
+GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
+APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs SGD VAE VAEs MDP MDPs
+POMDP RGB IID OOD NMT ASR""".split())
+"""Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
 
 
 def name_tokens(text: str) -> list[str]:
@@ -124,8 +128,6 @@ def named_by_expansion(question: str, paper) -> list[str]:
     names PCR as surely as "... to test PCR?" does. Words are compared case- and hyphen-blind; a long form given
     as an example or a comparison (`_AS_EXAMPLE`: "papers like expert-assisted policy optimization") names no
     paper asked about."""
-    from assistant.relevance import GENERIC_ACRONYMS
-
     asked, folded = _phrase_key(question), fold(question)
     out = []
     for name in name_tokens(_folded(paper.title or "")):

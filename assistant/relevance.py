@@ -503,17 +503,40 @@ def verbatim_terms(question: str) -> tuple[list[str], list[str]]:
     return quoted, capitalised
 
 
+COMMON_WORD_ZIPF = 3.0
+"""`is_common_acronym`: the Zipf frequency (log10 of occurrences per billion words; 3.0 is once per million) at
+which an acronym's lower-case form is a word of general English text (wordfreq's ``en`` list: html 3.65, url
+3.86, pdf 3.84, sql 3.38; names of papers less: mamba 2.64, lora 2.58, muon 2.37, gptq and rlvr 0; json, 2.75, is
+below it)."""
+
+
+def is_common_acronym(name: str) -> bool:
+    """`name` is an acronym of everyday technical text ("HTML", "PDF", "SQL", "URL"): capitals and digits only,
+    and its lower-case form at least `COMMON_WORD_ZIPF` in wordfreq (R. Speer, wordfreq 3, 2022). Such a word
+    says what a paper works with ("LLM-generated HTML mini-games"), not which paper: `question_names` leaves it
+    out. A paper named by an everyday word in capitals ("SOAP", "EAGLE") is then judged on its evidence like any
+    word (at 19 papers "Does any paper propose ... SOAP ...?" relevance 0.04, refused; at 16k "Which paper
+    proposes EAGLE ...?" 0.46 < 0.48)."""
+    if not (name.isupper() and name.isalnum()):
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(name.lower(), "en") >= COMMON_WORD_ZIPF
+
+
 def question_names(question: str) -> list[str]:
     """The names of `question` that could point at a paper (`matched_names`' choice): name-like tokens
-    and acronyms, not area acronyms (`GENERIC_ACRONYMS`), and not an acronym joined to an ordinary word
-    (``RL-trained``, ``KV-cache``, ``LLM-generated``: a description, not a name)."""
+    and acronyms, not area acronyms (`GENERIC_ACRONYMS`) or acronyms of everyday text (`is_common_acronym`),
+    and not an acronym joined to an ordinary word (``RL-trained``, ``KV-cache``, ``LLM-generated``: a
+    description, not a name)."""
     from assistant.text import fold, name_tokens
 
     from assistant.store.paper import is_name_like
 
     return [n for n in name_tokens(fold(question))
             if (is_name_like(n) or (len(n) >= 3 and n not in GENERIC_ACRONYMS))
-            and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-"))]
+            and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-"))
+            and not is_common_acronym(n)]
 
 
 _TITLE_PHRASE = re.compile(r"(?<=[\w,;:)] )[A-Z][\w\-]*[a-z][\w\-]*(?: [A-Z][\w\-]*[a-z][\w\-]*)+")

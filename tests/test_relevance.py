@@ -399,6 +399,19 @@ def test_names_and_proper_phrases_no_paper_mentions_are_absent(store):  # noqa: 
     assert absent_terms("Is the BeamLess Decoding method better at code?", docs, papers, bm25) == []  # title, any case
 
 
+def test_acronyms_of_everyday_text_are_not_names_no_paper_mentions(store):  # noqa: F811
+    """"How can you check whether LLM-generated HTML mini-games actually work ...?" was refused (fresh13): no
+    abstract writes "HTML", read as the name of a paper the collection lacks. A paper's name is still one."""
+    from assistant.relevance import absent_terms, is_common_acronym
+
+    papers, bm25 = store.bm25()
+    docs = [p.document for p in papers]
+    assert [w for w in ("HTML", "PDF", "SQL", "GPTQ", "RLVR", "NorMuon", "html") if is_common_acronym(w)] == [
+        "HTML", "PDF", "SQL"]
+    assert absent_terms("Which tools check LLM-generated HTML pages or PDF reports?", docs, papers, bm25) == []
+    assert absent_terms("Does any paper quantize LLMs with GPTQ?", docs, papers, bm25) == ["GPTQ"]
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("question, term", [("Which paper introduces FlashAttention-3?", "FlashAttention-3"),
                                             ("Is there a paper on the Model Context Protocol for agents?",

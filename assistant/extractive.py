@@ -57,6 +57,11 @@ _BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies
                 r"(?:about|on|that|which|where|using|with|for|in|from|addressing|dealing|proposing|studying)\b")
 """A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
 build evaluation pipelines"): it asks for every paper it describes, as "which papers ..." does."""
+_TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|does|do|did|is|are|was|were|can|could|"
+                 r"should|would|has|have)\b)(?:[\w-]+\s+){1,6}?(?:papers|studies|articles|abstracts)\b"
+                 r"(?:\s+(?:in|from|of|within)\s+(?:the|this|your|our)\s+(?:collection|corpus|set|database))?\s*[?.!]*\s*$")
+"""A topic typed as a search for its papers ("low-bit quantization papers in the collection?", "RL for reasoning
+papers"): no question word, the plural noun at its end; every paper of the topic, as "which papers ..." asks."""
 _MASS_WORK = r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
 """"What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are
 mass nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper)."""
@@ -77,7 +82,7 @@ _PAPERS = re.compile(
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
     # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
-    rf"|{_BARE_PLURAL}|{_MASS_WORK}",
+    rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}",
     re.I)
 
 
@@ -91,7 +96,7 @@ _PLURAL = re.compile(
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
-    rf"|{_REQUESTED}|{_BARE_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
+    rf"|{_REQUESTED}|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
 _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          r"(?:papers|works|studies|articles|methods|approaches)\b"
                          r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"

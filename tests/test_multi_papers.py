@@ -21,8 +21,13 @@ import pytest
     ("I need papers on cheaper inference: one that prunes the beam and one that shrinks the cache.", "papers", True),
     ("Can you find some papers that quantize language models?", "papers", True),
     ("Looking for papers about optimizers for pretraining.", "papers", True),
+    # a topic typed as a search for its papers (round 11)
+    ("KV cache compression papers?", "papers", True),
+    ("optimizer studies in the collection", "papers", True),
+    ("How does NorMuon compare with other optimizers in these studies?", "papers", True),  # "compare", not the form
     # one paper
     ("Find the paper about KV cache compression.", "papers", False),
+    ("How STAR-KV works", "other", False),
     ("List the datasets NorMuon uses.", "entity", False),
 ])
 def test_a_question_asking_for_all_papers_is_a_several_paper_question(question, kind, several):
@@ -94,6 +99,15 @@ def test_two_named_papers_set_against_each_other_get_a_line_each(bundled_store, 
     obj = _ask(bundled_store, settings, question)
     assert sorted(c["title"] for c in obj["citations"]) == titles, obj["answer"]
     assert set(_lines_by_title(obj)) == set(titles), obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_topic_typed_as_a_search_for_papers_names_each_paper(bundled_store, settings):
+    # "... quantization papers?" asked for the topic's papers; read as one paper's question it named STAR-KV
+    # only, WinQ being a "weaker match than the best paper"
+    obj = _ask(bundled_store, settings, "sub-4-bit quantization papers in this collection?")
+    assert {"STAR-KV", "WinQ"} <= {c["title"] for c in obj["citations"]}, obj["answer"]
+    assert {"STAR-KV", "WinQ"} <= set(_lines_by_title(obj)), obj["answer"]
 
 
 @pytest.mark.integration

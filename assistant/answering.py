@@ -446,24 +446,40 @@ _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)
 _COPULA = {"is", "are", "was", "were"}
 
 
+def _given_figure(question: str, given: str) -> bool:
+    """`question` quotes a figure of `given` (the last answer and its cited abstracts): a number that is not
+    a year and has a decimal point or two digits or more ("What model size was the 11.31 percentage-point
+    gain measured on?", "Where does the 21.74% come from?"); a one-digit figure ("the 4× speedup") is too
+    common to point at one answer."""
+    from assistant.extractive import _NUMBER, _YEARLIKE, plain
+
+    def figures(text: str) -> set[str]:
+        return {m.group(0).split()[0].rstrip("%×x").replace(",", "") for m in _NUMBER.finditer(plain(text))}
+
+    asked = {f for f in figures(question) if not _YEARLIKE.match(f) and ("." in f or len(f) >= 2)}
+    return bool(asked & figures(given))
+
+
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
     """True when `question`, naming nothing, has as its subject a definite noun the last answer gave:
     its text or the abstract of a paper it cited ("What property does the projection restore?" after an
     answer quoting "... projects the residual connection space ...", "What size is the policy model?"
     after an answer citing a paper whose abstract speaks of "the policy model"): "the" marks something
-    already given, and the conversation gave it. A search ("Which paper ...", "Is there ...") is never
-    one."""
+    already given, and the conversation gave it; or a figure the last answer gave (`_given_figure`). A search
+    ("Which paper ...", "Is there ...") is never one."""
     if conversation is None or not conversation.turns or _entities(question):
         return False
     m = _DEFINITE_ANY.search(" ".join(question.split()))
     last = conversation.turns[-1]
-    if not m or not last.citations or _COLLECTION_WIDE.search(question) or re.search(
+    if not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
         return False
     from assistant.text import STOP_WORDS, content_bigrams
 
     given = " ".join([last.answer or ""] + [c.paper.abstract for c in last.citations])
-    if not _specific_stems(m.group("noun")) & _specific_stems(given):
+    if _given_figure(question, given):
+        return True
+    if not m or not _specific_stems(m.group("noun")) & _specific_stems(given):
         return False
     # the words of the noun phrase to the clause's end: after "is" the phrase runs on ("What size is the
     # policy model?"), after "does" its last word is the verb ("What does the projection restore?")

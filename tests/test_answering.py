@@ -869,6 +869,26 @@ def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_n
     assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
 
 
+def test_a_figure_the_last_answer_gave_refers_back():
+    """"What model size was the 11.31 percentage-point gain measured on?" after an answer giving that gain was
+    taken as a new question and refused (round 11): the figure is the last answer's."""
+    from assistant.answering import deterministic_rewrite, refers_to_last_answer
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    conv = Conversation([Turn("Is there an optimizer that normalizes Muon per neuron?",
+                              answer="NorMuon gains 11.31 percentage points over Muon and cuts steps by 21.74% [1].",
+                              citations=(Citation(1, Paper(abstract="", title="NorMuon", id="p1")),))])
+    question = "What model size was the 11.31 percentage-point gain measured on?"
+    assert refers_to_last_answer(question, conv)
+    assert deterministic_rewrite(question, conv) == question + " (NorMuon)"
+    assert refers_to_last_answer("Where does the 21.74% come from?", conv)
+    assert not refers_to_last_answer("What model size was the 12.5 percentage-point gain measured on?", conv)
+    assert not refers_to_last_answer("Is there a paper with an 11.31 point gain?", conv)  # a search
+    assert not refers_to_last_answer("What does the 1 in the name stand for?", conv)  # one digit: too common
+
+
 def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
     """An untitled paper's display title is its abstract's first clause: a rewrite calls it "the paper
     that begins ..." (a possessive goes in brackets instead of "...'s code")."""

@@ -513,10 +513,11 @@ below it)."""
 def is_common_acronym(name: str) -> bool:
     """`name` is an acronym of everyday technical text ("HTML", "PDF", "SQL", "URL"): capitals and digits only,
     and its lower-case form at least `COMMON_WORD_ZIPF` in wordfreq (R. Speer, wordfreq 3, 2022). Such a word
-    says what a paper works with ("LLM-generated HTML mini-games"), not which paper: `question_names` leaves it
-    out. A paper named by an everyday word in capitals ("SOAP", "EAGLE") is then judged on its evidence like any
-    word (at 19 papers "Does any paper propose ... SOAP ...?" relevance 0.04, refused; at 16k "Which paper
-    proposes EAGLE ...?" 0.46 < 0.48)."""
+    says what a paper works with ("LLM-generated HTML mini-games"), not which paper: no abstract writing it is
+    no sign of a paper the collection lacks (`absent_terms`). It is still a name where abstracts write it ("EDEN
+    = ? (acronym)", where "eden" is 3.82). A paper the collection lacks named by an everyday word in capitals
+    ("SOAP") is then judged on its evidence like any word (at 19 papers "Does any paper propose ... SOAP ...?":
+    relevance 0.04, refused)."""
     if not (name.isupper() and name.isalnum()):
         return False
     from wordfreq import zipf_frequency
@@ -526,17 +527,15 @@ def is_common_acronym(name: str) -> bool:
 
 def question_names(question: str) -> list[str]:
     """The names of `question` that could point at a paper (`matched_names`' choice): name-like tokens
-    and acronyms, not area acronyms (`GENERIC_ACRONYMS`) or acronyms of everyday text (`is_common_acronym`),
-    and not an acronym joined to an ordinary word (``RL-trained``, ``KV-cache``, ``LLM-generated``: a
-    description, not a name)."""
+    and acronyms, not area acronyms (`GENERIC_ACRONYMS`), and not an acronym joined to an ordinary word
+    (``RL-trained``, ``KV-cache``, ``LLM-generated``: a description, not a name)."""
     from assistant.text import fold, name_tokens
 
     from assistant.store.paper import is_name_like
 
     return [n for n in name_tokens(fold(question))
             if (is_name_like(n) or (len(n) >= 3 and n not in GENERIC_ACRONYMS))
-            and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-"))
-            and not is_common_acronym(n)]
+            and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-"))]
 
 
 _TITLE_PHRASE = re.compile(r"(?<=[\w,;:)] )[A-Z][\w\-]*[a-z][\w\-]*(?: [A-Z][\w\-]*[a-z][\w\-]*)+")
@@ -653,8 +652,9 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
 
     out: list[str] = []
     for name in question_names(question):
-        if sum(c.isalnum() for c in name) < 3 or name.casefold() in GENERIC_WORDS or name.casefold() in _META:
-            continue  # "OK. Is there ...", "Which paper does NOT ...": not names
+        if (sum(c.isalnum() for c in name) < 3 or name.casefold() in GENERIC_WORDS or name.casefold() in _META
+                or is_common_acronym(name)):
+            continue  # "OK. Is there ...", "Which paper does NOT ...", "... HTML mini-games": not names
         if collection_df(name, bm25) == 0 and not any(matched_names(name, d) for d in documents):
             out.append(name)
     for phrase in title_phrases(question):

@@ -402,7 +402,7 @@ def test_names_and_proper_phrases_no_paper_mentions_are_absent(store):  # noqa: 
 def test_acronyms_of_everyday_text_are_not_names_no_paper_mentions(store):  # noqa: F811
     """"How can you check whether LLM-generated HTML mini-games actually work ...?" was refused (fresh13): no
     abstract writes "HTML", read as the name of a paper the collection lacks. A paper's name is still one."""
-    from assistant.relevance import absent_terms, is_common_acronym
+    from assistant.relevance import absent_terms, is_common_acronym, question_names
 
     papers, bm25 = store.bm25()
     docs = [p.document for p in papers]
@@ -410,6 +410,8 @@ def test_acronyms_of_everyday_text_are_not_names_no_paper_mentions(store):  # no
         "HTML", "PDF", "SQL"]
     assert absent_terms("Which tools check LLM-generated HTML pages or PDF reports?", docs, papers, bm25) == []
     assert absent_terms("Does any paper quantize LLMs with GPTQ?", docs, papers, bm25) == ["GPTQ"]
+    # where abstracts write it, it is a paper's name whatever general English makes of it ("eden": 3.82)
+    assert is_common_acronym("EDEN") and question_names("EDEN = ? (acronym)") == ["EDEN"]
 
 
 @pytest.mark.integration

@@ -1112,6 +1112,27 @@ def discussed_papers(question: str, standalone: str, conversation: Conversation 
     return out
 
 
+_ANOTHER = re.compile(r"\b(?:another|a\s+different|any\s+other|some\s+other|(?<!\bthe\s)other)\s+(?:[\w-]+\s+){0,2}?"
+                      r"(?:papers?|works?|stud(?:y|ies)|articles?|methods?|approach(?:es)?)\b", re.I)
+"""A search for papers beside those already given ("Is there another paper on pretraining data, one that selects
+data instead of rewriting it?", "Any other work on ...?"); not "the other one" (of two, `_OTHER`)."""
+
+
+def set_aside_papers(question: str, conversation: Conversation | None) -> set[str]:
+    """The ids of the papers `question` asks to look beyond (`_ANOTHER`): those the latest answer with citations
+    cited, but a paper the question names (by its title's name). Left out of the retrieved papers, so the
+    search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
+    quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
+    from assistant.text import mentions
+
+    if conversation is None or not _ANOTHER.search(question):
+        return set()
+    turn = next((t for t in reversed(conversation.turns) if t.citations), None)
+    if turn is None:
+        return set()
+    return {c.paper.id for c in turn.citations if not ((name := _paper_name(c.paper)) and mentions(question, name))}
+
+
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
     """The ids of the papers the previous turn was given (its sources; empty when it found none) when
     `question` asks a detail of one study ("Is its code on GitHub?", `_asks_study_detail` or
@@ -1189,6 +1210,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # set its baseline). An LLM backend's looser gate would pass most of them on to the prompt.
         wide = llm.name == BackendName.EXTRACTIVE and asks_several(standalone)
         results = retriever.search(standalone, top_k=depth * (THEME_DEPTH if wide else 1), filters=filters)
+        if aside := set_aside_papers(question, conversation):
+            results = [r for r in results if r.paper.id not in aside]
     except Exception as exc:  # StoreError / EmbeddingError carry one-line messages and their kind
         own = isinstance(exc, AssistantError)
         yield fail(str(exc) if own else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})",

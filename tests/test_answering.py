@@ -869,6 +869,35 @@ def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_n
     assert not refers_to_last_answer("What does the projection in NorMuon do?", conv)  # names its subject
 
 
+@pytest.mark.integration
+def test_another_paper_asked_for_is_not_the_one_just_given(bundled_store, settings):
+    """"Is there another paper on pretraining data, one that selects data ...?" after an answer citing RePro
+    quoted RePro again (fresh13 chats): the papers just given are set aside, so the other one is found, and
+    "both" then means the two."""
+    turns = ["Which paper recycles web documents by rephrasing them for pretraining?",
+             "Is there another paper on pretraining data, one that selects data instead of rewriting it?"]
+    last = _converse(bundled_store, settings, turns)
+    assert [c.paper.title for c in last.citations] == ["OPUS"], last.text
+    last = _converse(bundled_store, settings, turns + ["Do both release their code?"])
+    assert last.standalone_question == "Do RePro and OPUS release their code?"
+
+
+def test_only_a_search_beyond_the_papers_given_sets_them_aside():
+    from assistant.answering import set_aside_papers
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    conv = Conversation([Turn("Which paper speeds up QAT?", answer="WinQ accelerates QAT [1].",
+                              citations=(Citation(1, Paper(abstract="", title="WinQ", id="p1")),))])
+    assert set_aside_papers("Any other papers on quantization?", conv) == {"p1"}
+    assert set_aside_papers("Is there a different method for this?", conv) == {"p1"}
+    assert set_aside_papers("Compare WinQ with other quantization methods.", conv) == set()  # named: kept
+    assert set_aside_papers("What about the other one?", conv) == set()  # of two, `_OTHER`'s
+    assert set_aside_papers("How much faster is it?", conv) == set()
+    assert set_aside_papers("Any other papers on quantization?", None) == set()
+
+
 def test_a_figure_the_last_answer_gave_refers_back():
     """"What model size was the 11.31 percentage-point gain measured on?" after an answer giving that gain was
     taken as a new question and refused (round 11): the figure is the last answer's."""

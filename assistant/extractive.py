@@ -82,7 +82,9 @@ _PAPERS = re.compile(
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
     # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
-    rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}",
+    rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}"
+    # "... What's out there?", "Is anything out there on ...?": the papers there are
+    r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b",
     re.I)
 
 
@@ -95,6 +97,9 @@ _PLURAL = re.compile(
     r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
+    # "I'm interested in two things: aligning a model at decoding time, and DPO ...": a paper for each
+    r"|\b(?:two|three|four)\s+(?:[\w-]+\s+)?(?:things|topics|areas|directions|problems)\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b"  # what work there is
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
     rf"|{_REQUESTED}|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
 _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"

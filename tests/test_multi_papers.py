@@ -25,6 +25,9 @@ import pytest
     ("KV cache compression papers?", "papers", True),
     ("optimizer studies in the collection", "papers", True),
     ("How does NorMuon compare with other optimizers in these studies?", "papers", True),  # "compare", not the form
+    # topics listed for a paper each, and what work there is (round 11)
+    ("I'm interested in two things: pruning the beam, and shrinking the cache. What's out there?", "papers", True),
+    ("What's out there on KV cache compression?", "papers", True),
     # one paper
     ("Find the paper about KV cache compression.", "papers", False),
     ("How STAR-KV works", "other", False),
@@ -99,6 +102,14 @@ def test_two_named_papers_set_against_each_other_get_a_line_each(bundled_store, 
     obj = _ask(bundled_store, settings, question)
     assert sorted(c["title"] for c in obj["citations"]) == titles, obj["answer"]
     assert set(_lines_by_title(obj)) == set(titles), obj["answer"]
+
+
+@pytest.mark.integration
+def test_two_topics_listed_get_a_paper_each(bundled_store, settings):
+    # "two things: A, and B. What's out there?" named the first topic's paper only (fresh13 chats)
+    obj = _ask(bundled_store, settings, "I'm curious about two topics: speeding up quantization-aware training, "
+                                        "and compressing the KV cache. What's out there?")
+    assert {"STAR-KV", "WinQ"} <= set(_lines_by_title(obj)), obj["answer"]
 
 
 @pytest.mark.integration

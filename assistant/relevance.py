@@ -756,7 +756,9 @@ def cognates(question: str, bm25) -> list[str]:
                 spelt = _spelling(s)
                 if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
                     by_start.setdefault(spelt[:2], []).append((spelt, word))
-        by_start = {k: sorted(v, key=lambda sw: len(sw[0]), reverse=True) for k, v in by_start.items()}
+        # longest first, ties in spelling order: a set's order changes with the process's string hashing, and
+        # two stems one letter off the same word gave two answers across runs (PYTHONHASHSEED)
+        by_start = {k: sorted(v, key=lambda sw: (-len(sw[0]), sw)) for k, v in by_start.items()}
         cached = _COGNATE_STEMS[key] = (vocab, by_start)
     by_start = cached[1]
     out: list[str] = []

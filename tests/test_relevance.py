@@ -10,6 +10,7 @@ these tests, not taken from the dev sets.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -1028,6 +1029,24 @@ def test_cognates_of_a_spanish_question_are_the_collections_english_stems(fake_s
         ["decod", "candid", "entropi"]
     assert cognates("¿Qué optimizador ortogonaliza las actualizaciones?", bm25) == ["optim", "orthogon"]
     assert cognates("What decoding method uses entropy?", bm25) == []  # English words are the collection's own
+
+
+def test_cognates_do_not_depend_on_the_process_string_hashing():
+    """Stems as long as each other and one letter off the same word were tried in a set's order, which changes
+    with PYTHONHASHSEED: a French question's answer lost its "2-3×" sentence in one run in three (fresh12)."""
+    import subprocess
+    import sys
+
+    script = ("from assistant.relevance import cognates\n"
+              "class V:\n"
+              "    vocabulary = frozenset(['bardomh', 'bardomi', 'bardomj', 'bardomk', 'bardoml', 'bardomn'])\n"
+              "    def scores(self, w):\n"
+              "        import numpy as np\n"
+              "        return np.zeros(1)\n"
+              "print(cognates('Welche Arbeit nutzt Bardomgxyz?', V()))\n")
+    seen = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip() for seed in range(6)}
+    assert seen == {"['bardomh']"}
 
 
 def test_a_spanish_question_is_answered_from_the_paper_its_cognates_point_at(fake_store, tmp_path, settings):

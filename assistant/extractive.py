@@ -321,8 +321,6 @@ def asks_several(question: str) -> bool:
     return bool(_PLURAL.search(question))
 
 
-_TEX_QUOTES = re.compile(r"``(.+?)''")
-_TEX_DASHES = ((re.compile(r"(?<=\w)---(?=\w)"), "—"), (re.compile(r"(?<=\w)--(?=\w)"), "–"))
 
 
 _OWN_REFERENCES = re.compile(r"(?:^|\s+)\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\](?!\()")
@@ -335,10 +333,7 @@ def plain(sentence: str) -> str:
     """What a person reads: LaTeX rendered, markdown emphasis removed, and TeX's text ligatures that
     abstracts keep without any ``$`` or backslash (``soft projection'' -> “soft projection”,
     ``---`` -> em dash, ``--`` between words -> en dash)."""
-    text = render_latex(sentence)
-    text = _TEX_QUOTES.sub(lambda m: f"“{m.group(1)}”", text)
-    for pattern, dash in _TEX_DASHES:
-        text = pattern.sub(dash, text)
+    text = render_latex(sentence)  # TeX's text ligatures too (`text.tex_ligatures`)
     return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
 
 

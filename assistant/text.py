@@ -338,16 +338,37 @@ def _render_segment(latex: str, math: bool) -> str:
     return text.replace("\x00", "~").translate(_GREEK_VARIANTS)
 
 
+_TEX_QUOTES = ((re.compile(r"``(.+?)''"), "“", "”"), (re.compile(r"(?<![`\w])`([^`'\n]{1,60}?)'(?![\w'])"), "‘", "’"))
+_TEX_DASHES = ((re.compile(r"(?<=\w)---(?=\w)"), "—"), (re.compile(r"(?<=\w)--(?=\w)"), "–"))
+
+
+def tex_ligatures(text: str) -> str:
+    """TeX's text ligatures that abstracts keep without any ``$`` or backslash, as a person reads them:
+    ````soft projection''`` -> “soft projection”, ```pre-flight'`` -> ‘pre-flight’, ``---`` -> em dash, ``--``
+    between words -> en dash (``low-rank--aware``; not ``--json``)."""
+    if "`" in text:
+        for pattern, left, right in _TEX_QUOTES:
+            text = pattern.sub(lambda m: f"{left}{m.group(1)}{right}", text)
+    if "--" in text:
+        for pattern, dash in _TEX_DASHES:
+            text = pattern.sub(dash, text)
+    return text
+
+
 def render_latex(text: str) -> str:
     """`text` with its LaTeX rendered as Unicode text, for what a person reads.
 
     ``75\\%`` -> ``75%``, ``20$\\times$`` -> ``20×``, ``A$^2$RBench`` -> ``A²RBench``, ``$\\epsilon$-greedy``
     -> ``ε-greedy``, ``$\\ell_2$`` -> ``ℓ₂``. Math (``$...$``, ``$$...$$``) and backslash macros are
     rendered by pylatexenc (``LatexNodes2Text``, math as text); a sub- or superscript becomes its Unicode
-    form when every character has one. Text without ``$`` or ``\\`` is returned unchanged, so plain
-    abstracts (and their bare ``%``) are never touched; malformed LaTeX is left as written.
+    form when every character has one; TeX's text ligatures (`tex_ligatures`) are rendered too. Text without
+    ``$`` or ``\\`` is otherwise left alone, so plain abstracts (and their bare ``%``) are never touched;
+    malformed LaTeX is left as written.
     """
-    if not text or not _LATEX_HINT.search(text):
+    if not text:
+        return text
+    text = tex_ligatures(text)
+    if not _LATEX_HINT.search(text):
         return text
     out: list[str] = []
     last = 0

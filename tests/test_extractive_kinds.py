@@ -203,6 +203,18 @@ def test_plain_renders_tex_quotes_and_dashes_an_abstract_keeps_outside_math():
     assert plain("use --json and 75$\\%$") == "use --json and 75%"  # an option, not a dash between words
 
 
+def test_every_surface_renders_tex_single_quotes_and_dashes():
+    """ALIVE's `pre-flight' stayed as typed in answers, and the chat export's references kept "low-rank--aware"
+    (round 11, a new user's trial): the ligatures are `text.render_latex`'s, which every surface uses."""
+    from assistant.chats import readable
+    from assistant.extractive import plain
+
+    for render in (plain, readable):
+        assert render("a scalable `pre-flight' layer") == "a scalable ‘pre-flight’ layer"
+        assert render("low-rank--aware") == "low-rank–aware"
+    assert readable("it's the model's `code` and --json") == "it's the model's `code` and --json"
+
+
 def test_defined_term_ends_where_a_second_question_begins_and_an_acronyms_expansion_defines_it():
     from assistant.extractive import defined_term, defines
 

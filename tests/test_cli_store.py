@@ -131,7 +131,8 @@ def test_empty_collection_says_so(monkeypatch):
     result = run("search", "anything")  # as `ask` does: nothing to search is an error saying how to fill it
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == ("error: the collection 'empty_one' is empty: add abstracts with `assistant ingest "
-                             "FILE_OR_FOLDER` (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)\n")
+                             "FILE_OR_FOLDER` (or drop --collection / ASSISTANT_COLLECTION to use the bundled ICML "
+                             "2026 abstracts)\n")
     listed = run("papers")  # listing an empty collection is no mistake
     assert listed.exit_code == 0 and "No abstracts loaded" in listed.stdout
 
@@ -214,7 +215,7 @@ def test_asking_an_empty_collection_says_it_is_empty_and_how_to_ingest(monkeypat
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines()[-1] == (
         "error: the collection 'empty_one' is empty: add abstracts with `assistant ingest FILE_OR_FOLDER` "
-        "(or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+        "(or drop --collection / ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
     if command == "ask":
         obj = json.loads(run(*args, "--llm", "extractive", "--json").stdout)
         assert obj["error_kind"] == "empty" and obj["question"] == "What is NorMuon?"

@@ -131,7 +131,7 @@ def require_papers(store: PaperStore) -> None:
     """Raise `EmptyCollectionError` naming the collection and how to fill it when it holds no abstract."""
     if store.count() == 0:
         hint = ("" if store.name == "papers" else
-                " (or unset ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
+                " (or drop --collection / ASSISTANT_COLLECTION to use the bundled ICML 2026 abstracts)")
         raise EmptyCollectionError(f"the collection '{store.name}' is empty: add abstracts with "
                                    f"`assistant ingest FILE_OR_FOLDER`{hint}")
 

@@ -208,7 +208,11 @@ def _config_file_keys() -> set[str]:
         return set()
     unknown = sorted(keys - set(Settings.model_fields))
     if unknown:
-        raise SettingsError(f"{path}: unknown setting '{unknown[0]}'; keys are the setting names in lower "
+        import difflib  # only for a file with a mistake
+
+        close = difflib.get_close_matches(unknown[0], sorted(Settings.model_fields), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise SettingsError(f"{path}: unknown setting '{unknown[0]}'; {hint}keys are the setting names in lower "
                             f"case without {ENV_PREFIX} (e.g. top_k, llm, chroma_url)")
     return keys
 

@@ -54,7 +54,7 @@ def test_an_unknown_toml_key_or_a_missing_named_file_is_an_error(tmp_path, monke
     cfg = tmp_path / "config.toml"
     cfg.write_text("topk = 3\n")  # a typo would otherwise be ignored without a word
     monkeypatch.setenv("ASSISTANT_CONFIG", str(cfg))
-    with pytest.raises(SettingsError, match="unknown setting 'topk'"):
+    with pytest.raises(SettingsError, match="unknown setting 'topk'; did you mean top_k\?"):
         load_settings()
     monkeypatch.setenv("ASSISTANT_CONFIG", str(tmp_path / "nope.toml"))
     with pytest.raises(SettingsError, match="nope.toml: no such settings file"):

@@ -133,7 +133,7 @@ def load_questions(path: Path, skipped: list[str] | None = None) -> list[Questio
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise QuestionFileError(f"{path}: no such file") from None
+        raise QuestionFileError(f"{path}: no such file or directory; check the path") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise QuestionFileError(f"{path}: cannot read it ({type(exc).__name__}); give a UTF-8 JSONL file") from None
     out: list[Question] = []

@@ -391,7 +391,7 @@ def test_eval_bad_file_is_one_line_and_exit_1(tmp_path):
     assert res.exit_code == 1
     assert res.stderr.strip() == f"error: {bad}:1: field 'q' (the question) is missing or empty"
     res = CliRunner().invoke(app, ["eval", str(tmp_path / "missing.jsonl")])
-    assert res.exit_code == 1 and "no such file" in res.stderr
+    assert res.exit_code == 1 and "no such file or directory; check the path" in res.stderr
 
 
 # --- answers through the event stream -----------------------------------------------------------------

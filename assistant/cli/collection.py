@@ -282,7 +282,7 @@ def papers(
             if p.venue_year:
                 line.append(f"  ({printable(p.venue_year)})", style="dim")
             console.print(line)
-        typer.echo(f"{len(items)} papers")
+        typer.echo(f"{len(items)} paper{'' if len(items) == 1 else 's'}")
 
 
 def show(

@@ -59,7 +59,8 @@ _BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies
 build evaluation pipelines"): it asks for every paper it describes, as "which papers ..." does."""
 _TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|does|do|did|is|are|was|were|can|could|"
                  r"should|would|has|have)\b)(?:[\w-]+\s+){1,6}?(?:papers|studies|articles|abstracts)\b"
-                 r"(?:\s+(?:in|from|of|within)\s+(?:the|this|your|our)\s+(?:collection|corpus|set|database))?\s*[?.!]*\s*$")
+                 r"(?:\s+(?:in|from|of|within)\s+(?:the|this|your|our)\s+(?:collection|corpus|set|database))?"
+                 r"\s*[?.!]*\s*$")
 """A topic typed as a search for its papers ("low-bit quantization papers in the collection?", "RL for reasoning
 papers"): no question word, the plural noun at its end; every paper of the topic, as "which papers ..." asks."""
 _MASS_WORK = r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
@@ -319,8 +320,6 @@ def asks_comparison(question: str) -> bool:
 def asks_several(question: str) -> bool:
     """A question about several papers ("which papers ...", "compare X and Y")."""
     return bool(_PLURAL.search(question))
-
-
 
 
 _OWN_REFERENCES = re.compile(r"(?:^|\s+)\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\](?!\()")
@@ -1236,8 +1235,8 @@ def unstated_number(question: str, abstract: str) -> str | None:
     return None
 
 
-_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?(?P<noun>[a-z][a-z-]*[a-z])\b",
-                        re.I)
+_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?"
+                        r"(?P<noun>[a-z][a-z-]*[a-z])\b", re.I)
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
 _IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|\(|:|—|–|,\s*"

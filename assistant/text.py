@@ -338,7 +338,8 @@ def _render_segment(latex: str, math: bool) -> str:
     return text.replace("\x00", "~").translate(_GREEK_VARIANTS)
 
 
-_TEX_QUOTES = ((re.compile(r"``(.+?)''"), "“", "”"), (re.compile(r"(?<![`\w])`([^`'\n]{1,60}?)'(?![\w'])"), "‘", "’"))
+_TEX_QUOTES = ((re.compile(r"``(.+?)''"), "“", "”"),
+               (re.compile(r"(?<![`\w])`([^`'\n]{1,60}?)'(?![\w'])"), "‘", "’"))
 _TEX_DASHES = ((re.compile(r"(?<=\w)---(?=\w)"), "—"), (re.compile(r"(?<=\w)--(?=\w)"), "–"))
 
 

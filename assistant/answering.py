@@ -1096,20 +1096,23 @@ def discussed_papers(question: str, standalone: str, conversation: Conversation 
     """The titles of the papers a follow-up asks about: those the latest answer with citations cited
     that `standalone` (`question` rewritten from the conversation) names; [] when `question` was not
     rewritten from the conversation or its rewrite names none of them (a new topic)."""
-    from assistant.text import mentions
-
     if conversation is None or not conversation.turns or standalone.strip() == resolve_own_ordinal(question).strip():
         return []
-    turn = next((t for t in reversed(conversation.turns) if t.citations), None)
-    if turn is None:
-        return []
-    out = []
-    for c in turn.citations:
-        name = _paper_name(c.paper)
-        named = mentions(standalone, name) if len(name.split()) == 1 else name in standalone
-        if name and named and c.paper.title not in out:
-            out.append(c.paper.title)
-    return out
+    named = (c.paper.title for c in _last_citations(conversation) if _names_paper(standalone, c.paper))
+    return list(dict.fromkeys(named))
+
+
+def _last_citations(conversation: Conversation) -> tuple[Citation, ...]:
+    """The citations of the latest answer that cited any paper (() when none did)."""
+    return next((t.citations for t in reversed(conversation.turns) if t.citations), ())
+
+
+def _names_paper(text: str, paper) -> bool:
+    """`text` names `paper` as `_paper_name` names it: a one-word name as a whole word, a title as written."""
+    from assistant.text import mentions
+
+    name = _paper_name(paper)
+    return bool(name) and (mentions(text, name) if len(name.split()) == 1 else name in text)
 
 
 _ANOTHER = re.compile(r"\b(?:another|a\s+different|any\s+other|some\s+other|(?<!\bthe\s)other)\s+(?:[\w-]+\s+){0,2}?"
@@ -1123,14 +1126,9 @@ def set_aside_papers(question: str, conversation: Conversation | None) -> set[st
     cited, but a paper the question names (by its title's name). Left out of the retrieved papers, so the
     search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
     quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
-    from assistant.text import mentions
-
     if conversation is None or not _ANOTHER.search(question):
         return set()
-    turn = next((t for t in reversed(conversation.turns) if t.citations), None)
-    if turn is None:
-        return set()
-    return {c.paper.id for c in turn.citations if not ((name := _paper_name(c.paper)) and mentions(question, name))}
+    return {c.paper.id for c in _last_citations(conversation) if not _names_paper(question, c.paper)}
 
 
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
@@ -1209,9 +1207,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`
         # set its baseline). An LLM backend's looser gate would pass most of them on to the prompt.
         wide = llm.name == BackendName.EXTRACTIVE and asks_several(standalone)
-        results = retriever.search(standalone, top_k=depth * (THEME_DEPTH if wide else 1), filters=filters)
-        if aside := set_aside_papers(question, conversation):
-            results = [r for r in results if r.paper.id not in aside]
+        aside = set_aside_papers(question, conversation)  # searched past, so as many papers are judged
+        results = retriever.search(standalone, top_k=depth * (THEME_DEPTH if wide else 1) + len(aside),
+                                   filters=filters)
+        results = [r for r in results if r.paper.id not in aside]
     except Exception as exc:  # StoreError / EmbeddingError carry one-line messages and their kind
         own = isinstance(exc, AssistantError)
         yield fail(str(exc) if own else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})",

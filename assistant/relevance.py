@@ -652,10 +652,10 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
 
     out: list[str] = []
     for name in question_names(question):
-        if (sum(c.isalnum() for c in name) < 3 or name.casefold() in GENERIC_WORDS or name.casefold() in _META
-                or is_common_acronym(name)):
-            continue  # "OK. Is there ...", "Which paper does NOT ...", "... HTML mini-games": not names
-        if collection_df(name, bm25) == 0 and not any(matched_names(name, d) for d in documents):
+        if sum(c.isalnum() for c in name) < 3 or name.casefold() in GENERIC_WORDS or name.casefold() in _META:
+            continue  # "OK. Is there ...", "Which paper does NOT ...": not names
+        if (collection_df(name, bm25) == 0 and not any(matched_names(name, d) for d in documents)
+                and not is_common_acronym(name)):  # "... HTML mini-games": a word (wordfreq loads only here)
             out.append(name)
     for phrase in title_phrases(question):
         words = [w for w in re.split(r"[\s\-]+", phrase.casefold()) if w]

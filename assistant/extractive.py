@@ -169,7 +169,8 @@ _DETAIL_Q = {
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
-                           r"\bgpu[-\s]?hours?\b|\bwhich\s+(?:gpus?|tpus?)\b|\bchip\b|\bcompute\s+budget\b|"
+                           r"\bgpu[-\s]?hours?\b|\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b|"
+                           r"\bchip\b|\bcompute\s+budget\b|"
                            # "how many GPUs / hours", also as other languages ask it ("¿Cuántas GPUs y cuántas horas
                            # ...?", "Wie viele GPUs ...?", "Combien de GPU ...?")
                            r"\b(?:how\s+many|cu[áa]nt[oa]s|wie\s+viele|combien\s+de)\s+(?:[\w-]+\s+)?"
@@ -591,6 +592,7 @@ def measured_noun(clause: str) -> str | None:
 
 
 _NUMBER_UNITS = {"point", "points", "percent", "percentage", "times", "fold", "pp", "x"}
+_PRONOUNS = frozenset({"them", "they", "these", "those", "it", "this", "that", "ones"})
 
 
 def counted_noun(clause: str) -> str | None:
@@ -606,6 +608,10 @@ def counted_noun(clause: str) -> str | None:
     # "how many BLEU points": a number carries its unit ("0.6 BLEU"), so the counted thing is BLEU
     while words and words[-1].casefold() in _NUMBER_UNITS:
         words.pop()
+    if words and words[-1].casefold() in _PRONOUNS:
+        # "What GPUs, and how many of them, ...?": the pronoun stands for a noun of the question, which the
+        # clause alone does not name
+        return None
     return words[-1] if words else None
 
 

@@ -156,6 +156,8 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     ("¿Cuántas GPUs usó NorMuon?", "hardware"),
     ("Wie viele Stunden dauerte das Training von WinQ?", "hardware"),
     ("How many GPU hours did STAR-KV need?", "hardware"),
+    ("What GPUs, and how many of them, were used for NorMuon's 1.1B pretraining run?", "hardware"),  # round 12
+    ("What kind of accelerators did WinQ train on?", "hardware"),
     ("How much GPU memory does STAR-KV save?", None),  # a quantity of the method, not the study's hardware
 ])
 def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
@@ -266,6 +268,7 @@ def test_what_a_how_many_question_counts():
     assert counted_noun("How many BLEU points does it gain over LayerNorm?") == "BLEU"
     assert counted_noun("How many times faster is decoding?") is None
     assert counted_noun("What is the speedup?") is None
+    assert counted_noun("how many of them were used?") is None  # a pronoun: the noun is elsewhere (round 12)
 
 
 @pytest.mark.integration

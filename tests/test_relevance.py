@@ -478,6 +478,8 @@ def test_a_word_no_abstract_uses_is_unknown_unless_written_as_two_words(store): 
 
     _, bm25 = store.bm25()
     assert unknown_words(["cattle", "compress", "beamsearch", "kv", "2026"], bm25) == ["cattle"]
+    # a derivational prefix on a word the collection uses ("improved") is no topic of its own (round 12)
+    assert unknown_words(["reimproved", "unimproved", "recattle"], bm25) == ["recattle"]
 
 
 def test_in_a_large_collection_a_word_no_abstract_uses_refuses_the_question(store, monkeypatch):  # noqa: F811
@@ -889,6 +891,22 @@ def test_a_method_applied_to_a_domain_its_abstract_does_not_cover_is_not_said_an
     assert cited == [paper] or obj["answer"].startswith("The abstracts do not say"), obj["answer"]
 
 
+@pytest.mark.integration
+def test_a_method_judged_good_for_a_domain_no_paper_covers_is_refused_and_its_twin_is_answered(bundled_store,
+                                                                                               settings):
+    """"Are X any good for <domain>?" applies a method to a domain as "Does X work for <domain>?" does
+    (`_APPLIED`: an adjective of fitness before the preposition); until round 12 it was a plain question and
+    the NorMuon abstract was quoted for speech recognition (held-out fresh14)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, "Are Muon-style orthogonalized optimizers any good for training "
+                                               "speech recognition models?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "'speech recognition'" in obj["note"]
+    obj, cited = _ask(bundled_store, settings, "Are Muon-style orthogonalized optimizers any good for training "
+                                               "large language models?")
+    assert not obj["refused"] and cited == ["NorMuon"]
+
+
 @pytest.mark.parametrize("question, thing", [
     ("Does WinQ work for speech recognition?", "speech recognition"),
     ("Did they also try OPUS on code corpora as well?", "code corpora"),  # the paper between verb and "on"
@@ -1231,6 +1249,9 @@ def test_a_compound_no_abstract_writes_is_found_and_one_written_apart_or_joined_
         "vision-language-action"]
     assert unwritten_compounds("Is there work on hyper-parameter tuning?", papers, index) == []
     assert unwritten_compounds("Which paper trains like DeepSeek-R1 with hyper-Connections?", papers, index) == []
+    # "robot-style", "vision-like": "in the manner of" a word the collection uses, not a compound term (round 12)
+    assert unwritten_compounds("Any robot-style or vision-like policies, or hyper-connections?", papers, index) == [
+        "hyper-connections"]
 
 
 @pytest.mark.integration

@@ -834,7 +834,12 @@ _DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|whi
 """A paper described instead of named ("the one that recycles web data with a rephraser")."""
 
 
-def _ordered_referents(conversation: Conversation) -> list[str]:
+_BACK_TO = re.compile(r"\b(?:back\s+to|return(?:ing)?\s+to|revisit(?:ing)?)\b", re.I)
+"""A question returning to an earlier topic ("Back to the first optimizer — how does it ...?"): its ordinal
+counts through the papers the conversation discussed, not through the latest list."""
+
+
+def _ordered_referents(conversation: Conversation, returning: bool = False) -> list[str]:
     """What "the first/second one" counts through: the latest list of two or more things, newest turn
     first: the names its question gave, in the order the user named them, else the papers it described
     ("the one that recycles web data ..., and the one that converts LLMs ..."), else the papers its answer
@@ -842,8 +847,10 @@ def _ordered_referents(conversation: Conversation) -> list[str]:
     papers build on DPO?" and "Does the second one need training?", "the first one" is still the
     first paper listed); with no list, the papers the conversation's answers cited, in the order they were first
     cited (one paper per turn: after "Which paper stabilises GRPO?" and "Which paper reweights
-    tokens?", "the first one" is the first paper found)."""
-    for turn in reversed(conversation.turns):
+    tokens?", "the first one" is the first paper found). `returning` (`_BACK_TO`: "Back to the first optimizer
+    ..."): that last list, whatever the latest turns named (after "Any optimizer that improves on Muon?",
+    answered with NorMuon, and "Is there anything on Shampoo or SOAP?", "the first optimizer" is NorMuon)."""
+    for turn in reversed(conversation.turns if not returning else []):
         named = _entities(turn.question)  # as the user named them, also when the rewrite kept one
         if len(named) < 2:
             named = _turn_entities(turn)
@@ -907,7 +914,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
 
     text = " ".join(question.split())
     named, cited = _subject(conversation, text)
-    referents = _ordered_referents(conversation)
+    referents = _ordered_referents(conversation, returning=bool(_BACK_TO.search(text)))
     # a name the user gave is the subject when it is a cited paper's name, as a whole word: after "Is
     # there an optimizer built on Muon?" answered with NorMuon, "it" is NorMuon, not Muon
     topic = [n for n in named if n.startswith("'") or any(mentions(c, n) and not c.startswith(_DESCRIPTION)

@@ -964,6 +964,22 @@ def test_an_ordinal_after_a_turn_that_named_two_papers_counts_through_the_users_
     assert deterministic_rewrite("And the first one: why is training slow?", conv) == "And WinQ: why is training slow?"
 
 
+def test_an_ordinal_going_back_to_an_earlier_topic_counts_through_the_papers_discussed():
+    """Held-out fresh14 (round 12): after an optimizer question answered with NorMuon and "is there anything on
+    Shampoo or SOAP-style optimizers?" (none in the collection), "Back to the first optimizer" is NorMuon; it
+    was rewritten to Shampoo, the latest list, and refused. Without "back to" the latest list still counts."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Any recent optimizer for LLM pretraining that improves on Muon?", ["NorMuon"]),
+                         _turn("How much larger is its efficiency gain than Muon's?", ["NorMuon"]),
+                         _turn("Separate question: is there anything on Shampoo or SOAP-style optimizers?")])
+    assert deterministic_rewrite("Back to the first optimizer — how does it spread the work across devices?",
+                                 conv) == "Back to NorMuon — how does it spread the work across devices?"
+    assert deterministic_rewrite("Does the first optimizer need more memory?", conv) == (
+        "Does Shampoo need more memory?")
+
+
 def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another_does_not():
     from assistant.answering import refers_to_last_answer, standalone_question
     from assistant.conversation import Conversation, Turn

@@ -112,9 +112,10 @@ _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
 "How do both methods handle noise?", "What does each of them report?"."""
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
-    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:[\w-]+\s+){0,3}?"
+    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?:is|are|was|were)\s+(?:the\s+)?)?(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
-    r"throughput|latency|overhead|width|depth|length|temperature|budget)\b"
+    r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|perplexity|margin|"
+    r"width|depth|length|temperature|budget)\b"
     r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
@@ -670,6 +671,11 @@ def interrogative(question: str) -> str:
 
     parts = [p for s in split_sentences(question) for p in _QUESTION_END.split(s) if p.strip()]
     return " ".join(p for p in parts if "?" in p or "？" in p) or question
+
+
+_COST_Q = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,4}?costs?\b", re.I)
+"""A question asking what something costs ("what is the extra compute cost?", "what hardware-level cost do they
+incur?"): a number when the abstract states one ("4.7% additional compute overhead"), else said in words."""
 
 
 _WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
@@ -1584,7 +1590,11 @@ class ExtractiveSynthesizer:
                 chosen = self._summary(scored, sources[0], question, pointers=pointers)
                 return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                                  for i, x in enumerate(chosen)]
-            return "number", [(x[1], x[2], x[3], None) for x in chosen]
+            if chosen or not _COST_Q.search(fold(question)):
+                return "number", [(x[1], x[2], x[3], None) for x in chosen]
+            # "what hardware-level cost do widened residual streams incur?": a cost stated in words ("memory
+            # access overhead"), not as a number; the sentences the question matches answer it
+            kind = "other"
         if kind == "entity":
             noun = entity_noun(question) or ""
             key = noun_key(noun) if noun else ""

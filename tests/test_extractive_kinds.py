@@ -240,6 +240,33 @@ def test_extractive_what_results_does_a_named_paper_report_quotes_its_experiment
 
 
 @pytest.mark.parametrize("question, kind", [
+    # what something costs is a quantity; "what is the" does not count towards the words before it (round 12)
+    ("data selection scored in the optimizer's update space — what is the extra compute cost?", "number"),
+    ("What is the maximum KV cache compression reported by the adaptive-rank method?", "number"),
+    ("What cost function does PowerFlow minimise?", "other"),  # a function, not a cost
+])
+def test_what_a_method_costs_or_saves_asks_for_a_quantity(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # held-out fresh14 s16 and fresh9 g9s11: the overhead sentence, not the background
+    ("online pretraining data selection that scores examples by the update the actual optimizer would make, not "
+     "by raw gradients — what is the extra compute cost?", "4.7% additional compute overhead"),
+    # a cost the abstract states in words, not as a number: the sentence stating it, not "do not say"
+    ("Apart from hurting training stability, what hardware-level cost do widened residual streams such as "
+     "Hyper-Connections incur?", "memory access overhead"),
+])
+def test_extractive_what_it_costs_quotes_the_cost_as_a_number_or_in_words(bundled_store, settings, question,
+                                                                         expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.parametrize("question, kind", [
     ("In the federated setting, what determines how fast training converges?", "other"),  # a factor
     ("What factor governs how much memory is saved?", "other"),
     ("How fast does it converge?", "number"),

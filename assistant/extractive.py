@@ -537,6 +537,12 @@ _FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|
                             r"\bquant(?:os|as|i|e)\b|多少个|几个|几种|몇\s*개", re.I)
 """A count of things asked in another language ("Wie viele Einstellungen", "Combien de configurations",
 "¿Cuántos ajustes?"); not "De combien ..." (by how much)."""
+_FOREIGN_SPEED = re.compile(r"加速|提速|更快|速度|高速|速く|빠르|가속|속도|\bschneller\b|beschleunig|geschwindigkeit|"
+                            r"\bplus\s+(?:rapide|vite)\b|acc[ée]l[èée]r|\bvitesse\b|\bm[áa]s\s+r[áa]pid[oa]\b|aceler|"
+                            r"\bvelocidad\b|\bpi[uù]\s+veloce\b|accelera|\bmais\s+r[áa]pid[oa]\b", re.I)
+"""Speed asked in another language (`_SPEED`'s class of words: "最多能加速多少" how much faster at most, "Wie
+viel schneller", "¿cuánto más rápido?", "combien plus rapide"): a sentence stating a speed answers
+(`_SPEED_STATED`), not another percentage of the paper."""
 _COUNTED_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?![\d.,]*\s*(?:%|×|x\b|times\b|-?fold))\s+(?:[\w-]+\s+){0,2}?"
                              r"[a-z][\w-]*s\b")
 """A count of things in digits: a number and a plural noun within three words ("across 16 settings",
@@ -1580,6 +1586,9 @@ class ExtractiveSynthesizer:
                     # "Wie viele Einstellungen ...?": a count of things ("across 16 settings"), not a
                     # percentage or a factor, when a sentence states one
                     numeric = [x for x in numeric if states_count(x[2])] or numeric
+                elif _FOREIGN_SPEED.search(fold(question)):
+                    # "最多能加速多少？": the speed-up ("accelerates QAT by up to 4×"), not the accuracy gain
+                    numeric = [x for x in numeric if _SPEED_STATED.search(fold(x[2]))] or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
             if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):

@@ -269,6 +269,18 @@ def test_a_chinese_question_naming_the_method_is_answered_from_its_paper(bundled
     assert not obj["refused"] and cited == ["NorMuon"] and "21.74" in obj["answer"]
 
 
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # held-out fresh14 s27 (round 12): "how much faster at most?" was answered with the 8.8% accuracy gain
+    ("有没有论文通过周期性地把权重重置为全精度权重与量化权重的线性插值来加速量化感知训练？最多能加速多少？", "4×"),
+    ("Wie viel schneller trainiert WinQ?", "4×"),
+])
+def test_a_speed_asked_in_another_language_is_answered_with_the_stated_speed(bundled_store, settings, question,
+                                                                             expected):
+    obj, cited = _ask(bundled_store, settings, question)
+    assert cited == ["WinQ"] and expected in obj["answer"] and "8.8%" not in obj["answer"], obj["answer"]
+
+
 def test_words_about_the_asking_are_not_key_words():
     """"any papers ... in this collection", "one of the papers mentions": the subject is what is left."""
     from assistant.relevance import salient_words

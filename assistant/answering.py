@@ -1179,7 +1179,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     ``TextDelta`` chunks (citation markers already checked), ``Citations``, ``Done``; or ``Error`` (one
     line, a ``kind``, the partial text) after a failure or when `cancel` is set (``kind="cancelled"``).
     Never raises for LLM, store or prompt failures. With `conversation`, a follow-up is rewritten from
-    its history first; the conversation is read, never changed: the caller adds the turn
+    its history first, and a typo no abstract writes is corrected to the collection's word
+    (`assistant.spelling`; ``Sources.question`` is the question as searched); the conversation is read, never
+    changed: the caller adds the turn
     (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
     ``settings.top_k``; seconds in ``Done`` are wall time.
     """
@@ -1209,6 +1211,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(f"rewriting the follow-up question failed: {exc}", exc.kind)
         return
     try:
+        from assistant.spelling import corrected
+
+        # "kv cahce compresion": a typo no abstract writes is searched and judged as the collection's word
+        standalone, _ = corrected(standalone, *retriever.store.bm25())
         depth = top_k or settings.top_k
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`

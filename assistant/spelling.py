@@ -1,0 +1,98 @@
+"""Typos in a question corrected against the collection's own words.
+
+"whats the speedup of that low rank kv cahce compresion method?" and "What does NorMoun improve?" were refused:
+"cahce", "compresion" and "NorMoun" are in no abstract, so retrieval, the relevance gate and the extractive
+answerer found nothing for them (the gate named them as topics the collection lacks). A word is taken for a
+typo when it is in no abstract of the collection and in no list of general English either (wordfreq's
+``en`` list, zipf 0: misspellings are not in it, while "speech", "lora" or "perovskite" are), it has at least
+`MIN_LENGTH` letters, and exactly one word of the collection is nearest to it within `max_distance` edits
+(Damerau-Levenshtein: a swap of two adjacent letters is one edit; rapidfuzz). It is then replaced by that word,
+as the collection writes it most often ("NorMuon"). `assistant.answering.answer` searches with the corrected
+question, which `ask` prints as "(searched for: ...)" and `--json` gives as ``standalone_question``.
+
+Questions in other languages are left as typed (their words are mostly in no English list; `relevance.cognates`
+reads them). A word of the collection is never changed, so a name the collection has is safe; a misspelling
+that is nearest to two words at the same distance is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections import Counter
+from collections.abc import Sequence
+
+MIN_LENGTH = 5
+"""Shorter words are not corrected: one edit turns a 4-letter word into too many others ("lora" - "lord")."""
+
+_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w])|(?<=-)[A-Za-z]+(?![\w])")
+_WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""`collection_words` per BM25 index (one per collection and state of it; built on first need)."""
+
+
+def max_distance(word: str) -> int:
+    """Edits allowed between a typed word and its correction: 1 up to 7 letters, 2 from 8 letters on
+    ("compresion" - "compression" is 1, "reinforcment" - "reinforcement" 1, "optimzation" - "optimization" 1)."""
+    return 1 if len(word) < 8 else 2
+
+
+def collection_words(papers: Sequence, bm25) -> dict[str, tuple[str, int]]:
+    """``{lower-case word: (its most frequent written form, count)}`` over the documents of `papers` (the
+    collection, `PaperStore.bm25`'s first value), built once per `bm25` index (about 2 s at 16k papers)."""
+    got = _WORDS.get(bm25)
+    if got is None:
+        forms: dict[str, Counter] = {}
+        for paper in papers:
+            for w in re.findall(r"[A-Za-z]+", paper.document):
+                forms.setdefault(w.casefold(), Counter())[w] += 1
+        got = {low: (c.most_common(1)[0][0], sum(c.values())) for low, c in forms.items()}
+        _WORDS[bm25] = got
+    return got
+
+
+def _unknown(word: str, bm25) -> bool:
+    return not (bm25.scores(word) > 0).any()
+
+
+def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
+    """``[(typed word, correction)]`` for the typos of `question` (module docstring), in question order;
+    ``[]`` for a question in another language or without typos. `papers`, `bm25`: `PaperStore.bm25()`."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+    from wordfreq import zipf_frequency
+
+    from assistant.relevance import is_foreign
+
+    if is_foreign(question):
+        return []
+    out: list[tuple[str, str]] = []
+    words = None
+    for m in _WORD.finditer(question):
+        typed = m.group(0)
+        low = typed.casefold()
+        if len(typed) < MIN_LENGTH or any(low == t.casefold() for t, _ in out):
+            continue
+        if not _unknown(low, bm25) or zipf_frequency(low, "en") > 0:
+            continue
+        words = words if words is not None else collection_words(papers, bm25)
+        if low in words:
+            continue
+        limit = max_distance(low)
+        near = process.extract(low, [w for w in words if abs(len(w) - len(low)) <= limit and len(w) >= MIN_LENGTH],
+                               scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
+        if not near:
+            continue
+        best = min(d for _, d, _ in near)
+        nearest = [w for w, d, _ in near if d == best]
+        if len(nearest) == 1:
+            out.append((typed, words[nearest[0]][0]))
+    return out
+
+
+def corrected(question: str, papers: Sequence, bm25) -> tuple[str, list[tuple[str, str]]]:
+    """`question` with its typos replaced (`corrections`), and the corrections made."""
+    fixes = corrections(question, papers, bm25)
+    text = question
+    for typed, right in fixes:
+        text = re.sub(rf"(?<![\w]){re.escape(typed)}(?![\w])", right, text)
+    return text, fixes

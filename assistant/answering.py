@@ -775,6 +775,33 @@ def _cited_names(turn) -> list[str]:
     return out
 
 
+def _in_question_order(turn, cited: list[str]) -> list[str]:
+    """`cited` (`_cited_names(turn)`) in the order the turn's question described the papers: "I'm interested in
+    two things: aligning a model at decoding time, and DPO when the preference data is split across federated
+    clients" answered with the federated DPO paper first and AAD second, "the second one" is the federated DPO
+    paper. Each paper is placed where the question first uses a word (content stem) that its abstract has and
+    the other cited abstracts lack; unchanged when a paper has no such word ("Which papers mention GRPO?": the
+    answer's order is the only one the user has seen)."""
+    from assistant.text import content_stems
+
+    papers: list = []
+    for c in turn.citations or []:
+        if _paper_name(c.paper) and all(c.paper.id != p.id for p in papers):
+            papers.append(c.paper)
+    if len(papers) != len(cited):
+        return cited
+    words = [content_stems(w) for w in re.findall(r"[\w-]+", turn.question)]
+    stems = [content_stems(p.abstract) for p in papers]
+    first = []
+    for i, own in enumerate(stems):
+        others = set().union(*(x for j, x in enumerate(stems) if j != i))
+        at = next((k for k, w in enumerate(words) if w and w <= own and not w <= others), None)
+        if at is None:
+            return cited
+        first.append(at)
+    return [name for _, name in sorted(zip(first, cited), key=lambda x: x[0])]
+
+
 def _paper_name(paper) -> str:
     """A paper as `_cited_names` names it ("" without a title)."""
     from assistant.store.paper import is_name_like
@@ -861,7 +888,7 @@ def _ordered_referents(conversation: Conversation, returning: bool = False) -> l
             return [" ".join(d.split()) for d in described]
         cited = _cited_names(turn)
         if len(cited) >= 2:
-            return cited
+            return _in_question_order(turn, cited)
     seen: list[str] = []
     for turn in conversation.turns:
         for name in _cited_names(turn):

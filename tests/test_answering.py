@@ -980,6 +980,32 @@ def test_an_ordinal_going_back_to_an_earlier_topic_counts_through_the_papers_dis
         "Does Shampoo need more memory?")
 
 
+def test_an_ordinal_after_described_topics_counts_in_the_order_the_user_described_them():
+    """fresh13 c02 (round 12): the user described two topics, the answer cited the second topic's paper first;
+    "the second one" is the paper of the second topic. Without a word only one paper has (both mention GRPO),
+    the answer's order stands."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    aad = Paper(abstract="We introduce alignment-aware decoding (AAD), aligning models at inference.", title="AAD",
+                id="p1")
+    fed = Paper(abstract="Convergence of DPO when preference data is split across federated clients.",
+                title="FedDPO", id="p2")
+    question = ("I'm interested in two things: aligning a model at decoding time, and DPO when the preference data "
+                "is split across federated clients. What's out there?")
+    conv = Conversation([Turn(question, answer="…", citations=(Citation(1, fed), Citation(2, aad)))])
+    assert deterministic_rewrite("For the second one, what governs optimization speed?", conv) == (
+        "For FedDPO, what governs optimization speed?")
+    assert deterministic_rewrite("Does the first one need training?", conv) == "Does AAD need training?"
+    both = (Paper(abstract="GRPO with conflicts.", title="PCR", id="p3"),
+            Paper(abstract="GRPO as a baseline.", title="PowerFlow", id="p4"))
+    conv = Conversation([Turn("Which papers mention GRPO?", answer="…",
+                              citations=tuple(Citation(i, p) for i, p in enumerate(both, 1)))])
+    assert deterministic_rewrite("What does the first one use?", conv) == "What does PCR use?"
+
+
 def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another_does_not():
     from assistant.answering import refers_to_last_answer, standalone_question
     from assistant.conversation import Conversation, Turn

@@ -1068,18 +1068,51 @@ class WordHits:
     max_idf: float
 
 
+_ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z]s?(?![\w-])")
+"""An abbreviation as a question types it ("LLMs", "QAT", "MoE"): capitals at both ends, an optional plural s."""
+DEFINITION_MAX_ROWS = 2000
+"""`defined_long_forms` reads at most this many abstracts that use an abbreviation for its definitions."""
+
+
+def defined_long_forms(acronym: str, scores, papers: Sequence) -> list[str]:
+    """The long forms the collection's abstracts define for `acronym` ("large language models (LLMs)" ->
+    "large language models"; `text.defined_expansions`, Schwartz and Hearst 2003), lower-cased, most often
+    defined first; read in the abstracts that use it (`scores`: its BM25 scores, > 0 where used), at most
+    `DEFINITION_MAX_ROWS` of them; a plural abbreviation ("LLMs") also from its singular's definitions."""
+    import numpy as np
+
+    from assistant.text import defined_expansions
+
+    counts: dict[str, int] = {}
+    for row in np.flatnonzero(scores > 0)[:DEFINITION_MAX_ROWS]:
+        abstract = papers[row].abstract
+        for name in {acronym, acronym[:-1] if acronym.endswith("s") else acronym + "s"}:
+            if f"({name})" in abstract or f"({name} " in abstract:
+                for form in defined_expansions(name, abstract):
+                    key = form.casefold()
+                    key = key[:-1] if name.endswith("s") and key.endswith("s") else key  # one form, any number
+                    counts[key] = counts.get(key, 0) + 1
+    return sorted(counts, key=lambda k: -counts[k])
+
+
 def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
-              known_only: bool = False, english: Collection[str] = ()) -> WordHits:
+              known_only: bool = False, english: Collection[str] = (),
+              question_acronyms: Collection[str] = ()) -> WordHits:
     """`WordHits` of `words` in the documents `rows` of the collection (see `lexical_coverage`); with
     `known_only`, words no paper uses are left out unless they are `english` (a foreign question's English
-    words, `glosses`: a topic the collection lacks, as an English question's unknown word)."""
+    words, `glosses`: a topic the collection lacks, as an English question's unknown word).
+    `question_acronyms`: the abbreviations the question types (`_ACRONYM_TOKEN`); a document writing a long
+    form the collection defines for one (`defined_long_forms`) holds it."""
     import numpy as np
 
     from assistant.text import content_stems
 
+    from assistant.text import fold
+
     papers, bm25 = retriever.store.bm25()
     n = len(bm25.ids)
     seen_rows = np.array(rows, dtype=int)
+    acronyms = {a.casefold(): a for a in question_acronyms}
     max_idf = math.log(1 + (n + 0.5) / 0.5)
     seen_stems: set = set()
     # "Which abstracts link to their code on GitHub?" asks about the availability statement itself
@@ -1101,6 +1134,14 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
             seen_stems.add(key)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
         hit = scores[seen_rows] > 0 if len(seen_rows) else np.zeros(0, dtype=bool)
+        if df and not hit.all() and w in acronyms:
+            # "LLMs" against an abstract writing "large language models" without the abbreviation: the long
+            # form the collection's abstracts define for it holds the word too
+            forms = defined_long_forms(acronyms[w], scores, papers)
+            for i, row in enumerate(seen_rows):
+                if not hit[i] and forms and any(_mentions_term(f, fold(papers[row].document).casefold())
+                                                for f in forms):
+                    hit[i] = True
         stem = content_stems(w)
         for i, row in enumerate(seen_rows):
             if (hit[i] and stem and not about_availability
@@ -1673,7 +1714,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     chinese = glosses(question) if foreign else []  # each Chinese word's English words: one key word
     words += [w for g in chinese for w in g if w not in words]
     hits = merge_alternatives(word_hits(words, [max(r, 0) for r in rows], retriever, known_only=foreign,
-                                        english={w for g in chinese for w in g}), chinese)
+                                        english={w for g in chinese for w in g},
+                                        # a theme's papers share the field's abbreviations in passing: for
+                                        # several papers the long forms widened 6 of 8 dev themes by a paper
+                                        question_acronyms=() if asks_several(question)
+                                        else _ACRONYM_TOKEN.findall(question)), chinese)
     # A question in another language keeps only the words the collection knows (names, cognates, English
     # terms); one or two common ones ("training") must not make a full match: its coverage is at most
     # the share of one word of the largest IDF.

@@ -281,6 +281,27 @@ def test_a_speed_asked_in_another_language_is_answered_with_the_stated_speed(bun
     assert cited == ["WinQ"] and expected in obj["answer"] and "8.8%" not in obj["answer"], obj["answer"]
 
 
+@pytest.mark.integration
+def test_an_abbreviation_stands_for_the_long_forms_the_collection_defines_for_it(bundled_store):
+    from assistant.relevance import defined_long_forms
+
+    papers, bm25 = bundled_store.bm25()
+    # "large language models (LLMs)" in the abstracts that define it; the singular reads the plural's definitions
+    assert defined_long_forms("LLMs", bm25.scores("llms"), papers)[0] == "large language model"
+    assert defined_long_forms("LLM", bm25.scores("llm"), papers)[0] == "large language model"
+    assert defined_long_forms("QAT", bm25.scores("qat"), papers) == ["quantization-aware training"]
+
+
+@pytest.mark.integration
+def test_an_abstract_writing_the_long_form_of_an_abbreviation_holds_it(bundled_store, settings):
+    """dev near_misses3 (round 12): "aligning LLMs at decoding time" was refused, the alignment-aware decoding
+    abstract judged to say nothing about 'llms': it writes "large language models" and never the abbreviation."""
+    obj, cited = _ask(bundled_store, settings, "Any paper on aligning LLMs at decoding time without extra training?")
+    assert not obj["refused"] and cited == ["AAD"], obj["note"]
+    aad = next(r for r in obj["relevance"] if r["title"] == "AAD")
+    assert aad.get("uncovered_term") != "llms"
+
+
 def test_words_about_the_asking_are_not_key_words():
     """"any papers ... in this collection", "one of the papers mentions": the subject is what is left."""
     from assistant.relevance import salient_words

@@ -114,7 +114,8 @@ _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?:is|are|was|were)\s+(?:the\s+)?)?(?:[\w-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
-    r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|perplexity|margin|"
+    r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|"
+    r"perplexity|margin|"
     r"width|depth|length|temperature|budget)\b"
     r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
@@ -170,7 +171,8 @@ _DETAIL_Q = {
                           r"\baffiliation|"
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
-                           r"\bgpu[-\s]?hours?\b|\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b|"
+                           r"\bgpu[-\s]?hours?\b|"
+                           r"\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b|"
                            r"\bchip\b|\bcompute\s+budget\b|"
                            # "how many GPUs / hours", also as other languages ask it ("¿Cuántas GPUs y cuántas horas
                            # ...?", "Wie viele GPUs ...?", "Combien de GPU ...?")
@@ -537,8 +539,10 @@ _FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|
                             r"\bquant(?:os|as|i|e)\b|多少个|几个|几种|몇\s*개", re.I)
 """A count of things asked in another language ("Wie viele Einstellungen", "Combien de configurations",
 "¿Cuántos ajustes?"); not "De combien ..." (by how much)."""
-_FOREIGN_SPEED = re.compile(r"加速|提速|更快|速度|高速|速く|빠르|가속|속도|\bschneller\b|beschleunig|geschwindigkeit|"
-                            r"\bplus\s+(?:rapide|vite)\b|acc[ée]l[èée]r|\bvitesse\b|\bm[áa]s\s+r[áa]pid[oa]\b|aceler|"
+_FOREIGN_SPEED = re.compile(r"加速|提速|更快|速度|高速|速く|빠르|가속|속도|"
+                            r"\bschneller\b|beschleunig|geschwindigkeit|"
+                            r"\bplus\s+(?:rapide|vite)\b|acc[ée]l[èée]r|\bvitesse\b|"
+                            r"\bm[áa]s\s+r[áa]pid[oa]\b|aceler|"
                             r"\bvelocidad\b|\bpi[uù]\s+veloce\b|accelera|\bmais\s+r[áa]pid[oa]\b", re.I)
 """Speed asked in another language (`_SPEED`'s class of words: "最多能加速多少" how much faster at most, "Wie
 viel schneller", "¿cuánto más rápido?", "combien plus rapide"): a sentence stating a speed answers

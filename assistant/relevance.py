@@ -1105,9 +1105,7 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
     form the collection defines for one (`defined_long_forms`) holds it."""
     import numpy as np
 
-    from assistant.text import content_stems
-
-    from assistant.text import fold
+    from assistant.text import content_stems, fold
 
     papers, bm25 = retriever.store.bm25()
     n = len(bm25.ids)

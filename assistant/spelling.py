@@ -38,7 +38,8 @@ def max_distance(word: str) -> int:
 
 def collection_words(papers: Sequence, bm25) -> dict[str, tuple[str, int]]:
     """``{lower-case word: (its most frequent written form, count)}`` over the documents of `papers` (the
-    collection, `PaperStore.bm25`'s first value), built once per `bm25` index (about 2 s at 16k papers)."""
+    collection, `PaperStore.bm25`'s first value), built once per `bm25` index, when a question first has a
+    candidate typo (a few seconds at 16k papers)."""
     got = _WORDS.get(bm25)
     if got is None:
         forms: dict[str, Counter] = {}

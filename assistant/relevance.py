@@ -1068,6 +1068,11 @@ class WordHits:
     max_idf: float
 
 
+_AGENT_NOUN = re.compile(r"^([a-z]{3,})i[sz]ers?$")
+"""An agent noun of a verb in -ize ("optimizer", "tokenizers", "quantizer", "regularizer"): the thing, whose
+Snowball stem ("optim") is also the process's ("optimization", "optimizing")."""
+AGENT_MAX_ROWS = 5000
+"""`word_hits` reads at most this many abstracts for an agent noun written as one (more: the stem is kept)."""
 _ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z]s?(?![\w-])")
 """An abbreviation as a question types it ("LLMs", "QAT", "MoE"): capitals at both ends, an optional plural s."""
 DEFINITION_MAX_ROWS = 2000
@@ -1122,6 +1127,15 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
         if prefix:  # "pretraining" is written "pre-training" too (tokenised "pre", "training")
             both = (bm25.scores(prefix.group(1)) > 0) & (bm25.scores(prefix.group(2)) > 0)
             scores = np.where(both & (scores <= 0), 1.0, scores)
+        agent = _AGENT_NOUN.match(w)
+        if agent and (scores > 0).sum() <= AGENT_MAX_ROWS:
+            # "optimizers" shares its stem with "optimization", which nearly every abstract writes: an agent noun
+            # (the algorithm) is held, and counted for its IDF, only where it is written as one ("optimizer")
+            written = re.compile(rf"(?<![\w-]){re.escape(agent.group(1))}i[sz]ers?(?![\w])", re.I)
+            scores = scores.copy()
+            for row in np.flatnonzero(scores > 0):
+                if not written.search(papers[row].document):
+                    scores[row] = 0.0
         df = int((scores > 0).sum())
         if df == 0 and known_only and w not in english:
             continue

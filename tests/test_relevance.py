@@ -304,6 +304,17 @@ def test_an_abstract_writing_the_long_form_of_an_abbreviation_holds_it(bundled_s
     assert aad.get("uncovered_term") != "llms"
 
 
+@pytest.mark.integration
+def test_an_agent_noun_is_held_where_it_is_written_not_where_its_stem_is(bundled_store, settings):
+    """seed d09 (round 12): "optimizers" stems to "optim" as "optimization" does, which nearly every abstract
+    writes, so ten papers were cited for "Which papers study optimizers ...?"; the two abstracts that write
+    "optimizer(s)" are the answer."""
+    obj, cited = _ask(bundled_store, settings, "Which papers study optimizers for training large language models?")
+    assert sorted(cited) == ["NorMuon", "OPUS"], obj["answer"]
+    obj, cited = _ask(bundled_store, settings, "Is there an optimizer for LLM pretraining?")
+    assert cited == ["NorMuon"], obj["answer"]
+
+
 def test_words_about_the_asking_are_not_key_words():
     """"any papers ... in this collection", "one of the papers mentions": the subject is what is left."""
     from assistant.relevance import salient_words

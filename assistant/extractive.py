@@ -574,6 +574,11 @@ _SPEED_STATED = re.compile(_SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|c
 states how much faster its method trains."""
 
 
+_MEMORY_Q = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?:gpu\s+)?memory\b", re.I)
+_MEMORY_STATED = re.compile(r"\b(?:memory|footprint|storage)\b|\b(?:cache|weights?|activations?|states?)\s+"
+                            r"(?:compression|reduction|size)\b|\bcompress\w*\s+(?:the\s+)?(?:kv\s+)?cache\b", re.I)
+"""A question asking how much memory, and a sentence stating a memory saving, in those words or as the
+compression of what is stored ("75% KV cache compression", "20× overall KV cache reduction")."""
 _DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
                          r"trained)\b|"
                          r"\bhow\s+much\s+(?:wall-?clock\s+|gpu\s+|compute\s+)?time\b", re.I)
@@ -737,6 +742,11 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
             numeric = [(k + 2 if _SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
+        memory = _MEMORY_Q.search(fold(clause))
+        if memory:
+            # "How much memory does STAR-KV save?": the saving stated as compression of what is stored ("up to 75%
+            # KV cache compression"); count it as two shared words, as a speed is for a speed
+            numeric = [(k + 2 if x[1] == top and _MEMORY_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
@@ -749,7 +759,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             numeric = [(k, x) for k, x in numeric if _FREQUENCY.search(fold(x[2]))]
         measured = stems(measured_noun(clause) or "")
         if measured:  # "how much extra memory ...": a number about something else does not answer
-            numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])]
+            numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])
+                       or memory and x[1] == top and _MEMORY_STATED.search(fold(x[2]))]
         if not numeric and _SIZE_Q.search(fold(clause)) and not count:
             # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
             # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers

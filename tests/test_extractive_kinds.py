@@ -239,6 +239,23 @@ def test_extractive_what_results_does_a_named_paper_report_quotes_its_experiment
                                                            for c in obj["citations"])
 
 
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # a new user's question (round 12): the abstract never writes "memory"; its saving is the cache compression
+    ("How much memory does STAR-KV save?", "75% KV cache compression"),
+    # the optimizer's memory is not stated in the NorMuon abstract, and WinQ states no memory saving
+    ("How much extra optimizer memory does NorMuon need compared with plain Muon?", None),
+    ("How much memory does WinQ save?", None),
+])
+def test_extractive_how_much_memory_quotes_a_saving_stated_as_compression(bundled_store, settings, question,
+                                                                         expected):
+    obj = _extractive(bundled_store, settings, question)
+    if expected is None:
+        assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+    else:
+        assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
 @pytest.mark.parametrize("question, kind", [
     # what something costs is a quantity; "what is the" does not count towards the words before it (round 12)
     ("data selection scored in the optimizer's update space — what is the extra compute cost?", "number"),

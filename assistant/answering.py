@@ -1241,7 +1241,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         from assistant.spelling import corrected
 
         # "kv cahce compresion": a typo no abstract writes is searched and judged as the collection's word
-        standalone, _ = corrected(standalone, *retriever.store.bm25())
+        # (a retriever without a store of its own, as tests give, searches the question as typed)
+        store = getattr(retriever, "store", None)
+        if store is not None:
+            standalone, _ = corrected(standalone, *store.bm25())
         depth = top_k or settings.top_k
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`

@@ -1244,7 +1244,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # (a retriever without a store of its own, as tests give, searches the question as typed)
         store = getattr(retriever, "store", None)
         if store is not None:
-            standalone, _ = corrected(standalone, *store.bm25())
+            standalone = corrected(standalone, *store.bm25())
         depth = top_k or settings.top_k
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`

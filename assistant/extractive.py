@@ -574,10 +574,9 @@ _SPEED_STATED = re.compile(_SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|c
 states how much faster its method trains."""
 
 
-_MEMORY_Q = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?:gpu\s+)?memory\b", re.I)
 _MEMORY_STATED = re.compile(r"\b(?:memory|footprint|storage)\b|\b(?:cache|weights?|activations?|states?)\s+"
                             r"(?:compression|reduction|size)\b|\bcompress\w*\s+(?:the\s+)?(?:kv\s+)?cache\b", re.I)
-"""A question asking how much memory, and a sentence stating a memory saving, in those words or as the
+"""A sentence stating a memory saving ("how much memory", `measured_noun`), in those words or as the
 compression of what is stored ("75% KV cache compression", "20× overall KV cache reduction")."""
 _DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
                          r"trained)\b|"
@@ -742,7 +741,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
             numeric = [(k + 2 if _SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
-        memory = _MEMORY_Q.search(fold(clause))
+        memory = measured_noun(clause) == "memory"  # "how much (extra, GPU) memory ..."
         if memory:
             # "How much memory does STAR-KV save?": the saving stated as compression of what is stored ("up to 75%
             # KV cache compression"); count it as two shared words, as a speed is for a speed

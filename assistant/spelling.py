@@ -36,23 +36,19 @@ def max_distance(word: str) -> int:
     return 1 if len(word) < 8 else 2
 
 
-def collection_words(papers: Sequence, bm25) -> dict[str, tuple[str, int]]:
-    """``{lower-case word: (its most frequent written form, count)}`` over the documents of `papers` (the
-    collection, `PaperStore.bm25`'s first value), built once per `bm25` index, when a question first has a
-    candidate typo (a few seconds at 16k papers)."""
+def collection_words(papers: Sequence, bm25) -> dict[str, str]:
+    """``{lower-case word: its most frequent written form}`` over the documents of `papers` (the collection,
+    `PaperStore.bm25`'s first value), built once per `bm25` index, when a question first has a candidate typo (a
+    few seconds at 16k papers)."""
     got = _WORDS.get(bm25)
     if got is None:
         forms: dict[str, Counter] = {}
         for paper in papers:
             for w in re.findall(r"[A-Za-z]+", paper.document):
                 forms.setdefault(w.casefold(), Counter())[w] += 1
-        got = {low: (c.most_common(1)[0][0], sum(c.values())) for low, c in forms.items()}
+        got = {low: c.most_common(1)[0][0] for low, c in forms.items()}
         _WORDS[bm25] = got
     return got
-
-
-def _unknown(word: str, bm25) -> bool:
-    return not (bm25.scores(word) > 0).any()
 
 
 def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
@@ -73,8 +69,8 @@ def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
         low = typed.casefold()
         if len(typed) < MIN_LENGTH or any(low == t.casefold() for t, _ in out):
             continue
-        if not _unknown(low, bm25) or zipf_frequency(low, "en") > 0:
-            continue
+        if (bm25.scores(low) > 0).any():
+            continue  # a word of the collection (BM25's stems)
         words = words if words is not None else collection_words(papers, bm25)
         if low in words:
             continue
@@ -85,15 +81,15 @@ def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
             continue
         best = min(d for _, d, _ in near)
         nearest = [w for w, d, _ in near if d == best]
-        if len(nearest) == 1:
-            out.append((typed, words[nearest[0]][0]))
+        # asked last: the first call loads wordfreq's list (about 0.5 s), and most unknown words are near no
+        # collection word (at 19 papers nearly every question has a word no abstract uses)
+        if len(nearest) == 1 and zipf_frequency(low, "en") == 0:
+            out.append((typed, words[nearest[0]]))
     return out
 
 
-def corrected(question: str, papers: Sequence, bm25) -> tuple[str, list[tuple[str, str]]]:
-    """`question` with its typos replaced (`corrections`), and the corrections made."""
-    fixes = corrections(question, papers, bm25)
-    text = question
-    for typed, right in fixes:
-        text = re.sub(rf"(?<![\w]){re.escape(typed)}(?![\w])", right, text)
-    return text, fixes
+def corrected(question: str, papers: Sequence, bm25) -> str:
+    """`question` with its typos replaced by their corrections (`corrections`)."""
+    for typed, right in corrections(question, papers, bm25):
+        question = re.sub(rf"(?<![\w]){re.escape(typed)}(?![\w])", right, question)
+    return question

@@ -422,6 +422,12 @@ _FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|
                        # a question opening with "and"/"but" continues the one before ("And does accuracy suffer?")
                        r"|^\s*(?:and|but)\s+(?!(?:is|are)\s+there\b|what\s+about\b)(?:does|do|did|is|are|was|were|can|could|will|would|how|what|why|which)\b",
                        re.I)
+_OWN_CLAUSE = re.compile(r"^\s*(?:and|but|or|also)\s+(?:for|on|in|with|at|under|without|across)\b[^,?]{3,},\s*"
+                         r"(?P<clause>(?:what|which|how|why|when|where|who|does|do|did|is|are|was|were|can|could)\b.*)",
+                         re.I)
+"""'And in the distributed analysis, what determines how fast decentralized DPO converges?': the phrase after
+"and in" sets the scene for a clause of its own, which is not a fragment of the question before when it names
+its subject (`_entities`; "And on GSM8K?", "And for code, what is the speedup?" stay fragments)."""
 _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are|was|were|do|does|did|can|could|has|have|"
                        r"had|will|would|should)\b)(?:[\w\-]+\s+)?[\w\-]+\s*\?*\s*$", re.I)
 """A short question without a verb ("Which specific models?", "What hardware?"): a fragment of the one before."""
@@ -700,7 +706,8 @@ def needs_history(question: str) -> bool:
     q = " ".join(question.split())
     if not q:
         return False
-    if _FRAGMENT.search(q) or (_VERBLESS.match(q) and not _entities(q)):
+    own = _OWN_CLAUSE.search(q)
+    if (_FRAGMENT.search(q) and not (own and _entities(own.group("clause")))) or (_VERBLESS.match(q) and not _entities(q)):
         return True
     if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True

@@ -206,7 +206,9 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
                            r"(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
-                           r"(?:do|propose|introduce|stand\s+for|mean)\b", re.I)
+                           # "What does X do?", not "What does X do to latency ...?" (that asks for its effect on it)
+                           r"(?:(?:do|propose|introduce)(?:\s+(?:exactly|precisely|differently))?\s*[?.!]*\s*$"
+                           r"|(?:stand\s+for|mean)\b)", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
@@ -292,13 +294,23 @@ def asks_for_paper(question: str) -> bool:
 
 _SEARCH = re.compile(
     r"\b(?:has|have|did|does|do)\s+(?:anyone|anybody|someone|somebody)\b"
-    r"|\b(?:does|do|did)\s+any\s+(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
+    r"|\b(?:does|do|did|is|are|was|were)\s+any\s+(?:(?:one\s+)?of\s+(?:the|these|those|your|its)\s+)?"
+    r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
+    # "Does the collection have anything on ...?", "Do you have papers on ...?", "Anything on ...?",
+    # "Can you find work on ...?", "I'm looking for papers on ...": the collection asked for a topic
+    r"|\b(?:does|do|did)\s+(?:the|this|your)\s+(?:collection|corpus|library)\s+(?:have|contain|include|hold|cover)\b"
+    r"|\b(?:is|are)\s+(?:anything|something)\s+in\s+(?:the|this|your)\s+(?:collection|corpus|library)\b"
+    r"|\b(?:do|does)\s+you\s+have\s+(?:any\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?|anything)\b"
+    r"|\b(?:can|could)\s+you\s+find\s+(?:me\s+)?(?:any\s+|a\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
+    r"|\blooking\s+for\s+(?:any\s+|a\s+|some\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\s+(?:on|about)\b"
+    r"|(?:^|[.?!:;]\s*)\s*(?:got\s+)?anything\s+(?:on|about)\b"
     r"|(?:^|[.?!:;]\s*)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
     r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
 """A search question in the forms `_PAPERS` does not take for a question about papers: "Has anyone
-applied NorMuon to ...?", "Does any paper convert ...?", "Any paper on ...?", and "Is there a paper ..." after
-a clause ("I'm tuning Adam: is there a paper here on ...?")."""
+applied NorMuon to ...?", "Does any paper convert ...?", "Do any of the papers cover ...?", "Any paper on ...?",
+"Does the collection have anything on ...?", "Anything on ...?", and "Is there a paper ..." after a clause ("I'm
+tuning Adam: is there a paper here on ...?")."""
 
 
 def searches_for_paper(question: str) -> bool:

@@ -417,6 +417,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     # "that one" is the paper the clause before the dash describes (was glued to the paper under discussion)
     "There's also a paper on low-rank cache compression — how does that one work?",
     "I heard of an optimizer that normalises each neuron – how much does that one save?",
+    # "and in <a scene>," before a clause naming its subject (round 13: glued to the paper before)
+    "And in the distributed analysis, what determines how fast decentralized DPO converges?",
+    "And in the quantization work, how does WinQ pick its windows?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -437,6 +440,7 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Do these methods need retraining?",
     "Who proposed that?",
     "And on GSM8K?",
+    "And for code, what is the speedup?",  # a clause of its own, but naming no subject
     "What about for code generation?",
     "How large are the gains, in numbers?",  # no subject at all
     "它快多少？",

@@ -284,6 +284,31 @@ def test_extractive_what_it_costs_quotes_the_cost_as_a_number_or_in_words(bundle
 
 
 @pytest.mark.parametrize("question, kind", [
+    ("What does PLAINTAIN do?", "definition"),
+    ("What does EDEN do exactly?", "definition"),
+    ("What does WinQ propose?", "definition"),
+    ("What does EDEN stand for?", "definition"),
+    # its effect on something named is asked, not what it is (round 13: answered with the defining sentence)
+    ("What does PLAINTAIN do to pass@1 and to latency?", "other"),
+    ("What does PowerFlow do when alpha is below 1?", "other"),
+])
+def test_what_does_x_do_defines_x_only_when_nothing_follows(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("What does PLAINTAIN do to pass@1?", "6%"),
+    ("What does NorMuon do to the number of training steps?", "21.74%"),
+])
+def test_extractive_what_does_x_do_to_something_quotes_its_effect_on_it(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.parametrize("question, kind", [
     ("In the federated setting, what determines how fast training converges?", "other"),  # a factor
     ("What factor governs how much memory is saved?", "other"),
     ("How fast does it converge?", "number"),

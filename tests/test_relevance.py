@@ -848,6 +848,12 @@ def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search
     assert uncovered_topics("Which paper compares NorMuon and Muon on robots?", hits, far, 19) == []
     assert uncovered_topics("How does NorMuon differ from Muon on robot tasks?", hits, far, 19) == []
     assert uncovered_topics("Is there a paper on differential robot privacy?", hits, far, 19) == ["robot"]
+    # other ways of asking the collection for a topic (round 13: "Do any of the papers cover ...?" was answered)
+    for search in ("Do any of the papers cover robot control?", "Does the collection have anything on robots?",
+                   "Anything on robot control?", "Do you have papers on robots?", "Can you find work on robots?",
+                   "I'm looking for papers on robot control."):
+        assert uncovered_topics(search, hits, far, 19) == ["robot"], search
+    assert uncovered_topics("Does NorMuon say anything about robots?", hits, far, 19) == []  # asks the paper
     # ... unless it applies the paper's method to a domain: then the domain's words count, and only those
     assert uncovered_topics("Does NorMuon work for robot control?", hits, far, 19) == ["robot"]
     assert uncovered_topics("What is NorMuon used for in robot learning?", hits, far, 19) == ["robot"]

@@ -1419,3 +1419,14 @@ def test_a_thing_asked_as_alternatives_is_stated_when_the_abstract_states_one(bu
     assert cited == ["PCR"], obj["answer"]
     obj, cited = _ask(bundled_store, settings, "Is PCR applied to PPO or DQN?")  # neither is in its abstract
     assert obj["answer"] == CANNOT_ANSWER and cited == [], obj["answer"]
+
+
+def test_words_about_the_asking_are_not_key_words():
+    from assistant.relevance import salient_words
+
+    # round 13: "Please list every one" made 'please' and 'every' key words no abstract uses, so the theme's
+    # papers covered a third of the question and only one was named
+    assert salient_words("Which papers report results on math benchmarks? Please list every one.") == [
+        "results", "math", "benchmarks"]
+    assert salient_words("Does the collection contain papers that cover speech recognition?") == [
+        "speech", "recognition"]

@@ -1622,6 +1622,28 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     return [w for w in out if w not in in_phrase] + topics
 
 
+_AMONG_CUE = (r"(?:among|including|include[sd]?|tested|test|evaluated?|evaluates|used|use|tried|try|beat|beats|"
+              r"outperform(?:s|ed)?|compared?\s+(?:with|to|against)|against|versus|vs\.?|than|over)\s+(?:the\s+)?")
+_AMONG_AFTER = r"\s+(?:among\s+(?:them|those|these)|one\s+of\s+(?:them|those|these)|included|part\s+of)"
+
+
+def asked_as_detail(question: str, names: Sequence[str]) -> bool:
+    """Every one of `names` (names no paper of the collection mentions, `absent_terms`) is what the question
+    asks of the paper it describes, not the paper asked for: "Which LLMs were tested on the abstract reasoning
+    benchmark ..., and was GPT-4o among them?", "... did they compare against SparseGPT?", "does it beat
+    Llama-3?" (the name right after an inclusion or comparison word, or before "among them"). Not for a search
+    question ("Is there a paper that beats SparseGPT?": the name says which paper). Such a question is about
+    the paper it describes, whose abstract does not say (`judge`)."""
+    from assistant.extractive import asks_for_paper, searches_for_paper
+    from assistant.text import fold
+
+    if not names or searches_for_paper(question) or asks_for_paper(question):
+        return False
+    q = fold(question)
+    return all(re.search(rf"\b{_AMONG_CUE}{re.escape(n)}(?!\w)|(?<!\w){re.escape(n)}{_AMONG_AFTER}\b", q, re.I)
+               for n in names)
+
+
 _REFERENCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 """`reference_embedder`'s fp32 models, each kept as long as the int8 embedder it serves (one per store): a
 cache keyed by the model folder kept one 110 MiB model per data folder for the life of the process."""
@@ -1875,8 +1897,17 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         thing_vector = vecs[0]
         length = float(np.linalg.norm(qvec - vecs[1]))
         part = (length, (qvec - vecs[1]) / max(length, 1e-9))
+    asked_of: list[str] = []  # "..., and was GPT-4o among them?": the described paper's abstract does not say
+    if absent and not pointers and strict and not several and asked_as_detail(question, absent):
+        top = max(evidence, key=lambda e: e.score)
+        if top.score >= _logit(one_paper_bar):
+            top.note = f"its abstract does not mention {', '.join(absent)}, which the question asks about it"
+            asked_of, absent = list(absent), []
+            named.append(top.title)
     for i, e in enumerate(evidence):
         p = 1 / (1 + math.exp(-e.score))
+        if asked_of and e.note:
+            continue
         if absent and not pointers:
             e.note = f"no paper in the collection mentions {', '.join(absent)}, which the question asks about"
         elif lacking.get(e.id):
@@ -1946,6 +1977,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     elif not relevant and topics and named:
         note = (f"the question asks about {', '.join(named)}, whose abstract does not mention "
                 f"{', '.join(repr(t) for t in topics)} or cover it in meaning")
+    elif not relevant and named and asked_of:
+        note = f"the question asks about {', '.join(named)}, whose abstract does not mention {', '.join(asked_of)}"
     elif not relevant and named:
         note = (f"the question asks about {', '.join(named)}, whose abstract does not state {thing!r} (in its words "
                 f"or in other words)")

@@ -474,6 +474,34 @@ def test_a_question_about_a_name_no_abstract_contains_is_refused_and_says_so(bun
     assert obj["note"] == f"no paper is about the question: no paper in the collection mentions {term}"
 
 
+def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for():
+    from assistant.relevance import asked_as_detail
+
+    assert asked_as_detail("Which models were tested on the abstract reasoning benchmark, and was GPT-4o among them?",
+                           ["GPT-4o"])
+    assert asked_as_detail("Does the low-rank KV cache method beat KIVI-2?", ["KIVI-2"])
+    assert not asked_as_detail("What is SparseGPT?", ["SparseGPT"])  # the name is the subject
+    assert not asked_as_detail("Is there a paper that beats SparseGPT?", ["SparseGPT"])  # a search: names which
+    assert not asked_as_detail("Which method outperforms SparseGPT?", ["SparseGPT"])
+    assert not asked_as_detail("Does the method beat Medusa on SparseGPT's tasks?", ["Medusa", "SparseGPT"])
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, paper, name", [
+    # round 13 (fresh15 n03): refused as "no paper mentions GPT-4o"; the benchmark is in the collection
+    ("Which LLMs were tested on the abstract reasoning benchmark that verifies tasks by cycle consistency, and was "
+     "GPT-4o among them?", "A²RBench", "GPT-4o"),
+    ("Does the low-rank KV cache compression method beat KIVI-2?", "STAR-KV", "KIVI-2"),
+])
+def test_a_name_no_abstract_mentions_asked_of_a_described_paper_is_not_said(bundled_store, settings, question, paper,
+                                                                           name):
+    from assistant.prompts import CANNOT_ANSWER
+
+    obj, _ = _ask(bundled_store, settings, question)
+    assert obj["answer"] == CANNOT_ANSWER, obj["answer"]
+    assert obj["note"] == f"the question asks about {paper}, whose abstract does not mention {name}"
+
+
 @pytest.mark.integration
 def test_a_broad_theme_several_papers_share_in_part_is_answered(bundled_store, settings):
     """A theme matches each of its papers only in part: the several-paper threshold (0.06) lets it

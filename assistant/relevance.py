@@ -1906,7 +1906,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             named.append(top.title)
     for i, e in enumerate(evidence):
         p = 1 / (1 + math.exp(-e.score))
-        if asked_of and e.note:
+        if asked_of:  # the question is about the paper it describes: no other paper answers it
+            e.note = e.note or f"not the paper the question describes ({top.title[:40]})"
             continue
         if absent and not pointers:
             e.note = f"no paper in the collection mentions {', '.join(absent)}, which the question asks about"

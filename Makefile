@@ -29,12 +29,17 @@ $(VENV)/.installed-core: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
+# llama.cpp is compiled for AVX2 rather than for this CPU (-march=native): on Sapphire Rapids (AMX_INT8) a native
+# build segfaults in its first decode (ggml's AMX matmul, llama.cpp issue #20824), and an AVX2 build runs on the
+# AMD and Intel machines here alike. `--no-cache-dir`: a wheel pip built and cached with other flags is not reused.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+
 $(VENV)/.installed-local: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[local]'
+	$(BIN)/pip install --quiet --no-cache-dir -e '.[local]'
 	touch $@ $(VENV)/.installed-core
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[local,dev]'
+	$(BIN)/pip install --quiet --no-cache-dir -e '.[local,dev]'
 	touch $@ $(VENV)/.installed-local $(VENV)/.installed-core
 
 setup-core: $(VENV)/.installed-core

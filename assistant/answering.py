@@ -417,12 +417,14 @@ _NO_VERB_AFTER = re.compile(r"\s*(?:[?!.,;:？]|$|(?:for|on|in|with|at|beyond|ac
 _FUNCTION_WORD_BEFORE = re.compile(
     r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
     r"used|behind|proposed|propose|introduced)\s+)$", re.I)
-_FRAGMENT = re.compile(r"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?(?:for|on|in|with|at|under|without|across)\b"
+_SCENE = r"(?:for|on|in|with|at|under|without|across)\b"
+"""The prepositions a fragment opens with after "and" ("And on GSM8K?", "And for code, ...")."""
+_FRAGMENT = re.compile(rf"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?{_SCENE}"
                        r"|^\s*(?:and|but|so)\s*[?,]|^\s*(?:and|also)\s+(?:then|why|how\s+so)\b"
                        # a question opening with "and"/"but" continues the one before ("And does accuracy suffer?")
                        r"|^\s*(?:and|but)\s+(?!(?:is|are)\s+there\b|what\s+about\b)(?:does|do|did|is|are|was|were|can|could|will|would|how|what|why|which)\b",
                        re.I)
-_OWN_CLAUSE = re.compile(r"^\s*(?:and|but|or|also)\s+(?:for|on|in|with|at|under|without|across)\b[^,?]{3,},\s*"
+_OWN_CLAUSE = re.compile(rf"^\s*(?:and|but|or|also)\s+{_SCENE}[^,?]{{3,}},\s*"
                          r"(?P<clause>(?:what|which|how|why|when|where|who|does|do|did|is|are|was|were|can|could)\b.*)",
                          re.I)
 """'And in the distributed analysis, what determines how fast decentralized DPO converges?': the phrase after

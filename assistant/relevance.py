@@ -1899,15 +1899,15 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         part = (length, (qvec - vecs[1]) / max(length, 1e-9))
     asked_of: list[str] = []  # "..., and was GPT-4o among them?": the described paper's abstract does not say
     if absent and not pointers and strict and not several and asked_as_detail(question, absent):
-        top = max(evidence, key=lambda e: e.score)
-        if top.score >= _logit(one_paper_bar):
-            top.note = f"its abstract does not mention {', '.join(absent)}, which the question asks about it"
+        described = max(evidence, key=lambda e: e.score)
+        if described.score >= _logit(one_paper_bar):
+            described.note = f"its abstract does not mention {', '.join(absent)}, which the question asks about it"
             asked_of, absent = list(absent), []
-            named.append(top.title)
+            named.append(described.title)
     for i, e in enumerate(evidence):
         p = 1 / (1 + math.exp(-e.score))
         if asked_of:  # the question is about the paper it describes: no other paper answers it
-            e.note = e.note or f"not the paper the question describes ({top.title[:40]})"
+            e.note = e.note or f"not the paper the question describes ({described.title[:40]})"
             continue
         if absent and not pointers:
             e.note = f"no paper in the collection mentions {', '.join(absent)}, which the question asks about"

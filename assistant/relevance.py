@@ -530,14 +530,22 @@ def is_common_acronym(name: str) -> bool:
 def question_names(question: str) -> list[str]:
     """The names of `question` that could point at a paper (`matched_names`' choice): name-like tokens
     and acronyms, not area acronyms (`GENERIC_ACRONYMS`), and not an acronym joined to an ordinary word
-    (``RL-trained``, ``KV-cache``, ``LLM-generated``: a description, not a name)."""
+    (``RL-trained``, ``KV-cache``, ``LLM-generated``: a description, not a name). A name joined to a word that
+    makes the compound mean "in the manner of" it (`_MODIFIER_HEADS`: ``GPTQ-style``, ``LoRA-like``,
+    ``Muon-based``) is that name: the question is about GPTQ's kind of method."""
     from assistant.text import fold, name_tokens
 
     from assistant.store.paper import is_name_like
 
-    return [n for n in name_tokens(fold(question))
-            if (is_name_like(n) or (len(n) >= 3 and n not in GENERIC_ACRONYMS))
-            and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-"))]
+    out = []
+    for n in name_tokens(fold(question)):
+        head, _, last = n.rpartition("-")
+        if head and last.casefold() in _MODIFIER_HEADS:
+            n = head
+        if ((is_name_like(n) or (len(n) >= 3 and n not in GENERIC_ACRONYMS))
+                and not any(len(p) >= 3 and p.isalpha() and p.islower() for p in n.split("-")) and n not in out):
+            out.append(n)
+    return out
 
 
 _TITLE_PHRASE = re.compile(r"(?<=[\w,;:)] )[A-Z][\w\-]*[a-z][\w\-]*(?: [A-Z][\w\-]*[a-z][\w\-]*)+")

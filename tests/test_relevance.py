@@ -462,10 +462,26 @@ def test_acronyms_of_everyday_text_are_not_names_no_paper_mentions(store):  # no
     assert is_common_acronym("EDEN") and question_names("EDEN = ? (acronym)") == ["EDEN"]
 
 
+def test_a_name_in_the_manner_of_which_a_method_is_asked_is_that_name(store):  # noqa: F811
+    """"How does GPTQ-style post-training quantization compare with ...?" (fresh16 o04) was answered with WinQ:
+    "GPTQ-style" read as an acronym joined to an ordinary word (a description) named nothing, so no name was
+    absent. "-style", "-like", "-based" make the compound mean "in the manner of" the name: the name is asked."""
+    from assistant.relevance import absent_terms, question_names
+
+    papers, bm25 = store.bm25()
+    docs = [p.document for p in papers]
+    assert question_names("Is a GPTQ-style or LoRA-like method in the collection?") == ["GPTQ", "LoRA"]
+    assert question_names("Which NorMuon-based optimizer, and which RL-trained or LLM-based model?") == ["NorMuon"]
+    assert absent_terms("How does GPTQ-style quantization compare?", docs, papers, bm25) == ["GPTQ"]
+    assert absent_terms("Are there AdamZ-style optimizers?", docs, papers, bm25) == []
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("question, term", [("Which paper introduces FlashAttention-3?", "FlashAttention-3"),
                                             ("Is there a paper on the Model Context Protocol for agents?",
-                                             "Model Context Protocol")])
+                                             "Model Context Protocol"),
+                                            ("How does GPTQ-style post-training quantization compare with the "
+                                             "approaches in this collection?", "GPTQ")])
 def test_a_question_about_a_name_no_abstract_contains_is_refused_and_says_so(bundled_store, settings, question, term):
     from assistant.prompts import NO_RELEVANT_PAPER
 

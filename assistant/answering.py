@@ -21,6 +21,7 @@ Steps:
 from __future__ import annotations
 
 import re
+import statistics
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -788,9 +789,11 @@ def _in_question_order(turn, cited: list[str]) -> list[str]:
     """`cited` (`_cited_names(turn)`) in the order the turn's question described the papers: "I'm interested in
     two things: aligning a model at decoding time, and DPO when the preference data is split across federated
     clients" answered with the federated DPO paper first and AAD second, "the second one" is the federated DPO
-    paper. Each paper is placed where the question first uses a word (content stem) that its abstract has and
-    the other cited abstracts lack; unchanged when a paper has no such word ("Which papers mention GRPO?": the
-    answer's order is the only one the user has seen)."""
+    paper. Each paper is placed at the median position of the question's words (content stems) that its abstract
+    has and the other cited abstracts lack: where its description stands, not where a stray word of the preamble
+    does ("I'm comparing two ideas for better pretraining data: rewriting web text ..., and picking data by its
+    utility ...": "better" is only OPUS's word, yet RePro is described first). Unchanged when a paper has no such
+    word ("Which papers mention GRPO?": the answer's order is the only one the user has seen)."""
     from assistant.text import content_stems
 
     papers: list = []
@@ -801,14 +804,14 @@ def _in_question_order(turn, cited: list[str]) -> list[str]:
         return cited
     words = [content_stems(w) for w in re.findall(r"[\w-]+", turn.question)]
     stems = [content_stems(p.abstract) for p in papers]
-    first = []
+    where = []
     for i, own in enumerate(stems):
         others = set().union(*(x for j, x in enumerate(stems) if j != i))
-        at = next((k for k, w in enumerate(words) if w and w <= own and not w <= others), None)
-        if at is None:
+        at = [k for k, w in enumerate(words) if w and w <= own and not w <= others]
+        if not at:
             return cited
-        first.append(at)
-    return [name for _, name in sorted(zip(first, cited), key=lambda x: x[0])]
+        where.append(statistics.median(at))
+    return [name for _, name in sorted(zip(where, cited), key=lambda x: x[0])]
 
 
 def _paper_name(paper) -> str:

@@ -90,6 +90,17 @@ _PAPERS = re.compile(
 
 
 
+_THINGS_DESCRIBED = (
+    r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bthe\s)(?<!\bits\s)(?<!\btheir\s)"
+    r"\b(?:two|three|four)\s+(?:[\w-]+\s+)?(?:things|topics|areas|directions|problems|ideas|techniques|"
+    r"strategies|options|proposals|lines\s+of\s+work)\b"
+    r"|\b(?:are|were|is|do|does|did)\s+(?:both|either|all\s+three)\s+(?:of\s+them\s+)?(?:in|covered|there|"
+    r"present|included|available)\b")
+"""Several things the user describes, each asked for: "I'm interested in two things: aligning a model at decoding
+time, and DPO ...", "I'm comparing two ideas for better pretraining data: A, and B. Are both in the collection?":
+a paper for each, on a line of its own."""
+
+
 _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
@@ -98,8 +109,7 @@ _PLURAL = re.compile(
     r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
-    # "I'm interested in two things: aligning a model at decoding time, and DPO ...": a paper for each
-    r"|\b(?:two|three|four)\s+(?:[\w-]+\s+)?(?:things|topics|areas|directions|problems)\b"
+    rf"|{_THINGS_DESCRIBED}"
     r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b"  # what work there is
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
     rf"|{_REQUESTED}|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
@@ -107,7 +117,7 @@ _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          r"(?:papers|works|studies|articles|methods|approaches)\b"
                          r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"
                          r"|one\b|paper\b|method\b)"
-                         rf"|\bwhat\s+does\s+each\s+do\b|{_REQUESTED}", re.I)
+                         rf"|\bwhat\s+does\s+each\s+do\b|{_REQUESTED}|{_THINGS_DESCRIBED}", re.I)
 """Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
 "How do both methods handle noise?", "What does each of them report?"."""
 _NUMBER_Q = re.compile(

@@ -1008,6 +1008,15 @@ def test_an_ordinal_after_described_topics_counts_in_the_order_the_user_describe
     conv = Conversation([Turn("Which papers mention GRPO?", answer="…",
                               citations=tuple(Citation(i, p) for i, p in enumerate(both, 1)))])
     assert deterministic_rewrite("What does the first one use?", conv) == "What does PCR use?"
+    # round 14 (fresh16 c04): a word of the preamble only the second paper has ("better") does not put it first
+    rewrite = Paper(abstract="A small model rewrites web text into pretraining data.", title="RePro", id="p5")
+    select = Paper(abstract="Selecting better data by its utility in the optimizer's update space.", title="OPUS",
+                   id="p6")
+    question = ("I'm comparing two ideas for better pretraining data: rewriting web text with a small model, and "
+                "picking data by its utility in the optimizer's update space. Are both in the collection?")
+    conv = Conversation([Turn(question, answer="…", citations=(Citation(1, select), Citation(2, rewrite)))])
+    assert deterministic_rewrite("For the second one, how much compute does it add?", conv) == (
+        "For OPUS, how much compute does it add?")
 
 
 def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another_does_not():

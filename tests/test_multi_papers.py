@@ -28,7 +28,12 @@ import pytest
     # topics listed for a paper each, and what work there is (round 11)
     ("I'm interested in two things: pruning the beam, and shrinking the cache. What's out there?", "papers", True),
     ("What's out there on KV cache compression?", "papers", True),
+    # things described for a paper each, asked whether the collection has them (round 14, fresh16 chats)
+    ("Two ideas I read about: pruning the beam, and shrinking the cache. Are both in the collection?", "papers", True),
+    ("I'm weighing three techniques: A, B and C. Which are covered here?", "papers", True),
+    ("Is either of them in the collection: a beam pruner, or a cache compressor?", "papers", True),
     # one paper
+    ("What two problems does NorMuon address?", "other", False),  # two things asked of one paper
     ("Find the paper about KV cache compression.", "papers", False),
     ("How STAR-KV works", "other", False),
     ("List the datasets NorMuon uses.", "entity", False),
@@ -110,6 +115,15 @@ def test_two_topics_listed_get_a_paper_each(bundled_store, settings):
     obj = _ask(bundled_store, settings, "I'm curious about two topics: speeding up quantization-aware training, "
                                         "and compressing the KV cache. What's out there?")
     assert {"STAR-KV", "WinQ"} <= set(_lines_by_title(obj)), obj["answer"]
+
+
+@pytest.mark.integration
+def test_two_ideas_described_and_asked_whether_the_collection_has_both_get_a_paper_each(bundled_store, settings):
+    # "I'm comparing two ideas ...: A, and B. Are both in the collection?" quoted the first idea's paper only, and
+    # "the second one" then meant that paper (fresh16 chats c04)
+    obj = _ask(bundled_store, settings, "Two techniques I heard of: entropy-guided beam search, and low-rank KV "
+                                        "cache compression. Are both in the collection?")
+    assert set(_lines_by_title(obj)) == {"STAR-KV", "EDEN"}, obj["answer"]
 
 
 @pytest.mark.integration

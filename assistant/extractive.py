@@ -426,7 +426,10 @@ _ATTRIBUTION = re.compile(r"\b(?:according\s+to|as\s+(?:stated|reported|describe
 they are."""
 
 
-_QUOTED = re.compile(r'"[^"]{2,}"|“[^”]{2,}”')
+_QUOTED = re.compile(r'"[^"]{2,}"|“[^”]{2,}”|‘[^’]{2,}’|(?<![\w\'])\'[^\']{2,}\'(?!\w)')
+"""A quoted title or term, in double, curly or straight single quotes ("Where can I download 'Preference-based
+reinforcement learning (RL) is a key…''s code?", as a follow-up's rewrite names a paper); an apostrophe after a
+letter ("What's", "the model's") opens none."""
 _THERE_DETAIL = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(?:[\w-]+\s+){0,2}?"
                            r"(?:links?|urls?|code|repositor(?:y|ies)|repos?|github|licen[cs]es?|authors?)\b", re.I)
 """"Is there a link to X's code?": the detail itself is what "is there" asks for, not a paper."""

@@ -712,6 +712,40 @@ def interrogative(question: str) -> str:
     return " ".join(p for p in parts if "?" in p or "？" in p) or question
 
 
+_CHOICE = re.compile(r"(?:^|[:,;]|\b(?:more|less|better|worse|rather|instead|whether|either)\b)\s*"
+                     r"(?P<a>[^:,;?]+?)\s+or\s+(?P<b>[^:,;?]+?)\s*[?？]\s*$", re.I)
+"""The two alternatives a question asks to choose between, at its end ("what matters more for finding good orders:
+running more simulations or using a bigger exploration constant?", "Does it quantize the weights or the
+activations?")."""
+
+
+CHOICE_WORDS = 4
+"""Words before "or" that `choice_sides` takes for the first alternative (an alternative is a short phrase: "running
+more simulations"; before it stand the question's verb and subject)."""
+
+
+def choice_sides(question: str) -> tuple[set[str], set[str]] | None:
+    """The content stems (`stems`) only one of the two alternatives `question` offers at its end has (`_CHOICE`),
+    ``(a, b)``, or None when it offers none or one side has no stem of its own. A sentence holding stems of both
+    weighs one against the other: the answer to the choice ("larger exploration constants, rather than increased
+    simulations, are necessary ...")."""
+    m = None
+    for m in _CHOICE.finditer(interrogative(fold(question))):
+        pass
+    if m is None:
+        return None
+    a, b = stems(" ".join(m.group("a").split()[-CHOICE_WORDS:])), stems(m.group("b"))
+    a, b = a - b, b - a
+    return (a, b) if a and b else None
+
+
+def weighs(sides: tuple[set[str], set[str]], sentence: str) -> bool:
+    """`sentence` names both alternatives of `choice_sides`: at least half the stems of each ("exploring the
+    space of orders" names no "bigger exploration constant")."""
+    held = stems(sentence)
+    return all(2 * len(side & held) >= len(side) for side in sides)
+
+
 _COST_Q = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,4}?costs?\b", re.I)
 """A question asking what something costs ("what is the extra compute cost?", "what hardware-level cost do they
 incur?"): a number when the abstract states one ("4.7% additional compute overhead"), else said in words."""
@@ -1035,8 +1069,12 @@ def entity_phrase(question: str) -> list[str]:
     return [w for w in words if w.casefold() not in _AUXILIARY and len(w) > 2]
 
 
-_RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings?|"
+_RESULTS_Q = re.compile(r"\b(?:results?|gains?|improvements?|experiments?|empiric\w*|evaluat\w*|findings|"
+                        r"(?:the|main|key|central|headline|a|counterintuitive|surprising|interesting)\s+finding|"
+                        r"finding\s+(?:is|was|that|reported|about)|"
                         r"theoretical)\b|\b(?:test(?:ed|s)?|tr(?:y|ied|ies))\s+(?:it\s+|them\s+)?on\b", re.I)
+"""A question about what the experiments show; "finding" only as a noun ("the main finding"), not as a verb
+("what matters more for finding good generation orders: ...?")."""
 _EMPIRICAL = re.compile(r"\b(?:experiments?|experimental|empiric\w*|evaluat\w*|benchmarks?)\b", re.I)
 
 
@@ -1460,6 +1498,13 @@ class ExtractiveSynthesizer:
         top = learned[ranked[0][5]]
         chosen = [x for x in ranked if learned[x[5]] >= top - self.summary_margin][:limit]
         chosen.sort(key=lambda x: x[5])
+        sides = choice_sides(question)
+        if sides and not any(weighs(sides, x[2]) for x in chosen):
+            # "what matters more: more simulations or a bigger exploration constant?": the sentence naming both
+            # alternatives weighs them ("larger exploration constants, rather than increased simulations, ...")
+            weighing = [x for x in ranked if weighs(sides, x[2])]
+            if weighing:
+                chosen = sorted([weighing[0], *chosen][:limit], key=lambda x: x[5])
         count = asked_count(question)
         if count and not any(enumerates(x[2], count) for x in chosen):
             # "What two ingredients make up WinQ?": the sentence listing two things ("(1) ... and

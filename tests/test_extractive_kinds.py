@@ -1299,6 +1299,10 @@ def test_extractive_single_paper_answer_states_each_asked_fact(settings, questio
     # optimizers named as examples do not point at the optimizer paper named after one of them
     ("A data selection method that measures utility in the update space of optimizers (e.g. AdamW, Muon): how "
      "much compute overhead does it add?", ["4.7%"]),
+    # a choice between two alternatives: the sentence weighing them, not the paper's headline numbers (round 14,
+    # fresh16 s20, asked here in other words)
+    ("For the masked-diffusion search paper, which helps more: more simulations or a bigger exploration constant?",
+     ["larger exploration constants, rather than increased simulations"]),
 ])
 def test_extractive_single_paper_answer_states_what_each_clause_asks(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)
@@ -1306,3 +1310,22 @@ def test_extractive_single_paper_answer_states_what_each_clause_asks(bundled_sto
     for fact in expected:
         assert fact in obj["answer"], obj["answer"]
     assert len(obj["citations"]) == 1, obj["citations"]
+
+
+@pytest.mark.parametrize("question, sides", [
+    ("What matters more for finding good orders: running more simulations or using a bigger exploration constant?",
+     ({"run", "simul"}, {"bigger", "explor", "constant"})),
+    ("Does WinQ quantize the weights or the activations?", ({"winq", "quantiz", "weight"}, {"activ"})),
+    ("Is it faster or slower?", ({"faster"}, {"slower"})),
+    ("What is NorMuon?", None),
+    ("Does it work for code or math?", ({"code"}, {"math"})),
+])
+def test_the_alternatives_a_question_asks_to_choose_between(question, sides):
+    from assistant.extractive import choice_sides, weighs
+
+    assert choice_sides(question) == sides
+    if sides:
+        assert not weighs(({"run", "simul"}, {"bigger", "explor", "constant"}),
+                          "Look-ahead simulations explore the space of orders.")  # "explore" alone is no constant
+        assert weighs(({"run", "simul"}, {"bigger", "explor", "constant"}),
+                      "Larger exploration constants, rather than increased simulations, are necessary.")

@@ -729,9 +729,7 @@ def choice_sides(question: str) -> tuple[set[str], set[str]] | None:
     ``(a, b)``, or None when it offers none or one side has no stem of its own. A sentence holding stems of both
     weighs one against the other: the answer to the choice ("larger exploration constants, rather than increased
     simulations, are necessary ...")."""
-    m = None
-    for m in _CHOICE.finditer(interrogative(fold(question))):
-        pass
+    m = _CHOICE.search(interrogative(fold(question)))
     if m is None:
         return None
     a, b = stems(" ".join(m.group("a").split()[-CHOICE_WORDS:])), stems(m.group("b"))

@@ -532,7 +532,7 @@ def question_names(question: str) -> list[str]:
     and acronyms, not area acronyms (`GENERIC_ACRONYMS`), and not an acronym joined to an ordinary word
     (``RL-trained``, ``KV-cache``, ``LLM-generated``: a description, not a name). A name joined to a word that
     makes the compound mean "in the manner of" it (`_MODIFIER_HEADS`: ``GPTQ-style``, ``LoRA-like``,
-    ``Muon-based``) is that name: the question is about GPTQ's kind of method."""
+    ``NorMuon-based``) is that name: the question is about GPTQ's kind of method."""
     from assistant.text import fold, name_tokens
 
     from assistant.store.paper import is_name_like

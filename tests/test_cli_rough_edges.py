@@ -179,6 +179,10 @@ def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
     (["remove"], "error: say which papers to remove:"),
     (["remove", "--all", "p123"], "error: --all removes every paper: give it alone"),
     (["remove", "--source", ""], "error: --source is empty;"),
+    # bytes that are not UTF-8, as a shell passes them (PEP 383 surrogates): a traceback and a store error before
+    (["search", "\udcff\udcfe EDEN"], "error: the search query is not UTF-8 text (byte 0xff); give it in UTF-8"),
+    (["ask", "\udcff what"], "error: the question is not UTF-8 text (byte 0xff);"),
+    (["show", "\udcff"], "error: the paper id or title is not UTF-8 text (byte 0xff);"),
 ])
 def test_every_usage_mistake_is_one_error_line_and_exit_code_2(args, says, tmp_path, monkeypatch, capsys):
     from assistant.cli import main

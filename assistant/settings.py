@@ -11,11 +11,12 @@ model, which is made once per user (``model_cache_dir``).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -46,17 +47,32 @@ def config_file() -> Path:
     return Path(env).expanduser() if env else default_data_dir() / "config.toml"
 
 
+_COLLECTION_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]")
+
+
 class Settings(BaseSettings):
     """All settings of the assistant. Each field is also the environment variable
     ``ASSISTANT_<FIELD>`` and the TOML key ``<field>``."""
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", populate_by_name=True)
 
+    @field_validator("collection")
+    @classmethod
+    def _collection_name(cls, name: str) -> str:
+        """Chroma's rule for a collection name (chromadb ``validate_collection_name``), checked before Chroma is
+        opened so that the error names the setting."""
+        if not (3 <= len(name) <= 512 and _COLLECTION_NAME.fullmatch(name)) or ".." in name:
+            raise ValueError("a collection name has 3-512 characters (letters, digits, '.', '_', '-') and starts and "
+                             "ends with a letter or digit")
+        return name
+
     # --- where things live
     data_dir: Path = Field(default_factory=default_data_dir,
                            description="Folder for everything the product writes: the Chroma store, "
                                        "caches, conversations, logs.")
-    collection: str = Field("papers", description="Name of the Chroma collection.")
+    collection: str = Field("papers", description="Name of the Chroma collection: 3-512 characters of letters, "
+                                                  "digits, '.', '_' and '-', starting and ending with a letter or digit "
+                                                  "(Chroma's rule).")
     chroma_url: str | None = Field(None, description="URL of a Chroma server (e.g. http://localhost:8000). "
                                                      "Unset: an embedded store in <data_dir>/chroma.")
 
@@ -183,9 +199,13 @@ def load_settings(**overrides) -> Settings:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err.get("loc", ())) or "?"
         env = f"{ENV_PREFIX}{field.upper()}"
-        where = (f"env {env}" if env in os.environ or field not in toml_keys
-                 else f"in {config_file()}")
-        raise SettingsError(f"setting '{field}' ({where}): {err['msg']}") from None
+        where = (f"option --{field.replace('_', '-')}" if field in clean
+                 else f"env {env}" if env in os.environ or field not in toml_keys else f"in {config_file()}")
+        msg = err["msg"].removeprefix("Value error, ")
+        given = f"; got {str(err['input'])[:40]!r}" if isinstance(err.get("input"), (str, int, float)) else ""
+        default = Settings.model_fields[field].default if field in Settings.model_fields else None
+        example = f", e.g. the default {default!r}" if isinstance(default, (str, int, float)) and default != "" else ""
+        raise SettingsError(f"setting '{field}' ({where}): {msg}{given}; give a valid value{example}") from None
     except Exception as exc:  # a broken TOML file
         raise SettingsError(f"{config_file()}: cannot read settings ({exc}); fix or remove the file") from None
 

@@ -72,3 +72,19 @@ def test_a_fusion_weight_above_one_is_an_error(monkeypatch):
     monkeypatch.setenv("ASSISTANT_DENSE_WEIGHT", "1.5")
     with pytest.raises(SettingsError, match=r"setting 'dense_weight' \(env ASSISTANT_DENSE_WEIGHT\)"):
         load_settings()
+
+
+def test_a_bad_value_names_the_value_given_and_an_example(monkeypatch):
+    monkeypatch.setenv("ASSISTANT_TOP_K", "abc")
+    with pytest.raises(SettingsError, match=r"setting 'top_k' \(env ASSISTANT_TOP_K\): .*; got 'abc'; give a valid "
+                                            r"value, e.g. the default 8$"):
+        load_settings()
+
+
+@pytest.mark.parametrize("name", ["t1", "a..b", "-papers", "x" * 513, "my papers"])
+def test_a_collection_name_chroma_would_reject_is_a_settings_error_naming_the_option(name):
+    # a new user's `--collection t1` got Chroma's own validation error, with a blank line before it
+    with pytest.raises(SettingsError, match=r"setting 'collection' \(option --collection\): a collection name has "
+                                            r"3-512 characters"):
+        load_settings(collection=name)
+    assert load_settings(collection="icml-2026_v2.0").collection == "icml-2026_v2.0"

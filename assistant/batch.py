@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
+from assistant.store.readers import json_problem
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -142,7 +143,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         try:
             items = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise BatchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+            raise BatchError(f"{path}:{exc.lineno}: not valid JSON ({json_problem(exc)})") from None
         lines = [json.dumps(item) for item in items] if isinstance(items, list) else []
         first = "{"
         path_note = " (array item)"
@@ -166,7 +167,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                problems.append(f"{where}: not valid JSON ({exc.msg})")
+                problems.append(f"{where}: not valid JSON ({json_problem(exc)})")
                 continue
             if not isinstance(obj, dict):
                 problems.append(f"{where}: expected an object with 'q' or 'question'")
@@ -178,7 +179,8 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
                 continue
             q = obj.get("q", obj.get("question"))
             if not isinstance(q, str) or not q.strip():
-                problems.append(f"{where}: no question (give 'q' or 'question')")
+                problems.append(f"{where}: 'q' is blank; give the question" if isinstance(q, str)
+                                else f"{where}: no question (give 'q' or 'question')")
                 continue
             qid = str(obj["id"]) if obj.get("id") not in (None, "") else str(no)
             try:

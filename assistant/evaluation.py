@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
+from assistant.store.readers import json_problem
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -105,7 +106,7 @@ def _line_questions(raw: str, where: str, n: int, seen: set[str]) -> list[Questi
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise QuestionFileError(f"{where}: not valid JSON ({exc.msg})") from None
+        raise QuestionFileError(f"{where}: not valid JSON ({json_problem(exc)})") from None
     if not isinstance(obj, dict):
         raise QuestionFileError(f"{where}: expected a JSON object per line")
     qid = str(obj.get("id", "")).strip() or f"line{n}"

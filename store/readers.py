@@ -370,9 +370,16 @@ def _read_jsonl(text: str, source: str) -> Iterator[Record]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield Record(source, line_no, skip_reason=f"broken JSON ({exc.msg} at column {exc.colno}); fix or remove the line")
+            yield Record(source, line_no, skip_reason=f"broken JSON ({json_problem(exc)}); fix or remove the line")
             continue
         yield _record(source, line_no, obj, line_no)
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """What is wrong with a line of JSON, with the column: "unterminated string starting at column 38" (the
+    decoder's message ends in "at" where a position follows; it names the position itself)."""
+    msg = exc.msg.removesuffix(" at")
+    return f"{msg[:1].lower()}{msg[1:]} at column {exc.colno}"
 
 
 def _read_json_array(text: str, source: str) -> Iterator[Record]:
@@ -381,7 +388,7 @@ def _read_json_array(text: str, source: str) -> Iterator[Record]:
     try:
         data = decoder.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputError(source, f"broken JSON ({exc.msg}, column {exc.colno}); fix the file, or convert it "
+        raise InputError(source, f"broken JSON ({json_problem(exc)}); fix the file, or convert it "
                          f"to JSONL so that one bad line skips only itself", exc.lineno) from exc
     if not isinstance(data, list):
         raise InputError(source, "expected a JSON array of records")

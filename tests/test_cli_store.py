@@ -107,8 +107,8 @@ def test_ingest_reports_and_exits_nonzero_on_a_broken_line(tmp_path):
     f.write_text('{"title": "Good", "abstract": "We propose GoodNet."}\n{broken\n')
     result = run("ingest", str(f))
     assert result.exit_code == 1
-    assert "added 1" in result.stdout
-    assert f"{f}:2: broken JSON" in result.stderr
+    assert result.stdout.startswith("added 1, updated 0, unchanged 0, skipped 1 (1 error, 0 duplicates)")
+    assert f"{f}:2: broken JSON (expecting property name enclosed in double quotes at column 2)" in result.stderr
     again = run("ingest", str(f), "--json")
     data = json.loads(again.stdout)
     assert data["unchanged"] == 1 and data["errors"] == 1

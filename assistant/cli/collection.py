@@ -166,10 +166,16 @@ def _write_ingest_log(settings, report) -> Path | None:
         return None
 
 
+def _count(n: int, noun: str) -> str:
+    """"1 error", "2 errors"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
     out = typer.echo
     out(f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
-        f"skipped {len(report.skipped)} ({len(report.errors)} errors, {len(report.duplicates)} duplicates) "
+        f"skipped {len(report.skipped)} ({_count(len(report.errors), 'error')}, "
+        f"{_count(len(report.duplicates), 'duplicate')}) "
         f"in {report.seconds:.1f} s")
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
@@ -282,7 +288,7 @@ def papers(
             if p.venue_year:
                 line.append(f"  ({printable(p.venue_year)})", style="dim")
             console.print(line)
-        typer.echo(f"{len(items)} paper{'' if len(items) == 1 else 's'}")
+        typer.echo(_count(len(items), "paper"))
 
 
 def show(

@@ -1251,10 +1251,12 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         return
     try:
         from assistant.spelling import corrected
+        from assistant.text import decimal_points
 
         # "kv cahce compresion": a typo no abstract writes is searched and judged as the collection's word
         # (a retriever without a store of its own, as tests give, searches the question as typed)
         store = getattr(retriever, "store", None)
+        standalone = decimal_points(standalone)  # "21,74%" is the abstracts' "21.74%"
         if store is not None:
             standalone = corrected(standalone, *store.bm25())
         depth = top_k or settings.top_k

@@ -391,6 +391,20 @@ _CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 _CARET = re.compile(r"(?<=[^\W_])\^\{?([^\W_]+)\}?")
 
 
+FIGURE = re.compile(r"(?<![\w.,])(\d+\.\d+|\d+(?=\s?(?:%|×|x\b|-fold|\s(?:percent|times)\b)))(?![\d]|[.,]\d)")
+"""A figure a question quotes: a decimal ("11.31", "6.9") or a number with a percent or times sign ("75%", "20×",
+"20x"), not a bare integer ("8 GPUs", "2024"), which many abstracts share. It points at the abstract stating it as a
+name does (`relevance.matched_names`)."""
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d]|,\d)")
+
+
+def decimal_points(text: str) -> str:
+    """`text` with decimal commas written as points: "21,74%" -> "21.74%", "39,8 %" -> "39.8 %" (German, French,
+    Spanish and others write a decimal comma; the abstracts write a point). A comma followed by three digits
+    ("9,490") groups thousands and stays."""
+    return _DECIMAL_COMMA.sub(r"\1.\2", text)
+
+
 def fold(text: str) -> str:
     """`text` in one form for matching: LaTeX rendered (`render_latex`), then Unicode NFKC (fullwidth
     ``ＮｏｒＭｕｏｎ`` -> ``NorMuon``, ``²`` -> ``2``, composed accents), so ``A2RBench``, ``A²RBench`` and

@@ -1474,3 +1474,31 @@ def test_words_about_the_asking_are_not_key_words():
         "results", "math", "benchmarks"]
     assert salient_words("Does the collection contain papers that cover speech recognition?") == [
         "speech", "recognition"]
+
+
+def test_a_figure_the_question_quotes_points_at_the_abstract_stating_it():
+    """"Which paper reports 21,74% fewer steps?" was answered with EDEN (a new user's trial): a decimal comma is a
+    point, and a quoted figure matches the abstract that states it, as a name does (not a bare integer)."""
+    from assistant.relevance import matched_names
+    from assistant.text import decimal_points
+
+    assert decimal_points("21,74% fewer; 39,8 % vs 68,5 %; 9,490 steps; 1,000 tables") == (
+        "21.74% fewer; 39.8 % vs 68.5 %; 9,490 steps; 1,000 tables")
+    doc = r"NorMuon achieves a 21.74\% reduction in steps and a 3.1$\times$ gain with 8 GPUs."
+    assert matched_names("Which paper reports 21.74% fewer steps?", doc) == ["21.74"]
+    assert matched_names("Which method gets 3.1x the throughput?", doc) == ["3.1"]
+    assert matched_names("Which paper reports 1.74% fewer steps?", doc) == []  # not a part of 21.74
+    assert matched_names("Which paper trains on 8 GPUs?", doc) == []  # a bare integer names nothing
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, paper, figure", [
+    ("Which paper reports 21,74% fewer training steps?", "NorMuon", "21.74%"),
+    ("Welche Arbeit berichtet 39,8 % gegenüber 68,5 %?", "A²RBench", "39.8% vs. 68.5%"),
+])
+def test_a_question_quoting_a_figure_with_a_decimal_comma_finds_its_paper(bundled_store, settings, question, paper,
+                                                                         figure):
+    from assistant.text import render_latex
+
+    obj, cited = _ask(bundled_store, settings, question)
+    assert [render_latex(t) for t in cited] == [paper] and figure in render_latex(obj["answer"]), obj["answer"]

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import BackendName
 from assistant.text import (FIGURE, GENERIC_ACRONYMS, content_stems, fold, join_names, mentions, name_tokens,
-                            named_by_expansion, render_latex)
+                            named_by_expansion, render_latex, states_figure)
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -1426,7 +1426,7 @@ class ExtractiveSynthesizer:
         from assistant.relevance import reference_embedder, sentence_vectors
 
         qvec = reference_embedder(embedder).embed([question])[0]  # the sentences' model (`sentence_vectors`)
-        figures = [re.compile(rf"(?<![\d.,]){re.escape(f)}(?![\d]|[.,]\d)") for f in FIGURE.findall(fold(question))]
+        figures = FIGURE.findall(fold(question))
         out = []
         for s in sources:
             sentences, vectors = sentence_vectors(s.paper, embedder)
@@ -1436,7 +1436,7 @@ class ExtractiveSynthesizer:
                 sim = float(sim)
                 folded = fold(sent)
                 # a figure the question quotes ("39.8% vs 68.5%") is a word the sentence shares, in any language
-                overlap = len(focus & stems(folded)) + sum(1 for f in figures if f.search(folded))
+                overlap = len(focus & stems(folded)) + sum(1 for f in figures if states_figure(f, folded))
                 names_here = any(mentions(folded, nm) for nm in pointers)
                 out.append((sim + 0.05 * min(overlap, 3) + 0.05 * names_here, s.n, sent, sim, overlap, pos))
         return out

@@ -437,7 +437,7 @@ def matched_names(question: str, document: str) -> list[str]:
     `fold`; names of 4+ characters also match ignoring case (``a2rbench``), a plural acronym also in
     the singular (``GNNs``: ``GNN``), a name with a lower-case modifier (``HumanEval-style``) as the name
     (listed as ``HumanEval``)."""
-    from assistant.text import FIGURE, fold, mentions, name_tokens
+    from assistant.text import FIGURE, fold, mentions, name_tokens, states_figure
 
     from assistant.store.paper import is_name_like
 
@@ -456,7 +456,7 @@ def matched_names(question: str, document: str) -> list[str]:
             out.append(head)  # "HumanEval-style", "Muon-based": the name with a modifier; the abstract names it
     for figure in dict.fromkeys(FIGURE.findall(fold(question))):
         # "Which paper reports 21.74% fewer steps?": a reported figure points at the abstract stating it as a name does
-        if re.search(rf"(?<![\d.,]){re.escape(figure)}(?![\d]|[.,]\d)", doc):
+        if states_figure(figure, doc):
             out.append(figure)
     return out
 

@@ -395,6 +395,12 @@ FIGURE = re.compile(r"(?<![\w.,])(\d+\.\d+|\d+(?=\s?(?:%|×|x\b|-fold|\s(?:perce
 """A figure a question quotes: a decimal ("11.31", "6.9") or a number with a percent or times sign ("75%", "20×",
 "20x"), not a bare integer ("8 GPUs", "2024"), which many abstracts share. It points at the abstract stating it as a
 name does (`relevance.matched_names`)."""
+def states_figure(figure: str, text: str) -> bool:
+    """`text` (after `fold`) writes the number `figure` (a `FIGURE` match) as a whole number: "1.74" is not in
+    "21.74", "6.9" not in "6.95"."""
+    return re.search(rf"(?<![\d.,]){re.escape(figure)}(?![\d]|[.,]\d)", text) is not None
+
+
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d]|,\d)")
 
 

@@ -200,7 +200,8 @@ _DETAIL_Q = {
                           r"public(?:ly)?|available|download\w*|open)\b|\b(?:release[sd]?|publish(?:ed)?|"
                           r"open-?sourced?|share[sd]?)\b[^?]*\b(?:weights|checkpoints?)\b", re.I),
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
-                       r"download\w*|available)\b|\bgithub\b", re.I),
+                       r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
+                       r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b", re.I),
 }
 _DETAIL_EVIDENCE = {
     "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),

@@ -147,6 +147,10 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
 @pytest.mark.parametrize("question, detail", [
     ("Where is STAR-KV's code?", "code"),
     ("Is there a link to the RePro implementation code?", "code"),
+    ("Is the NorMuon code open source?", "code"),  # a new user's trial: NorMuon's FSDP2 sentence was quoted
+    ("Did they open-source their code?", "code"),
+    ("Is the code public?", "code"),
+    ("Does EAPO rely on open-source models as experts?", None),  # models, not the paper's code
     # a follow-up's rewrite names an untitled paper by its opening words in single quotes (fresh16 chats c08)
     ("Where can I download 'Preference-based reinforcement learning (RL) is a key…''s code?", "code"),
     ("Which abstracts link to a GitHub repository with their code?", None),  # several papers: one line each

@@ -564,7 +564,13 @@ def title_phrases(question: str) -> list[str]:
     if is_foreign(question):
         return []
     return [m.group(0) for m in _TITLE_PHRASE.finditer(fold(question))
-            if not all(w.casefold() in _META or w.casefold() in GENERIC_WORDS for w in m.group(0).split())]
+            if len(m.group(0).split()) <= TITLE_PHRASE_MAX_WORDS  # a longer run is Title-Case text, not a name
+            and not all(w.casefold() in _META or w.casefold() in GENERIC_WORDS for w in m.group(0).split())]
+
+
+TITLE_PHRASE_MAX_WORDS = 8
+"""Words a proper name of `title_phrases` has at most ("Kolmogorov-Arnold Networks", "Model Context Protocol"): a
+pasted run of 800 capitalised words was named whole as the term no paper mentions (a new user's trial)."""
 
 
 def collection_df(term: str, bm25) -> int:

@@ -385,6 +385,7 @@ def test_title_case_phrases_and_descriptive_compounds():
     assert title_phrases("How does the Model Context Protocol connect agents to tools?") == ["Model Context Protocol"]
     assert title_phrases("Which paper introduces Kolmogorov-Arnold Networks?") == ["Kolmogorov-Arnold Networks"]
     assert title_phrases("Welche Arbeit beschleunigt das Training von Sprachmodellen?") == []  # German nouns
+    assert title_phrases("Tell me about " + " ".join(["Lorem Ipsum Dolor Sit Amet"] * 100) + ".") == []  # pasted text
     question = "How small is the RL-trained rephraser, compared with KV-cache methods and STAR-KV?"
     assert question_names(question) == ["STAR-KV"]
 

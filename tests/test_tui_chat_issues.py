@@ -66,6 +66,9 @@ async def test_each_answer_shows_its_own_sources(settings, tmp_path):
             await wait_until(pilot, lambda: app.current is None and len(app.turns) == len(app.view.turns()))
         assert app.selected == 2 and panel_ids(app) == []
         assert "answer 3 of 3" in rendered_text(app.query_one("#sources-title"))
+        # the footer says the refusal as the answer does: no paper, not "the abstracts do not answer this"
+        footer = rendered_text(app.view.turns()[2])
+        assert "no paper in the collection is about this" in footer and "do not answer" not in footer
         await pilot.press("ctrl+up")
         assert app.selected == 1 and panel_ids(app) == ["p-starkv"] and app.sources_panel.cited == {1}
         await pilot.press("ctrl+up")

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
-from assistant.store.readers import json_problem
+from assistant.store.readers import UNDECODABLE, json_problem
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -110,9 +110,6 @@ def _filters(obj: dict, where: str):
                    author=str(author) if author else None)
 
 
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
-"""A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it."""
-
 
 def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     """The questions of `path` and the problems found: ``(questions, ["file:line: reason"])``.
@@ -136,7 +133,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip()), "")
     if first.startswith("["):  # a JSON array of question objects: one per "line" in the messages
-        undecodable = _UNDECODABLE.search(text)
+        undecodable = UNDECODABLE.search(text)
         if undecodable:  # one JSON document: it cannot be read in part
             raise BatchError(f"{path}:{text[:undecodable.start()].count(chr(10)) + 1}: not UTF-8 text (byte "
                              f"0x{ord(undecodable.group()) - 0xDC00:02x}); re-save the file as UTF-8")
@@ -158,7 +155,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         where = f"{path.name}:{no}{path_note}"
         if not line or (not is_jsonl and line.startswith("#")):
             continue
-        undecodable = _UNDECODABLE.search(line)
+        undecodable = UNDECODABLE.search(line)
         if undecodable:
             problems.append(f"{where}: not UTF-8 text (byte 0x{ord(undecodable.group()) - 0xDC00:02x}); "
                             f"re-save the file as UTF-8")

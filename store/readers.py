@@ -355,14 +355,16 @@ def _paragraph_at(lines: list[str], line: int) -> str:
 
 # --- formats ---------------------------------------------------------------------------------------
 
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
+UNDECODABLE = re.compile("[\udc80-\udcff]")
+"""A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it (PEP 383): files read here, command-line
+arguments and standard input alike."""
 
 
 def _read_jsonl(text: str, source: str) -> Iterator[Record]:
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        undecodable = _UNDECODABLE.search(line)
+        undecodable = UNDECODABLE.search(line)
         if undecodable:  # bytes that were not UTF-8, kept by read_file as lone surrogates
             byte = ord(undecodable.group()) - 0xDC00
             yield Record(source, line_no, skip_reason=f"not UTF-8 text (byte 0x{byte:02x}); re-save the file as UTF-8")

@@ -141,10 +141,12 @@ def require_text(value: str, what: str, fix: str) -> str:
     and when it holds bytes that are not UTF-8 (Python passes undecodable bytes of the command line and of
     standard input on as lone surrogates, PEP 383, which the tokenizer and Chroma reject), before any store or
     model is opened."""
-    bad = next((c for c in value if "\ud800" <= c <= "\udfff"), None)
-    if bad is not None:
-        byte = f" (byte 0x{ord(bad) - 0xDC00:02x})" if "\udc80" <= bad <= "\udcff" else ""
-        raise UsageError(f"{what} is not UTF-8 text{byte}; give it in UTF-8 (e.g. convert it with `iconv -t UTF-8`)")
+    from assistant.store.readers import UNDECODABLE
+
+    bad = UNDECODABLE.search(value)
+    if bad:
+        raise UsageError(f"{what} is not UTF-8 text (byte 0x{ord(bad.group()) - 0xDC00:02x}); give it in UTF-8 "
+                         f"(e.g. convert it with `iconv -t UTF-8`)")
     value = " ".join(value.split())
     if not value:
         raise UsageError(f"{what} is empty; {fix}")

@@ -1111,6 +1111,47 @@ def test_a_domain_phrase_no_paper_covers_is_refused_whole_and_its_twin_is_answer
     assert not obj["refused"] and len(cited) == 1 and cited[0].startswith(paper)
 
 
+def test_a_means_clause_ends_at_its_conjunction_and_is_named_without_its_preposition():
+    from assistant.relevance import MEANS_CLAUSE
+
+    def clauses(q):
+        return [m.group(1) for m in MEANS_CLAUSE.finditer(q)]
+
+    assert clauses("Is there a paper on shrinking the KV cache by evicting unimportant tokens, like H2O?") == [
+        "evicting unimportant tokens"]
+    assert clauses("Has anyone made it stable by forcing the matrices onto a set so that the identity comes back?") == [
+        "forcing the matrices onto a set"]
+    assert clauses("Which paper extends the context window via rescaling rotary position embeddings") == [
+        "rescaling rotary position embeddings"]
+    assert clauses("Is there a paper on merging models by weight averaging?") == []  # no gerund: no means clause
+    assert clauses("Which paper was written by Hinton?") == []
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, clause, paper", [
+    ("Is there work on cutting KV cache memory by evicting unimportant tokens?", "evicting unimportant tokens", None),
+    ("Is there work on cutting KV cache memory by exploiting redundancy in its hidden dimension?", None, "STAR-KV"),
+    # the clause's words are unused ("rewriting", "pages") and far from RePro's sentences in MiniLM (0.44), but
+    # RePro is no doubtful match (relevance 0.38, 0.68)
+    ("Is there work on producing more pretraining data by rewriting existing web pages?", None, "RePro"),
+    ("Is there a paper that improves pretraining data by rewriting web pages with a small model?", None, "RePro"),
+])
+def test_a_means_no_paper_covers_refuses_a_doubtful_match_and_a_paraphrased_one_is_answered(
+        bundled_store, settings, question, clause, paper):
+    """The near miss reaches the question's end (a smaller KV cache) by other means than it asks for (STAR-KV
+    factorises, evicts nothing): STAR-KV's relevance is only 0.2 (< `MEANS_DOUBT`), and the means clause, removed
+    whole, is far from every sentence of it (`MEANS_CLAUSE`). Its twins are answered."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, question)
+    if clause:
+        assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+        assert obj["note"] == (f"no paper is about the question: no paper in the collection mentions '{clause}' "
+                               f"or covers it in meaning")
+    else:
+        assert not obj["refused"] and cited == [paper]
+
+
 # --- questions in other languages: cognates, glosses, Latin names inside CJK text -----------------------
 
 _DECODING_PAPERS = [

@@ -116,7 +116,7 @@ class PaperCollection:
         if settings is None:
             from assistant.settings import load_settings
 
-            settings = load_settings(**fields)
+            settings = load_settings(keywords={"collection": "name"}, **fields)
         elif fields:
             settings = settings.model_copy(update=fields)
         return cls(settings, embedder=embedder)

@@ -186,9 +186,11 @@ class Paths:
         )
 
 
-def load_settings(**overrides) -> Settings:
+def load_settings(*, keywords: dict[str, str] | None = None, **overrides) -> Settings:
     """Settings from the environment and config file, with `overrides` (flags; None values are
-    ignored) on top. Raises `SettingsError` with a one-line message on an invalid value."""
+    ignored) on top. Raises `SettingsError` with a one-line message on an invalid value, naming where the
+    value came from: the CLI option (``--top-k``), or with `keywords` (the Python API's keyword arguments,
+    ``{"collection": "name"}`` where a keyword's name is not the field's) the keyword (``top_k=``)."""
     from pydantic import ValidationError
 
     clean = {k: v for k, v in overrides.items() if v is not None}
@@ -199,11 +201,13 @@ def load_settings(**overrides) -> Settings:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err.get("loc", ())) or "?"
         env = f"{ENV_PREFIX}{field.upper()}"
-        where = (f"option --{field.replace('_', '-')}" if field in clean
+        where = (f"keyword {keywords.get(field, field)}=" if keywords is not None and field in clean
+                 else f"option --{field.replace('_', '-')}" if field in clean
                  else f"env {env}" if env in os.environ or field not in toml_keys else f"in {config_file()}")
         msg = err["msg"].removeprefix("Value error, ")
         given = f"; got {str(err['input'])[:40]!r}" if isinstance(err.get("input"), (str, int, float)) else ""
         default = Settings.model_fields[field].default if field in Settings.model_fields else None
+        default = getattr(default, "value", default)  # an enum's value ('auto'), not its repr
         example = f", e.g. the default {default!r}" if isinstance(default, (str, int, float)) and default != "" else ""
         raise SettingsError(f"setting '{field}' ({where}): {msg}{given}; give a valid value{example}") from None
     except Exception as exc:  # a broken TOML file

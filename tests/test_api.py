@@ -87,8 +87,14 @@ def test_open_takes_a_data_folder_and_setting_overrides(tmp_path):
 def test_open_rejects_an_invalid_setting_in_one_line(tmp_path):
     from assistant import PaperCollection, SettingsError
 
-    with pytest.raises(SettingsError, match="top_k"):
+    with pytest.raises(SettingsError, match=r"^setting 'top_k' \(keyword top_k=\): .*; got '0'; give a valid value, "
+                                            r"e\.g\. the default 8$"):
         PaperCollection.open(tmp_path, top_k=0)
+    # the keyword as the caller typed it (not the CLI's option), and an enum's default as its value
+    with pytest.raises(SettingsError, match=r"^setting 'collection' \(keyword name=\): "):
+        PaperCollection.open(tmp_path, name="my papers")
+    with pytest.raises(SettingsError, match=r"\(keyword llm=\): .*; got 'gpt'; .* e\.g\. the default 'auto'$"):
+        PaperCollection.open(tmp_path, llm="gpt")
 
 
 def test_open_names_a_misspelled_setting(tmp_path):

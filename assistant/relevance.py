@@ -1558,12 +1558,30 @@ games" of "generated games", "supervised instruction tuning" of "supervised fine
 paper's "LLMs achieve remarkable generative performance" (0.42, gap 0.15: stated, though it is not)."""
 
 
-def asked_object(question: str) -> str:
-    """The thing `question` asks a paper to work for, be tried on, support or apply to (`_ASKED_OF`), without
-    a leading preposition or article ("What is X used for in robotics?": "robotics") or a trailing "too" / "as
-    well"; "" when it asks no such thing."""
+_DOES_NAME = (r"^\W*(?:and\s+|so\s+|but\s+)?(?:does|did|do|can|could|will|would)\s+{name}\s+"
+              r"(?:also\s+|really\s+|even\s+|actually\s+)?(?:use|employ|leverage|adopt|incorporate|involve|do|"
+              r"rely\s+on|build\s+on|build\s+upon)\s+(?P<object>[^,;:?!.]+)")
+"""A question asking whether a paper it names uses a technique ("Does NorMuon use reinforcement learning?", "Does
+EDEN do speculative decoding?"): the words after the verb are the thing (`asked_object`). Only verbs of using:
+what a paper needs, helps with, generalises to or reduces ("Does EDEN require any retraining?", "How much does
+PLAINTAIN reduce the time until the first response?") its abstract often says in other words ("plug-and-play",
+"time-to-first-token") that neither its words nor `OBJECT_STATED` find (7 answerable questions of the development
+files refused when every verb counted)."""
+
+
+def asked_object(question: str, names: Sequence[str] = ()) -> str:
+    """The thing `question` asks a paper to work for, be tried on, support or apply to (`_ASKED_OF`), or asks a
+    paper of `names` (the names the question uses) to do (`_DOES_NAME`), without a leading preposition or article
+    ("What is X used for in robotics?": "robotics") or a trailing "too" / "as well"; "" when it asks no such
+    thing."""
+    if _CHOICE.match(question):
+        return ""
     m = _ASKED_OF.search(question)
-    if m is None or _CHOICE.match(question):
+    for name in names if m is None else ():
+        m = re.search(_DOES_NAME.format(name=re.escape(name)), question, re.I)
+        if m is not None:
+            break
+    if m is None:
         return ""
     thing = re.sub(r"^(?:(?:for|in|on|with|at|to|the|a|an)\s+)+", "", m.group("object").strip(), flags=re.I)
     if _CONDITION.match(thing):
@@ -1597,7 +1615,9 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
     if not wanted:
         return True
     have = set().union(*(_stems_of_sentence(x) for x in sentences if not is_availability_statement(x)))
-    held = lambda w: w in have or (len(w) >= 4 and any(h.startswith(w) for h in have))  # noqa: E731
+    # "GPUs" is stemmed "gpus", "GPU" "gpu": an acronym's plural holds its singular
+    held = lambda w: (w in have or (len(w) >= 4 and any(h.startswith(w) for h in have))  # noqa: E731
+                      or (w.endswith("s") and w[:-1] in have))
     if all(held(w) for w in wanted):
         return True
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
@@ -1936,7 +1956,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         absent = [a for a in absent if a not in covered]
     # "Does STAR-KV support speculative decoding?": the thing asked of a named paper must be one its abstract
     # states, else the abstract does not say (`asked_object_stated`)
-    thing = asked_object(question) if (strict and pointers and not gate_off and not foreign
+    thing = asked_object(question, sorted(pointers)) if (strict and pointers and not gate_off and not foreign
                                        and not searches_for_paper(question) and not asks_comparison(question)) else ""
     thing_vector = part = None
     if thing:

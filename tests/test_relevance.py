@@ -1024,6 +1024,22 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     assert asked_object(question) == thing
 
 
+@pytest.mark.parametrize("question, thing", [
+    ("Does NorMuon use reinforcement learning?", "reinforcement learning"),
+    ("does EDEN do speculative decoding", "speculative decoding"),
+    ("Did WinQ really use the activations?", "activations"),
+    ("Does EDEN require any retraining?", ""),  # "plug-and-play": abstracts say such things in other words
+    ("Does NorMuon's speedup hold at scale?", ""),  # the paper's result, not the paper doing a thing
+    ("Does NorMuon work?", ""),  # no thing asked
+    ("Does the paper use reinforcement learning?", ""),  # no name: which paper is the history's business
+])
+def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
+    """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""
+    from assistant.relevance import asked_object
+
+    assert asked_object(question, ["NorMuon", "EDEN", "STAR-KV", "WinQ"]) == thing
+
+
 @pytest.mark.parametrize("thing, stated", [
     ("multilingual pretraining", True),  # both words in the abstract
     ("mathematical decoding", True),  # in two sentences
@@ -1031,6 +1047,7 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("speculative decoding", False),  # "decoding" alone is not the thing
     ("code generation", False),  # "code" only in the availability statement, "generation" elsewhere
     ("math benchmarks", True),  # "math" starts "mathematical"
+    ("GPUs", True),  # an acronym's plural ("gpus") holds its singular ("gpu")
 ])
 def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, stated):
     from assistant.relevance import asked_object_stated
@@ -1046,6 +1063,7 @@ def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, sta
     ("Does STAR-KV support paged attention?", "paged attention", "STAR-KV"),
     ("Does OPUS work for multilingual web corpora?", "multilingual web corpora", "OPUS"),
     ("Did the authors try NorMuon on reinforcement learning agents?", "reinforcement learning agents", "NorMuon"),
+    ("Does NorMuon use reinforcement learning?", "reinforcement learning", "NorMuon"),
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(bundled_store, settings, question,
                                                                                   thing, paper):
@@ -1064,6 +1082,8 @@ def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(
     ("Does STAR-KV support low-bit quantization?", "STAR-KV", "low-bit quantization"),
     ("Did they try EDEN on mathematical reasoning?", "EDEN", "mathematical reasoning"),
     ("Can PowerFlow be applied to creative writing?", "PowerFlow", "creative"),  # stated in other words
+    ("Does STAR-KV run on GPUs?", "STAR-KV", "GPU"),  # "custom Triton-based GPU kernels"
+    ("Does PowerFlow use GFlowNets?", "PowerFlow", "GFlowNet"),
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_states_is_answered(bundled_store, settings, question, paper,
                                                                         fact):

@@ -174,9 +174,10 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
                 questions.extend(turns)
                 seen.update(t.id for t in turns)
                 continue
-            q = obj.get("q", obj.get("question"))
+            key = "q" if "q" in obj else "question"
+            q = obj.get(key)
             if not isinstance(q, str) or not q.strip():
-                problems.append(f"{where}: 'q' is blank; give the question" if isinstance(q, str)
+                problems.append(f"{where}: '{key}' is blank; give the question" if isinstance(q, str)
                                 else f"{where}: no question (give 'q' or 'question')")
                 continue
             qid = str(obj["id"]) if obj.get("id") not in (None, "") else str(no)

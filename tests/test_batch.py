@@ -42,17 +42,19 @@ def test_read_questions_from_text_and_jsonl(tmp_path):
         json.dumps({"id": "d", "q": "bad year", "year": "last year"}),
         json.dumps({"id": "e", "q": "   "}),
         '{"id": "f", "q": "unterminated}',
+        json.dumps({"id": "g", "question": ""}),
     ]) + "\n")
     qs, problems = read_questions(jl)
     assert [q.id for q in qs] == ["a", "b", "6"]
     assert qs[1].filters.venue == "ICML" and qs[1].filters.year_min == 2026 == qs[1].filters.year_max
     assert qs[2].filters.author == "Smith" and (qs[2].filters.year_min, qs[2].filters.year_max) == (2020, 2022)
-    assert [p.split(":")[1] for p in problems] == ["3", "4", "5", "7", "8", "9"]
+    assert [p.split(":")[1] for p in problems] == ["3", "4", "5", "7", "8", "9", "10"]
     assert problems[0].startswith("q.jsonl:3: not valid JSON")
     assert "no question" in problems[1] and "already used" in problems[2] and "last year" in problems[3]
     # a blank question is named as blank, and the decoder's position is said once (a new user's trial)
     assert problems[4] == "q.jsonl:8: 'q' is blank; give the question"
     assert problems[5] == "q.jsonl:9: not valid JSON (unterminated string starting at column 18)"
+    assert problems[6] == "q.jsonl:10: 'question' is blank; give the question"  # the field the line used
 
     arr = tmp_path / "q.json"
     arr.write_text(json.dumps([{"id": "x", "q": "What is WinQ?"}, {"question": "What is EDEN?"}], indent=2))

@@ -57,9 +57,16 @@ class Skipped:
     reason: str
     error: bool = True
     whole_file: bool = False
+    item: int = 0  # the record's 1-based place in a JSON array (`Record.item`), 0 elsewhere
+
+    @property
+    def where(self) -> str:
+        """``file:line``, and ``(record N)`` for a record of a JSON array (a minified one is all on line 1)."""
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where} (record {self.item})" if self.item else where
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.line}: {self.reason}" if self.line else f"{self.source}: {self.reason}"
+        return f"{self.where}: {self.reason}"
 
 
 @dataclass
@@ -97,9 +104,11 @@ class IngestReport:
             "skipped": len(self.skipped), "errors": len(self.errors), "duplicates": len(self.duplicates),
             "truncated": self.truncated, "embedded": self.embedded, "not_written": self.not_written,
             "seconds": round(self.seconds, 3),
-            "skipped_records": [{"source": s.source, "line": s.line, "reason": s.reason, "error": s.error}
+            "skipped_records": [{"source": s.source, "line": s.line, **({"record": s.item} if s.item else {}),
+                                 "reason": s.reason, "error": s.error}
                                 for s in self.skipped],
-            "warnings": [{"source": w.source, "line": w.line, "reason": w.reason} for w in self.warnings],
+            "warnings": [{"source": w.source, "line": w.line, **({"record": w.item} if w.item else {}),
+                          "reason": w.reason} for w in self.warnings],
         }
 
 
@@ -109,7 +118,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
     `venue` / `year` fill records that have none (a plain-text list of one conference's abstracts).
     """
     papers: list[Paper] = []
-    seen: dict[str, tuple[str, int, str]] = {}
+    seen: dict[str, tuple[str, str]] = {}  # paper id -> (where it was first read, content hash)
     files: list[Path] = []
     for one in paths:  # a missing path or an empty folder is an error of its own; the others are read
         try:
@@ -120,7 +129,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
         try:
             for record in read_file(path):
                 if record.paper is None:
-                    report.skipped.append(Skipped(record.source, record.line, record.skip_reason))
+                    report.skipped.append(Skipped(record.source, record.line, record.skip_reason, item=record.item))
                     continue
                 paper = record.paper
                 if (venue and not paper.venue) or (year and not paper.year):
@@ -129,13 +138,13 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                 digest = paper.content_hash()
                 first = seen.get(paper.id)
                 if first is not None:
-                    where = f"{first[0]}:{first[1]}"
-                    reason = (f"duplicate of {where}" if first[2] == digest
-                              else f"same id and title as {where} but different content; kept the first")
-                    report.skipped.append(Skipped(record.source, record.line, reason, error=False))
+                    reason = (f"duplicate of {first[0]}" if first[1] == digest
+                              else f"same id and title as {first[0]} but different content; kept the first")
+                    report.skipped.append(Skipped(record.source, record.line, reason, error=False, item=record.item))
                     continue
-                seen[paper.id] = (record.source, record.line, digest)
-                report.warnings.extend(Skipped(record.source, record.line, w, error=False) for w in record.warnings)
+                seen[paper.id] = (Skipped(record.source, record.line, "", item=record.item).where, digest)
+                report.warnings.extend(Skipped(record.source, record.line, w, error=False, item=record.item)
+                                       for w in record.warnings)
                 papers.append(paper)
         except InputError as exc:
             report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))

@@ -70,6 +70,8 @@ class Record:
     warnings: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
     """The record's field names, lower-cased (JSON/JSONL/CSV records; empty for a text list)."""
+    item: int = 0
+    """The record's 1-based place in a JSON array (0 in other files): a minified array has every record on line 1."""
 
 
 def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
@@ -254,14 +256,14 @@ def paper_from_dict(record: dict, source: str, position: int, warnings: list[str
     )
 
 
-def _record(source: str, line: int, obj, position: int) -> Record:
+def _record(source: str, line: int, obj, position: int, item: int = 0) -> Record:
     warnings: list[str] = []
     fields = tuple(str(k).strip().lower() for k in obj) if isinstance(obj, dict) else ()
     try:
         return Record(source, line, paper=paper_from_dict(obj, source, position, warnings), warnings=tuple(warnings),
-                      fields=fields)
+                      fields=fields, item=item)
     except ValueError as exc:
-        return Record(source, line, skip_reason=str(exc), fields=fields)
+        return Record(source, line, skip_reason=str(exc), fields=fields, item=item)
 
 
 # --- does the file hold abstracts at all? -----------------------------------------------------------
@@ -402,7 +404,7 @@ def _read_json_array(text: str, source: str) -> Iterator[Record]:
         obj, end = decoder.raw_decode(text, idx)
         line += text.count("\n", counted, idx)
         counted = idx
-        yield _record(source, line, obj, position)
+        yield _record(source, line, obj, position, item=position + 1)
         idx = end
 
 

@@ -79,6 +79,18 @@ def test_duplicate_records_in_one_file_are_reported_once(fake_store, tmp_path):
     assert report.duplicates[0].line == 2 and "duplicate of" in report.duplicates[0].reason
 
 
+def test_a_record_of_a_minified_json_array_is_named_by_its_place_not_only_its_line(fake_store, tmp_path):
+    # a new user's trial: "f.json:1: duplicate of f.json:1" could not be found in a one-line array
+    row = {"id": "d", "title": "Dup", "abstract": "Same."}
+    f = tmp_path / "f.json"
+    f.write_text(json.dumps([row, {"id": "e", "title": "Other", "abstract": "x"}, row, {"id": "f", "title": "No text"}]))
+    report = ingest([f], fake_store)
+    assert report.added == 2
+    assert [str(s) for s in report.skipped] == [f"{f}:1 (record 3): duplicate of {f}:1 (record 1)",
+                                                f"{f}:1 (record 4): " + report.skipped[1].reason]
+    assert report.to_json()["skipped_records"][0]["record"] == 3
+
+
 def test_broken_line_is_reported_and_the_rest_is_ingested(fake_store, tmp_path):
     f = tmp_path / "f.jsonl"
     f.write_text('{"title": "A", "abstract": "a"}\n{oops\n{"title": "B", "abstract": "b"}\n{"title": "C"}\n')

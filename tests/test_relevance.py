@@ -448,6 +448,22 @@ def test_names_and_proper_phrases_no_paper_mentions_are_absent(store):  # noqa: 
     assert absent_terms("Is the BeamLess Decoding method better at code?", docs, papers, bm25) == []  # title, any case
 
 
+def test_a_capitalised_word_no_abstract_uses_is_a_name_the_collection_lacks(store):  # noqa: F811
+    """fresh18 o02: "Has anyone compared Shampoo or SOAP preconditioners against Adam ...?" quoted an optimizer
+    paper: "SOAP" is an everyday word in capitals and "Shampoo" no name token, so nothing was absent. Inside a
+    sentence a capitalised word is a proper name; not a sentence's first word, a question word or a word some
+    abstract uses."""
+    from assistant.relevance import absent_terms
+
+    papers, bm25 = store.bm25()
+    docs = [p.document for p in papers]
+    assert absent_terms("Has anyone compared Shampoo preconditioners against KVPress?", docs, papers, bm25) == [
+        "Shampoo"]
+    assert absent_terms("convergence of DPO when some clients are Byzantine", docs, papers, bm25) == ["Byzantine"]
+    assert absent_terms("Shampoo: does KVPress compress the Cache?", docs, papers, bm25) == []  # first; "cache" is used
+    assert absent_terms("ok unrelated: Which paper compresses the cache?", docs, papers, bm25) == []  # a question word
+
+
 def test_acronyms_of_everyday_text_are_not_names_no_paper_mentions(store):  # noqa: F811
     """"How can you check whether LLM-generated HTML mini-games actually work ...?" was refused (fresh13): no
     abstract writes "HTML", read as the name of a paper the collection lacks. A paper's name is still one."""

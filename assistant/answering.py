@@ -1078,8 +1078,13 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
+    from assistant.relevance import MODIFIER_HEADS
+
+    heads = "|".join(sorted(MODIFIER_HEADS))
+    stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
     for m in _DESCRIBED_ONE.finditer(text):
-        words = _specific_stems(m.group("topic"))
+        # "the entropy-based one": the paper about entropy ("entropy-bas" is no stem of its sentences)
+        words = stems(re.sub(rf"-(?:{heads})\b", "", m.group("topic"), flags=re.I))
         if not words or m.group("topic").split()[-1].lower() in _ORDINAL_WORDS or _entities(m.group("topic")):
             continue
         from assistant.text import split_sentences
@@ -1087,7 +1092,7 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
         for turn in conversation.turns:
             for c in turn.citations or ():
-                held = sum(words <= _specific_stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
+                held = sum(words <= stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
                 if held:
                     fits[_paper_name(c.paper)] = held
         ranked = sorted(fits.items(), key=lambda kv: -kv[1])

@@ -1148,3 +1148,21 @@ def test_the_topic_one_is_the_paper_the_conversation_cited_about_that_topic():
     # no cited paper is about the topic, or it is an ordinal: unchanged
     assert resolve_described_one("What about the robotics one?", conv) == "What about the robotics one?"
     assert resolve_described_one("Does the first one need training?", conv) == "Does the first one need training?"
+
+
+def test_the_x_based_one_is_the_paper_about_x():
+    """fresh18 c03.2: "tell me more about the entropy-based one" after a decoding list went to the first paper
+    listed: "entropy-bas" (the hyphenated word's stem) is in no sentence. The compound's "-based" says "in the
+    manner of"; the topic is "entropy", and hyphenated words of the abstract count by their parts."""
+    from assistant.answering import resolve_described_one
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    align = Paper(abstract="We introduce alignment-aware decoding. It needs no training beyond DPO.", title="AAD", id="a")
+    eden = Paper(abstract="We introduce Entropy-informed decoding (EDEN). It widens the beam where entropy is high.",
+                 title="EDEN", id="e")
+    conv = Conversation([Turn("Which papers decode at inference time?", citations=(Citation(1, align),
+                                                                                Citation(2, eden)))])
+    assert resolve_described_one("Tell me about the entropy-based one.", conv) == "Tell me about EDEN."
+    assert resolve_described_one("And the alignment-aware one?", conv) == "And AAD?"

@@ -90,6 +90,10 @@ _PAPERS = re.compile(
 
 
 
+_NOT_PAPERS = (r"(?:the\s+)?(?:humans?|people|human\s+\w+|baselines?|(?:the\s+)?state[\s-]of[\s-]the[\s-]art|sota|"
+               r"(?:prior|previous|existing)\s+(?:work|methods?|approaches))\b")
+"""What a paper's results are compared with inside one abstract (humans, baselines, the state of the art), not
+another paper of the collection."""
 _THINGS_DESCRIBED = (
     r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bthe\s)(?<!\bits\s)(?<!\btheir\s)"
     r"\b(?:two|three|four)\s+(?:[\w-]+\s+)?(?:things|topics|areas|directions|problems|ideas|techniques|"
@@ -105,7 +109,10 @@ _PLURAL = re.compile(
     rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
-    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|\bcompare\b|哪些"
+    r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"
+    # "compare": papers compared, not one paper's results against people or baselines ("how does the top model
+    # compare with humans?")
+    rf"|\bcompare\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
     r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"

@@ -370,6 +370,10 @@ def test_a_question_about_code_generation_is_not_answered_with_the_code_link(bun
     ("What does each of them report?", True),
     ("What does each layer compute in mHC?", False),  # "each" of something else
     ("Does it use two models?", False),
+    # one paper's results compared with people or baselines (fresh18 c08.4 quoted four papers)
+    ("On the abstract reasoning benchmark, how does the top model compare with humans?", False),
+    ("How does NorMuon compare to the baselines?", False),
+    ("Compare NorMuon with WinQ.", True),
 ])
 def test_a_question_about_each_of_two_papers_asks_about_several(question, several):
     from assistant.extractive import asks_several

@@ -609,6 +609,8 @@ def _repeats_noun(text: str, m: re.Match) -> bool:
     return bool(_specific_stems(noun) & _specific_stems(text[:m.start()]))
 
 
+_CLAUSE_BREAK = re.compile(r"\s[—–-]+\s|[;:.?!]\s")
+"""Where a new clause of a question begins: a dash between spaces, a semicolon, colon or sentence end."""
 _SUBJECT_IT = re.compile(r"\b(?:does|did|do|is|was|can|could|will|would|has|had|should|might|may)\s+$", re.I)
 _WH = re.compile(r"\b(?:how|what|which|why|when|where|who)\b", re.I)
 
@@ -652,7 +654,10 @@ def _before_clause(text: str, at: int) -> str:
         return before[:_governing_phrase_start(before)]
     if not _SUBJECT_IT.search(before):
         return before
-    wh = list(_WH.finditer(before))
+    # only a wh-word of its own clause: in "what about the paper on gradient conflicts in GRPO — is its approach
+    # Bayesian?" the clause of "its" begins after the dash, and the paper before it is what "its" names
+    start = max((b.end() for b in _CLAUSE_BREAK.finditer(before)), default=0)
+    wh = [w for w in _WH.finditer(before) if w.start() >= start]
     return before[:wh[-1].start()] if wh else before
 
 

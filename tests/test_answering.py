@@ -420,6 +420,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     # "and in <a scene>," before a clause naming its subject (round 13: glued to the paper before)
     "And in the distributed analysis, what determines how fast decentralized DPO converges?",
     "And in the quantization work, how does WinQ pick its windows?",
+    # "its" after an auxiliary names the paper of the clause before the dash, not an earlier question's subject
+    "what about the paper on gradient conflicts in GRPO — is its approach Bayesian?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history

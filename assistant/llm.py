@@ -411,7 +411,8 @@ class LocalBackend:
     def __init__(self, settings: Settings, model: str | None = None):
         path = Path(model).expanduser() if model else settings.local_model_path or default_gguf()
         if importlib.util.find_spec("llama_cpp") is None:
-            raise LLMError("the local backend needs llama-cpp-python: pip install 'paper-assistant[local]'",
+            raise LLMError("the local backend needs llama-cpp-python: run `make setup-local` (it builds llama.cpp for "
+                           "AVX2, about 5 minutes; the README's 'local' extra gives the pip command)",
                            kind=ErrorKind.CONFIG)
         if path is None or not Path(path).is_file():
             raise LLMError(f"no GGUF model file{f' at {path}' if path else ''}: set ASSISTANT_LOCAL_MODEL_PATH "

@@ -1074,6 +1074,11 @@ def availability_only_stems(paper) -> frozenset:
 
 
 _PREFIX = re.compile(r"^(pre|post|re|multi|non|co|self|sub|inter|intra|over|under)([a-z]{4,})$")
+_NEGATED = re.compile(r"^(?:in|un)((?:stab|consist|certain|label|safe|fair|reliab|effici)[a-z]*)$")
+"""A word negating a topic word ("instability", "unlabeled", "inconsistent", "unsafe"): about the same topic as the
+word it negates, which a paper may write instead ("Training stability remains a critical bottleneck for GRPO" is
+about training instability). A closed list of stems of qualities a paper may claim or fix (stable, consistent, certain, labelled, safe, fair,
+reliable, efficient): "information", "independent", "invariant", "unbiased" negate no topic word."""
 
 
 def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
@@ -1161,6 +1166,9 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
         if prefix:  # "pretraining" is written "pre-training" too (tokenised "pre", "training")
             both = (bm25.scores(prefix.group(1)) > 0) & (bm25.scores(prefix.group(2)) > 0)
             scores = np.where(both & (scores <= 0), 1.0, scores)
+        negated = _NEGATED.match(w)
+        if negated:  # "instability" is the topic of a paper on "training stability" (`_NEGATED`)
+            scores = np.maximum(scores, bm25.scores(negated.group(1)))
         agent = _AGENT_NOUN.match(w)
         if agent and (scores > 0).sum() <= AGENT_MAX_ROWS:
             # "optimizers" shares its stem with "optimization", which nearly every abstract writes: an agent noun

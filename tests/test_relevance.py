@@ -448,6 +448,22 @@ def test_names_and_proper_phrases_no_paper_mentions_are_absent(store):  # noqa: 
     assert absent_terms("Is the BeamLess Decoding method better at code?", docs, papers, bm25) == []  # title, any case
 
 
+@pytest.mark.integration
+def test_a_paper_on_stability_is_about_instability(bundled_store, settings):
+    """fresh18 m08 (and fresh5, fresh10): "Which papers tackle training instability?" named mHC only; PCR writes
+    "Training stability remains a critical bottleneck for GRPO", and "instability" is another stem (`_NEGATED`)."""
+    obj, cited = _ask(bundled_store, settings, "Which papers tackle training instability?")
+    assert {"mHC", "PCR"} <= set(cited), cited
+
+
+def test_a_negating_prefix_is_stripped_only_from_quality_words():
+    from assistant.relevance import _NEGATED
+
+    assert [w for w in ("instability", "unstable", "unlabeled", "inconsistent", "inefficient", "information",
+                        "independent", "invariant", "inference") if _NEGATED.match(w)] == [
+        "instability", "unstable", "unlabeled", "inconsistent", "inefficient"]
+
+
 def test_a_capitalised_word_no_abstract_uses_is_a_name_the_collection_lacks(store):  # noqa: F811
     """fresh18 o02: "Has anyone compared Shampoo or SOAP preconditioners against Adam ...?" quoted an optimizer
     paper: "SOAP" is an everyday word in capitals and "Shampoo" no name token, so nothing was absent. Inside a

@@ -703,8 +703,10 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     # "Has anyone compared Shampoo or SOAP preconditioners against Adam ...?": a capitalised word inside a sentence
     # is a proper name; one no abstract uses names a thing the collection lacks (`verbatim_terms`)
     salient = set(salient_words(question))
+    in_phrases = {w for phrase in title_phrases(question) for w in phrase.split()}  # judged whole, below
     for word in verbatim_terms(question)[1] if not is_foreign(question) else ():  # German capitalises nouns
-        if (word not in out and word.casefold() in salient and word.casefold() not in GENERIC_WORDS
+        if (word not in out and word not in in_phrases and word.casefold() in salient
+                and word.casefold() not in GENERIC_WORDS
                 and collection_df(word, bm25) == 0 and not any(matched_names(word, d) for d in documents)):
             out.append(word)
     for phrase in title_phrases(question):

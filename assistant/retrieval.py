@@ -146,16 +146,13 @@ nothing but BM25's cost and the gate's; a megabyte pasted by mistake was searche
 
 def checked_query(query: str, what: str = "the question") -> str:
     """`query` with whitespace collapsed and NFKC-normalised (fullwidth and NFD forms as stored), or
-    `QueryError` ("`what` is … characters long") when it is longer than `MAX_QUERY_CHARS`, or ("… has no
-    words") when it holds no letter or digit of any script ("???", emoji only)."""
+    `QueryError` ("`what` is … characters long") when it is longer than `MAX_QUERY_CHARS`."""
     import unicodedata
 
     query = " ".join(unicodedata.normalize("NFKC", query or "").split())
     if len(query) > MAX_QUERY_CHARS:
         raise QueryError(f"{what} is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are "
                          f"searched; shorten it to what you are looking for")
-    if query and not re.search(r"[^\W_]", query):  # "???", "🙂🙂": nothing to search for in any script
-        raise QueryError(f"{what} has no words ({query[:20]!r}); ask with words")
     return query
 
 

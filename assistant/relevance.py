@@ -676,8 +676,8 @@ def unwritten_compounds(question: str, papers: Sequence, bm25) -> list[str]:
 
 def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25) -> list[str]:
     """Names (`question_names`), capitalised words inside a sentence (`verbatim_terms`: "Shampoo", "Byzantine",
-    "Loihi"; not a question's first word; English questions only) and capitalised phrases (`title_phrases`) of `question` that no paper of
-    the collection mentions: by the BM25 index, and for phrases also verbatim (case and hyphens
+    "Loihi"; not a question's first word; English questions only) and capitalised phrases (`title_phrases`) of
+    `question` that no paper of the collection mentions: by the BM25 index, and for phrases also verbatim (case and hyphens
     ignored) in the papers holding all of their words; a name is also looked for in `documents` (the
     retrieved papers, after `text.fold`), where BM25's tokens may miss a LaTeX spelling. `papers` and
     `bm25`: the collection and its index (`PaperStore.bm25`).
@@ -1079,8 +1079,9 @@ _PREFIX = re.compile(r"^(pre|post|re|multi|non|co|self|sub|inter|intra|over|unde
 _NEGATED = re.compile(r"^(?:in|un)((?:stab|consist|certain|label|safe|fair|reliab|effici)[a-z]*)$")
 """A word negating a topic word ("instability", "unlabeled", "inconsistent", "unsafe"): about the same topic as the
 word it negates, which a paper may write instead ("Training stability remains a critical bottleneck for GRPO" is
-about training instability). A closed list of stems of qualities a paper may claim or fix (stable, consistent, certain, labelled, safe, fair,
-reliable, efficient): "information", "independent", "invariant", "unbiased" negate no topic word."""
+about training instability). A closed list of stems of qualities a paper may claim or fix (stable, consistent,
+certain, labelled, safe, fair, reliable, efficient): "information", "independent", "invariant", "unbiased" negate no
+topic word."""
 
 
 def lexical_coverage(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
@@ -1427,7 +1428,8 @@ web pages": RePro 0.38, gap 0.44; "by matching a sharpened or flattened version 
 0.78, gap 0.34); 0.30 is the middle of the two in log-odds. Neither the clause's gap nor its cosine to the paper's
 best sentence separates the two alone."""
 MEANS_CLAUSE = re.compile(r"\b(?:by|via|through)\s+([^\W\d_]+ing\b[^,;:?.!()]*?)"
-                          r"(?=\s+(?:so|that|which|who|when|where|while|whereas|because|but|than)\b|[,;:?.!()]|$)", re.I)
+                          r"(?=\s+(?:so|that|which|who|when|where|while|whereas|because|but|than)\b|[,;:?.!()]|$)",
+                          re.I)
 """A clause of a question saying by what means ("... by evicting unimportant tokens", "via rescaling rotary position
 embeddings"; up to a conjunction: "by forcing ... onto a constrained set so that ..."): with a word no abstract
 uses, it is one phrase for `phrase_gaps` (removed with "by", named without). A paper reaching the question's end

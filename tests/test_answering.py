@@ -1161,7 +1161,8 @@ def test_the_x_based_one_is_the_paper_about_x():
     from assistant.events import Citation
     from assistant.store.paper import Paper
 
-    align = Paper(abstract="We introduce alignment-aware decoding. It needs no training beyond DPO.", title="AAD", id="a")
+    align = Paper(abstract="We introduce alignment-aware decoding. It needs no training beyond DPO.", title="AAD",
+                  id="a")
     eden = Paper(abstract="We introduce Entropy-informed decoding (EDEN). It widens the beam where entropy is high.",
                  title="EDEN", id="e")
     conv = Conversation([Turn("Which papers decode at inference time?", citations=(Citation(1, align),

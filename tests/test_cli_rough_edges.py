@@ -100,7 +100,8 @@ def test_batch_answers_the_other_questions_when_one_is_too_long(bundled_store, t
     assert records["long"]["error"].startswith("the question is 24,016 characters long")
 
 
-@pytest.mark.parametrize("command, text, what", [("ask", "???", "the question"), ("search", "🙂🙂", "the search query")])
+@pytest.mark.parametrize("command, text, what", [("ask", "???", "the question"),
+                                                  ("search", "🙂🙂", "the search query")])
 def test_a_question_without_words_is_a_usage_error(bundled_store, command, text, what):
     # a new user's trial: "???" was searched and answered "No paper in the collection ...", exit 0
     res = run(command, text)

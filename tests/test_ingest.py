@@ -83,7 +83,8 @@ def test_a_record_of_a_minified_json_array_is_named_by_its_place_not_only_its_li
     # a new user's trial: "f.json:1: duplicate of f.json:1" could not be found in a one-line array
     row = {"id": "d", "title": "Dup", "abstract": "Same."}
     f = tmp_path / "f.json"
-    f.write_text(json.dumps([row, {"id": "e", "title": "Other", "abstract": "x"}, row, {"id": "f", "title": "No text"}]))
+    f.write_text(json.dumps([row, {"id": "e", "title": "Other", "abstract": "x"}, row,
+                             {"id": "f", "title": "No text"}]))
     report = ingest([f], fake_store)
     assert report.added == 2
     assert [str(s) for s in report.skipped] == [f"{f}:1 (record 3): duplicate of {f}:1 (record 1)",

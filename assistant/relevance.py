@@ -677,8 +677,8 @@ def unwritten_compounds(question: str, papers: Sequence, bm25) -> list[str]:
 def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25) -> list[str]:
     """Names (`question_names`), capitalised words inside a sentence (`verbatim_terms`: "Shampoo", "Byzantine",
     "Loihi"; not a question's first word; English questions only) and capitalised phrases (`title_phrases`) of
-    `question` that no paper of the collection mentions: by the BM25 index, and for phrases also verbatim (case and hyphens
-    ignored) in the papers holding all of their words; a name is also looked for in `documents` (the
+    `question` that no paper of the collection mentions: by the BM25 index, and for phrases also verbatim (case and
+    hyphens ignored) in the papers holding all of their words; a name is also looked for in `documents` (the
     retrieved papers, after `text.fold`), where BM25's tokens may miss a LaTeX spelling. `papers` and
     `bm25`: the collection and its index (`PaperStore.bm25`).
 

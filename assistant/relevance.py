@@ -703,13 +703,14 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     # "Has anyone compared Shampoo or SOAP preconditioners against Adam ...?": a capitalised word inside a sentence
     # is a proper name; one no abstract uses names a thing the collection lacks (`verbatim_terms`)
     salient = set(salient_words(question))
-    in_phrases = {w for phrase in title_phrases(question) for w in phrase.split()}  # judged whole, below
+    phrases = title_phrases(question)
+    in_phrases = {w for phrase in phrases for w in phrase.split()}  # judged whole, below
     for word in verbatim_terms(question)[1] if not is_foreign(question) else ():  # German capitalises nouns
         if (word not in out and word not in in_phrases and word.casefold() in salient
                 and word.casefold() not in GENERIC_WORDS
                 and collection_df(word, bm25) == 0 and not any(matched_names(word, d) for d in documents)):
             out.append(word)
-    for phrase in title_phrases(question):
+    for phrase in phrases:
         words = [w for w in re.split(r"[\s\-]+", phrase.casefold()) if w]
         holding = np.ones(len(bm25.ids), dtype=bool)
         for w in words:
@@ -1439,6 +1440,12 @@ the answer would quote was 0.00-0.35 for the 18 answerable ones and 0.21-0.46 fo
 `TOPIC_GAP` only with a word no abstract uses, and only for a doubtful match (`MEANS_DOUBT`)."""
 
 
+def means_clauses(folded_question: str) -> list[tuple[int, int, str]]:
+    """``(start, end, name)`` of each `MEANS_CLAUSE` of a question (after `text.fold`): the span removed with its
+    "by", and the name a note and `phrase_gaps` give it (without "by", lower case)."""
+    return [(m.start(), m.end(), m.group(1).strip().casefold()) for m in MEANS_CLAUSE.finditer(folded_question)]
+
+
 def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder, gaps: dict) -> dict:
     """`uncovered_terms`' gap of each run of two or more adjacent key words of `question` that no abstract
     uses and every retrieved paper lacks ("machine translation", "hospital patient records"), removed from the
@@ -1466,8 +1473,8 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
 
     # "shrinking the KV cache by evicting unimportant tokens": the means the question asks for, whole, when a
     # word of it is one no abstract uses (`MEANS_CLAUSE`)
-    spans = [(m.start(), m.end()) for m in MEANS_CLAUSE.finditer(q)
-             if any(is_absent(t) for t in re.finditer(r"[^\W_][\w\-]*", m.group(1)))]
+    spans = [(a, b, name) for a, b, name in means_clauses(q)
+             if any(is_absent(t) for t in re.finditer(r"[^\W_][\w\-]*", name))]
 
     runs, run = [], []
     for k, t in enumerate(tokens + [None]):
@@ -1482,12 +1489,12 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
         if len(run) >= 2:
             runs.append(run)
         run = []
-    spans += [(r[0].start(), r[-1].end()) for r in runs
-              if not any(a <= r[0].start() and r[-1].end() <= b for a, b in spans)]
+    spans += [(r[0].start(), r[-1].end(), q[r[0].start():r[-1].end()]) for r in runs
+              if not any(a <= r[0].start() and r[-1].end() <= b for a, b, _ in spans)]
     if not spans:
         return {}
-    phrases = [MEANS_CLAUSE.sub(r"\1", q[a:b]).strip() for a, b in spans]
-    without = [re.sub(r"\s+", " ", q[:a] + " " + q[b:]).strip() for a, b in spans]
+    phrases = [name for _, _, name in spans]
+    without = [re.sub(r"\s+", " ", q[:a] + " " + q[b:]).strip() for a, b, _ in spans]
     length, direction = _removed_parts(qvec, without, embedder)
     return {phrase.casefold(): [None if vectors is None or not len(vectors)
                                 else float(_gap(length[k], (vectors @ direction[k]).max())) for vectors in vectors_of]
@@ -1969,7 +1976,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
         topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases, kept)
         if best >= _logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words
-            means = {m.group(1).strip().casefold() for m in MEANS_CLAUSE.finditer(fold(question))}
+            means = {name for _, _, name in means_clauses(fold(question))}
             topics = [t for t in topics if t not in means]
         topics += [c for c, row in compounds.items()
                    if all(row[i] is not None and row[i] >= TOPIC_GAP for i in kept)]

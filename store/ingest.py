@@ -61,12 +61,17 @@ class Skipped:
 
     @property
     def where(self) -> str:
-        """``file:line``, and ``(record N)`` for a record of a JSON array (a minified one is all on line 1)."""
-        where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"{where} (record {self.item})" if self.item else where
+        return location(self.source, self.line, self.item)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.reason}"
+
+
+def location(source: str, line: int, item: int = 0) -> str:
+    """``file:line`` (``file`` without a line), and ``(record N)`` for the N-th record of a JSON array (a minified
+    one is all on line 1)."""
+    where = f"{source}:{line}" if line else source
+    return f"{where} (record {item})" if item else where
 
 
 @dataclass
@@ -142,7 +147,7 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
                               else f"same id and title as {first[0]} but different content; kept the first")
                     report.skipped.append(Skipped(record.source, record.line, reason, error=False, item=record.item))
                     continue
-                seen[paper.id] = (Skipped(record.source, record.line, "", item=record.item).where, digest)
+                seen[paper.id] = (location(record.source, record.line, record.item), digest)
                 report.warnings.extend(Skipped(record.source, record.line, w, error=False, item=record.item)
                                        for w in record.warnings)
                 papers.append(paper)

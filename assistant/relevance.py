@@ -729,9 +729,30 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
 
 # --- lexical ------------------------------------------------------------------------------------------
 
+_EVALUATED_ON = re.compile(r"\b(?:results?|evaluat(?:e|es|ed|ing|ion)|tested|tests?|experiments?|benchmarked|"
+                           r"scores?|numbers?|performance)\s+(?:on|in|for|across|with)\b", re.I)
+_EVALUATION_FRAME = frozenset("""result results evaluate evaluates evaluated evaluating evaluation tested test tests
+experiment experiments benchmarked score scores numbers performance benchmark benchmarks task tasks dataset
+datasets""".split())
+"""A theme asked as what papers are evaluated on ("Which papers report results on code generation or coding
+benchmarks?", "Which papers evaluate on math reasoning tasks?"): the words of evaluating (`_EVALUATION_FRAME`) are
+the question's frame, which nearly every empirical abstract shares; its theme is the rest ("code generation",
+"math reasoning"). Kept as key words they matched "results" and "benchmarks" in every abstract, and the theme's
+papers were listed with most of the collection."""
+
+
 def salient_words(question: str) -> list[str]:
     """The question's words that say what it is about, lower-cased: not stopwords, not question or
-    generic research words (`text.content_stems`' stop list), not CJK characters."""
+    generic research words (`text.content_stems`' stop list), not CJK characters; for a question about what
+    papers are evaluated on (`_EVALUATED_ON`), not the words of evaluating, unless nothing else is left."""
+    out = _salient_words(question)
+    if _EVALUATED_ON.search(question):
+        theme = [w for w in out if w not in _EVALUATION_FRAME]
+        return theme or out
+    return out
+
+
+def _salient_words(question: str) -> list[str]:
     from assistant.text import GENERIC_WORDS, fold
 
     out = []
@@ -1034,6 +1055,47 @@ def merge_alternatives(hits: WordHits, groups: Sequence[Sequence[str]]) -> WordH
     idf = [hits.idf[j] for j in rest] + idf
     columns = [hits.matrix[:, j] for j in rest] + columns
     return WordHits(words, idf, np.array(columns).T, hits.max_idf)
+
+
+_PAREN_ACRONYM = re.compile(r"\(\s*([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)\s*\)")
+
+
+def spelled_out_acronyms(question: str, documents: Sequence[str]) -> dict[str, str]:
+    """``{acronym (lower case): long form}`` for each abbreviation one of `documents` defines ("Group Relative Policy
+    Optimization (GRPO)", `text.defined_expansions`: Schwartz and Hearst 2003) whose long form `question` writes
+    out and whose acronym it does not (words compared case- and hyphen-blind): other abstracts may write only the
+    acronym ("matching supervised GRPO"), and they mention what the question asks about as surely."""
+    from assistant.text import _phrase_key, defined_expansions, fold
+
+    asked = _phrase_key(question)
+    out: dict[str, str] = {}
+    for doc in documents:
+        for acronym in dict.fromkeys(_PAREN_ACRONYM.findall(fold(doc))):
+            if acronym.casefold() in out or _phrase_key(acronym) in asked:
+                continue
+            long_form = next((f for f in defined_expansions(acronym, doc) if _phrase_key(f) in asked), None)
+            if long_form:
+                out[acronym.casefold()] = long_form
+    return out
+
+
+def merge_acronyms(hits: WordHits, spelled: dict[str, str]) -> WordHits:
+    """`hits` where a document holding a spelled-out acronym (`spelled_out_acronyms`) holds every key word of its
+    long form ("GRPO" for "group", "relative", "policy", "optimization"), without the acronym as a key word of its
+    own: the question's key words and their IDF weights stay as the question writes them."""
+    import numpy as np
+
+    if not spelled or not hits.words:
+        return hits
+    index = {w: j for j, w in enumerate(hits.words)}
+    matrix = hits.matrix.copy()
+    for acronym, long_form in spelled.items():
+        if acronym in index:
+            for w in salient_words(long_form):
+                if w in index and w != acronym:
+                    matrix[:, index[w]] = np.maximum(matrix[:, index[w]], hits.matrix[:, index[acronym]])
+    keep = [j for j, w in enumerate(hits.words) if w not in spelled]
+    return WordHits([hits.words[j] for j in keep], [hits.idf[j] for j in keep], matrix[:, keep], hits.max_idf)
 
 
 _AVAILABILITY = re.compile(
@@ -1689,14 +1751,14 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     question ("each neuron its own step size inside a Muon-style optimizer": "size inside", 0.40). A single
     word stays judged against every retrieved paper: against the kept ones alone its gap refused paraphrases
     ("shrinking the KV cache", 0.32)."""
-    from assistant.extractive import searches_for_paper
+    from assistant.extractive import asks_several, searches_for_paper
     from assistant.text import fold
 
     if n_papers >= ABSENT_WORD_MIN_PAPERS or _COMPARE.search(question):
         return []
     q = fold(question)
     domain = None  # None: every key word may be the added topic
-    if not (searches_for_paper(question) or is_topic_query(question)):
+    if not (searches_for_paper(question) or is_topic_query(question) or asks_several(question)):
         applied = _APPLIED.search(q)
         if applied is None:
             return []
@@ -1847,12 +1909,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         words += [c for c in cognates(question, retriever.store.bm25()[1]) if c not in words]
     chinese = glosses(question) if foreign else []  # each Chinese word's English words: one key word
     words += [w for g in chinese for w in g if w not in words]
+    # "Group Relative Policy Optimization" is mentioned by an abstract writing only "GRPO"
+    spelled = {} if foreign else spelled_out_acronyms(question, [r.paper.document for r in results])
+    words += [a for a in spelled if a not in words]
     hits = merge_alternatives(word_hits(words, [max(r, 0) for r in rows], retriever, known_only=foreign,
                                         english={w for g in chinese for w in g},
                                         # a theme's papers share the field's abbreviations in passing: for
                                         # several papers the long forms widened 6 of 8 dev themes by a paper
                                         question_acronyms=() if asks_several(question)
                                         else _ACRONYM_TOKEN.findall(question)), chinese)
+    hits = merge_acronyms(hits, spelled)
     # A question in another language keeps only the words the collection knows (names, cognates, English
     # terms); one or two common ones ("training") must not make a full match: its coverage is at most
     # the share of one word of the largest IDF.
@@ -1871,8 +1937,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     doc_vectors = {} if reference is embedder else stored_vectors(retriever.store, [r.paper.id for r in results])
     quoted, capitalised = verbatim_terms(without_examples(question))
     _, bm25 = retriever.store.bm25()
-    terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised
-                                            if 0 < int((bm25.scores(t.casefold()) > 0).sum()) <= RARE_DF]
+    terms = [(t, re.I) for t in quoted] + [(t, 0) for t in capitalised if t not in GENERIC_ACRONYMS
+                                            and 0 < int((bm25.scores(t.casefold()) > 0).sum()) <= RARE_DF]
     df_memo: dict[str, int] = {}
 
     def df(name: str) -> int:

@@ -45,8 +45,9 @@ _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API
 APIs MLLM MLLMs VLM VLMs GRPO PPO ANN SNN MCTS HC CNN CNNs RNN GAN GANs NN DNN GNN GNNs SGD VAE VAEs MDP MDPs
-POMDP RGB IID OOD NMT ASR""".split())
-"""Acronyms of a whole area: a question using one ("... with PPO?") does not name a paper."""
+POMDP RGB IID OOD NMT ASR Transformer Transformers""".split())
+"""Acronyms of a whole area, and the architecture a whole area builds on ("Transformers"): a question using one
+("... with PPO?", "the residual stream of Transformers") does not name a paper."""
 
 
 def name_tokens(text: str) -> list[str]:

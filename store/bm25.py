@@ -5,7 +5,8 @@ on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and a hash o
 (and the BM25 parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
 "BM25S", arXiv:2407.03618), k1=0.9, b=0.4 (Anserini's defaults, used for BEIR's BM25 baselines; also
 the best pair on the BEIR SciFact train split, `benchmarks/tune_scifact.py`), English stopwords,
-Snowball stemming (PyStemmer), after Unicode NFKC (`_nfkc`).
+Snowball stemming (PyStemmer) with the field's clipped words and acronym plurals (`FieldStemmer`), after Unicode
+NFKC (`_nfkc`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
 K1, B = 0.9, 0.4
-PARAMS = f"lucene k1={K1} b={B} tokens=2-nfkc"  # part of the cache key: a change rebuilds cached indexes
+PARAMS = f"lucene k1={K1} b={B} tokens=3-nfkc-field"  # part of the cache key: a change rebuilds cached indexes
 
 
 def _nfkc(texts: list[str]) -> list[str]:
@@ -35,12 +36,42 @@ def _nfkc(texts: list[str]) -> list[str]:
     return [unicodedata.normalize("NFKC", t) for t in texts]
 
 
+CLIPPED = {"math": "mathematics", "maths": "mathematics", "param": "parameter", "params": "parameters",
+           "eval": "evaluation", "evals": "evaluations", "config": "configuration", "configs": "configurations",
+           "repo": "repository", "repos": "repositories"}
+"""Clipped words of the field's writing and their full forms, which Snowball stems apart ("math" against "mathemat"
+of "mathematical"): a question on "math reasoning" is about abstracts writing "mathematical reasoning"."""
+_ACRONYM_PLURAL = re.compile(r"[b-df-hj-np-tv-z]{2,}s")
+"""A lower-cased acronym's plural ("llms", "gnns", "mdps": consonants and an "s"), whose "s" Snowball keeps (no vowel
+before it), so that "LLMs" and "LLM" stemmed apart."""
+
+
+class FieldStemmer:
+    """PyStemmer's English (Porter 2, Snowball) stemmer with two corrections for the field's writing, applied to
+    lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), an acronym's plural as
+    its singular (`_ACRONYM_PLURAL`). ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as
+    PyStemmer's (bm25s calls either)."""
+
+    def __init__(self, snowball):
+        self._snowball = snowball
+
+    def stemWord(self, word: str) -> str:  # noqa: N802 (PyStemmer's name)
+        word = CLIPPED.get(word, word)
+        if _ACRONYM_PLURAL.fullmatch(word):
+            word = word[:-1]
+        return self._snowball.stemWord(word)
+
+    def stemWords(self, words: list[str]) -> list[str]:  # noqa: N802
+        return [self.stemWord(w) for w in words]
+
+
 def english_stemmer():
-    """PyStemmer's English (Porter 2) stemmer, the one BM25 and `assistant.text` share; None without PyStemmer."""
+    """The stemmer BM25 and `assistant.text` share (`FieldStemmer` over PyStemmer's English); None without
+    PyStemmer."""
     try:
         import Stemmer
 
-        return Stemmer.Stemmer("english")
+        return FieldStemmer(Stemmer.Stemmer("english"))
     except ImportError:  # pragma: no cover - PyStemmer is a dependency
         return None
 

@@ -568,7 +568,7 @@ def test_a_word_only_in_the_code_availability_statement_is_incidental():
     paper = Paper(abstract="We study code generation with small models. Results hold across tasks. "
                            "Our code and data are publicly available at https://github.com/x/y.", title="T", id="t1")
     # "code" is in the first sentence too, so only the statement's own words are incidental
-    assert availability_only_stems(paper) == {"public", "github", "https", "avail", "data", "com"}
+    assert availability_only_stems(paper) == {"public", "github", "http", "avail", "data", "com"}  # "https": "http"
     other = Paper(abstract="We compress the KV cache. Our code is available at https://github.com/x/y.",
                   title="U", id="u1")
     assert "code" in availability_only_stems(other) and "compress" not in availability_only_stems(other)
@@ -781,7 +781,7 @@ def test_a_theme_with_examples_and_a_chatty_question_are_not_refused(bundled_sto
 
 @pytest.mark.integration
 @pytest.mark.parametrize("question", [
-    "Which papers use reinforcement learning to improve LLM reasoning?",
+    "Which papers use reinforcement learning to improve the reasoning of language models?",
     # (not a search question: "Is there a paper on ..." is now refused as a topic no abstract covers, 'privacy')
     "What guarantees does differential privacy give for federated learning of image classifiers?",
 ])
@@ -930,6 +930,11 @@ def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search
                    "Anything on robot control?", "Do you have papers on robots?", "Can you find work on robots?",
                    "I'm looking for papers on robot control."):
         assert uncovered_topics(search, hits, far, 19) == ["robot"], search
+    # a question about what the collection's papers do is a search of the collection for its topic (fresh19,
+    # fresh20: "How do federated learning papers here guarantee differential privacy ...?" was answered)
+    for about_papers in ("How do the papers handle robot control?", "How do federated learning papers here train "
+                         "robots?", "What do the papers say about robots?"):
+        assert uncovered_topics(about_papers, hits, far, 19) == ["robot"], about_papers
     assert uncovered_topics("Does NorMuon say anything about robots?", hits, far, 19) == []  # asks the paper
     # ... unless it applies the paper's method to a domain: then the domain's words count, and only those
     assert uncovered_topics("Does NorMuon work for robot control?", hits, far, 19) == ["robot"]
@@ -1564,8 +1569,7 @@ def test_words_about_the_asking_are_not_key_words():
 
     # round 13: "Please list every one" made 'please' and 'every' key words no abstract uses, so the theme's
     # papers covered a third of the question and only one was named
-    assert salient_words("Which papers report results on math benchmarks? Please list every one.") == [
-        "results", "math", "benchmarks"]
+    assert salient_words("Which papers report results on math benchmarks? Please list every one.") == ["math"]
     assert salient_words("Does the collection contain papers that cover speech recognition?") == [
         "speech", "recognition"]
 
@@ -1596,3 +1600,89 @@ def test_a_question_quoting_a_figure_with_a_decimal_comma_finds_its_paper(bundle
 
     obj, cited = _ask(bundled_store, settings, question)
     assert [render_latex(t) for t in cited] == [paper] and figure in render_latex(obj["answer"]), obj["answer"]
+
+
+# --- round 16: themes asked as evaluations, long forms of acronyms, the field's word forms ---------------------
+
+def test_the_words_of_evaluating_are_a_themes_frame_not_its_key_words():
+    """"Which papers report results on code generation or coding benchmarks?": "results" and "benchmarks" are in
+    nearly every empirical abstract; kept as key words they listed most of the collection (fresh19, fresh20)."""
+    from assistant.relevance import salient_words
+
+    assert salient_words("Which papers report results on code generation or coding benchmarks?") == [
+        "code", "generation", "coding"]
+    assert salient_words("Which papers evaluate on math reasoning tasks?") == ["math", "reasoning"]
+    # a theme about benchmarks themselves keeps them
+    assert salient_words("Which papers propose new benchmarks?") == ["benchmarks"]
+    assert salient_words("Which papers report results on benchmarks?") == ["results", "benchmarks"]
+
+
+def test_a_long_form_the_question_writes_matches_abstracts_writing_only_the_acronym():
+    """PowerFlow writes only "supervised GRPO"; PCR defines "Group Relative Policy Optimization (GRPO)": a question
+    writing the long form is about both (fresh21: "Which abstracts mention Group Relative Policy Optimization ...?"
+    named PCR alone)."""
+    import numpy as np
+
+    from assistant.relevance import WordHits, merge_acronyms, spelled_out_acronyms
+
+    docs = ["Training stability remains a bottleneck for Group Relative Policy Optimization (GRPO) in RL.",
+            "PowerFlow matches or exceeds supervised GRPO on reasoning benchmarks.",
+            "A policy for relative grouping of optimization steps."]
+    question = "Which papers build on group relative policy optimization?"
+    spelled = spelled_out_acronyms(question, docs)
+    assert spelled == {"grpo": "Group Relative Policy Optimization"}
+    assert spelled_out_acronyms("Which papers build on GRPO?", docs) == {}  # the acronym itself is matched as written
+    words = ["group", "relative", "policy", "optimization", "grpo"]
+    matrix = np.array([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1], [0, 1, 1, 1, 0]], dtype=float)
+    hits = merge_acronyms(WordHits(words, [2.0, 2.0, 1.0, 1.0, 2.5], matrix, 3.0), spelled)
+    assert hits.words == words[:4] and hits.idf == [2.0, 2.0, 1.0, 1.0]  # the question's key words, as weighed
+    assert hits.matrix.tolist() == [[1, 1, 1, 1], [1, 1, 1, 1], [0, 1, 1, 1]]
+
+
+def test_the_field_stemmer_joins_clipped_words_and_acronym_plurals():
+    """"math reasoning" is about abstracts writing "mathematical reasoning"; "LLMs" about those writing "LLM":
+    Snowball stems each pair apart ("math"/"mathemat", "llms"/"llm"), for BM25 and the relevance gate alike."""
+    from assistant.store.bm25 import english_stemmer
+    from assistant.text import content_stems
+
+    stem = english_stemmer()
+    assert stem.stemWord("math") == stem.stemWord("mathematical") == stem.stemWord("mathematics")
+    assert stem.stemWords(["llms", "gnns", "params"]) == [stem.stemWord("llm"), "gnn", stem.stemWord("parameters")]
+    assert stem.stemWords(["plus", "focus", "its"]) == ["plus", "focus", "it"]  # words, not acronyms
+    assert content_stems("LLMs on math") == content_stems("LLM mathematical")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # every abstract of the bundled collection that reports math results: "mathematical", "math", "non-math"
+    ("Which papers report results on mathematical reasoning benchmarks?",
+     {"DiffuSearch", "EAPO", "EDEN", "RankTuner", "PLAINTAIN"}),
+    ("Which papers report results on code generation or coding benchmarks?",
+     {"DiffuSearch", "EDEN", "RankTuner", "ALIVE", "PLAINTAIN"}),
+])
+def test_a_theme_asked_as_an_evaluation_names_the_papers_evaluated_on_it(bundled_store, settings, question, expected):
+    obj, cited = _ask(bundled_store, settings, question)
+    assert expected <= set(cited), obj["answer"]
+    assert not {"WinQ", "NorMuon", "OPUS"} & set(cited), obj["answer"]  # no code or math results in these
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, term", [
+    ("How do federated learning papers here guarantee differential privacy for client data?", "privacy"),
+    ("how do the papers handle reward hacking when a policy over-optimizes a learned reward model?", "hacking"),
+])
+def test_a_question_about_what_the_papers_do_on_a_topic_none_covers_is_refused(bundled_store, settings, question,
+                                                                                term):
+    """The federated DPO paper was quoted for differential privacy, EAPO for reward hacking (fresh19, fresh20): a
+    question about the collection's papers asks the collection for its topic, as a search does."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert cited == [] and obj["refused"], obj["answer"]
+    assert term in obj["note"]
+
+
+@pytest.mark.integration
+def test_the_architecture_a_field_builds_on_does_not_name_a_paper(bundled_store, settings):
+    """"... the residual stream of Transformers?" quoted the spiking-conversion paper, whose abstract writes
+    "Transformer nonlinearities", over mHC, which widens the residual stream (fresh21)."""
+    obj, cited = _ask(bundled_store, settings, "Is there anything on widening the residual stream of Transformers?")
+    assert cited == ["mHC"], obj["answer"]

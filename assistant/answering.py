@@ -686,7 +686,9 @@ def _unresolved_pronoun(question: str) -> bool:
             if not _has_antecedent(_before_clause(question, m.start())):
                 return True
             continue
-        if not _PLURAL_NOUN.search(before):
+        # "What are the two ingredients of their algorithm?": the things of the phrase a preposition governs are
+        # not what "their" names (`_before_clause`)
+        if not _PLURAL_NOUN.search(_before_clause(question, m.start())):
             return True
     return False
 

@@ -37,6 +37,7 @@ LaTeX rendered (`text.render_latex`) and markdown emphasis removed, each followe
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -54,9 +55,10 @@ _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|qua
 _DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
 _BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts)\s+"
-                r"(?:about|on|that|which|where|using|with|for|in|from|addressing|dealing|proposing|studying)\b")
+                r"(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b")
 """A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
-build evaluation pipelines"): it asks for every paper it describes, as "which papers ..." does."""
+build evaluation pipelines", "Any papers building on or analysing DPO?"): it asks for every paper it describes, as
+"which papers ..." does."""
 _TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|does|do|did|is|are|was|were|can|could|"
                  r"should|would|has|have)\b)(?:[\w-]+\s+){1,6}?(?:papers|studies|articles|abstracts)\b"
                  r"(?:\s+(?:in|from|of|within)\s+(?:the|this|your|our)\s+(?:collection|corpus|set|database))?"
@@ -110,6 +112,10 @@ _PLURAL = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"
+    # "How do federated learning papers here guarantee ...?": papers, however described, the subject of a wh-question
+    # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
+    r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
+    r"(?:papers|works|studies|articles|abstracts)\b"
     # "compare": papers compared, not one paper's results against people or baselines ("how does the top model
     # compare with humans?")
     rf"|\bcompare\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
@@ -149,7 +155,7 @@ tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks")
 tasks", and abstracts describe them rather than name them."""
 
 
-_FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|affects?|governs?|controls?|drives?|influences?|"
+_FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|decides?|affects?|governs?|controls?|drives?|influences?|"
                        r"explains?)\s+how\b", re.I)
 """"What determines how fast it converges?" asks for a factor, not a number."""
 _MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|were)|why)\b", re.I)
@@ -157,12 +163,19 @@ _MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|wer
 that starts no clause (`asks_number` false) is the object of the mechanism asked, not a number asked for."""
 
 
+_DECIDED = re.compile(r"\b(?:decid|determin|choos|chose|adjust|select|control|govern|learn|predict|allocat|adapt)\w*"
+                      r"\s+how\s+(?:much|many|long|often|far)\b", re.I)
+"""A quantity phrase as the object of a verb of deciding ("a decoding method that decides how many candidates to
+expand", "uses its uncertainty to choose how much to compute"): what the method decides, not a quantity asked."""
+
+
 def asks_mechanism(question: str) -> bool:
     """True when `question` (its question proper) asks what decides a quantity rather than the quantity: "What
     determines how fast it converges?" (`_FACTOR_Q`), "How does the method decide how many candidates to
-    expand?" (`_MECHANISM_Q` with the quantity phrase inside its clause)."""
+    expand?" (`_MECHANISM_Q` with the quantity phrase inside its clause), "Tell me about a decoding method that
+    decides how many candidates to expand" (`_DECIDED`, when no clause asks a quantity, `asks_number`)."""
     q = _proper(question)
-    return bool(_FACTOR_Q.search(q) or _MECHANISM_Q.match(q) and not asks_number(q))
+    return bool(_FACTOR_Q.search(q) or (_MECHANISM_Q.match(q) or _DECIDED.search(q)) and not asks_number(q))
 
 
 def entity_noun(question: str) -> str | None:
@@ -251,9 +264,15 @@ paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a sto
 closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
+_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\(.*\)\s*$", re.S)
+"""The subject a follow-up's deterministic rewrite adds after its question mark ("Does the model still need those
+experts at test time? (EAPO: I'm looking for an RL method in which ...)"): context, not the question's form."""
+
+
 def _proper(question: str) -> str:
-    """`question` folded, without a discourse opener (`_OPENER`): the question proper."""
-    return _OPENER.sub("", fold(question))
+    """`question` folded, without a discourse opener (`_OPENER`) or a rewrite's added subject (`_ADDED_SUBJECT`):
+    the question proper."""
+    return _OPENER.sub("", _ADDED_SUBJECT.sub("", fold(question)))
 
 
 def question_kind(question: str) -> str:
@@ -821,7 +840,8 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
         if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
             numeric = [(k, x) for k, x in numeric if _FREQUENCY.search(fold(x[2]))]
-        measured = stems(measured_noun(clause) or "")
+        # "how much more data-efficient ...?" is answered by "data efficiency": a compound's words, written apart too
+        measured = stems((measured_noun(clause) or "").replace("-", " "))
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])
                        or memory and x[1] == top and _MEMORY_STATED.search(fold(x[2]))]
@@ -1336,12 +1356,17 @@ def unstated_number(question: str, abstract: str) -> str | None:
     return None
 
 
-_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?"
-                        r"(?P<noun>[a-z][a-z-]*[a-z])\b", re.I)
+_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?(?P<noun>[a-z][a-z-]*[a-z])\b",
+                        re.I)
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
-_IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|\(|:|—|–|,\s*"
-                               r"(?:namely|i\.e\.|e\.g\.|the)\b)", re.I)
+_VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|numerous|many|standard|(?:a|the)\s+"
+                                  r"(?:range|variety|suite|set|number)\s+of)\s+(?:[A-Za-z][\w-]*\s+){0,2}$")
+"""Plural things left unnamed: "on standard alignment benchmarks", "across diverse tasks" (a plural noun after it).
+Not "existing" or "different": those describe what a paper is set against ("existing decoding strategies")."""
+_IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|including\b|"
+                               r"includ\w+\b|\(|:|—|–|,\s*(?:namely|i\.e\.|e\.g\.|the|including)\b)", re.I)
+_VERB_AUXILIARY = frozenset("was were is are did does do has have had can could would will should may might".split())
 _NOT_AN_INSTANCE = frozenset("""paper papers work works study studies article articles method methods approach
 approaches technique techniques one ones kind kinds type types sort way ways part parts of is are was were does do
 did can could has have had""".split())
@@ -1349,24 +1374,32 @@ did can could has have had""".split())
 
 def unnamed_instance(question: str, abstract: str) -> str | None:
     """The thing a question about one paper asks to be identified ("Exactly which manifold does mHC project the
-    residual mixing matrices onto?") when the abstract writes it only unidentified ("onto a specific manifold"):
-    every mention of the noun is indefinite ("a", "an", "some", with at most words like "specific" or "novel"
-    between) and nothing after it says which ("of doubly stochastic matrices", "such as ...", "called ...", a
-    bracket or colon): the abstract does not say which. None when the abstract names it or never uses the noun
-    (then the other kinds answer), and for questions asking for papers. Asked three times in three held-out sets
-    written apart (fresh3, fresh12, fresh13), each answered with the "specific manifold" sentence."""
+    residual mixing matrices onto?", "Which alignment benchmarks exactly were used?") when the abstract writes it
+    only unidentified ("onto a specific manifold", "on standard alignment benchmarks"): every mention of the noun
+    (any word of the asked noun phrase, up to three words) is indefinite ("a", "an", "some", with at most words
+    like "specific" or "novel" between) or a plural of unnamed things ("several", "multiple", "standard",
+    "diverse", "a range of", with at most two lower-case words between), and nothing after it says which ("of
+    doubly stochastic matrices", "such as ...", "including ...", "called ...", a bracket or colon): the abstract
+    does not say which. None when the abstract names it or never uses the noun (then the other kinds answer),
+    and for questions asking for papers. Asked three times in three held-out sets written apart (fresh3,
+    fresh12, fresh13), each answered with the "specific manifold" sentence; the plural form twice in fresh20."""
     if asks_several(question) or searches_for_paper(question):
         return None
     text = plain(abstract)
     for m in _WHICH_ONE.finditer(fold(question)):
-        noun = m.group("noun").casefold()
-        if noun in _NOT_AN_INSTANCE:
+        # the noun phrase up to its verb: "which alignment benchmarks exactly were ..." asks for the object of a
+        # clause; "Which benchmark pipeline uses LLMs to ...?" has a verb of its own, so a paper is asked for
+        words = re.findall(r"[\w-]+|[?.!;:,]", fold(question)[m.start("noun"):].casefold())
+        run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w.isalpha(), words[:4]))
+        if len(run) == len(words[:4]) and len(words) > len(run):
             continue
-        stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
-        mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
-        if mentions and all(_VAGUE_BEFORE.search(text[:x.start()]) and not _IDENTIFIED_AFTER.match(text, x.end())
-                            for x in mentions):
-            return noun
+        for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
+            stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+            mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
+            if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
+                                 and _VAGUE_PLURAL_BEFORE.search(text[:x.start()]))
+                                and not _IDENTIFIED_AFTER.match(text, x.end()) for x in mentions):
+                return noun
     return None
 
 

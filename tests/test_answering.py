@@ -467,6 +467,9 @@ def test_a_self_contained_question_does_not_need_history(question):
     "What about vision transformers?",  # a domain without a search: asks the paper under discussion
     "Did they put the model weights on Hugging Face?",  # a released artefact: a study's detail
     "Are the checkpoints public?",
+    # "their" after a preposition is not the plural noun phrase it belongs to: the ingredients are not the owners
+    "What are the two ingredients of their algorithm?",
+    "What are the limitations of their approach?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history

@@ -1182,12 +1182,17 @@ def test_a_yes_no_question_about_a_number_the_abstract_never_writes_is_not_answe
     ("Onto which manifold does Engine project its weights?", "manifold"),
     ("Which prior does Engine place on the tables?", None),  # named: "a Dirichlet prior"
     ("Which loss does Engine minimise?", None),  # "a loss of ...": said which
-    ("Which benchmark does Engine use?", None),  # never written: the other kinds answer
+    ("Which optimizer does Engine use?", None),  # never written: the other kinds answer
     ("Which papers smooth scores with a kernel?", None),  # asks for papers
+    # plural things left unnamed: "on standard alignment benchmarks" says no benchmark (fresh20, twice)
+    ("Which alignment benchmarks exactly was Engine evaluated on?", "benchmarks"),
+    ("Which tasks was Engine tested on?", "tasks"),
+    ("Which datasets does Engine use?", None),  # named after "including"
 ])
 def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question, noun):
     """"Exactly which manifold does mHC project ... onto?" was answered with "... onto a specific manifold",
-    asked in three held-out sets written apart (fresh3, fresh12, fresh13)."""
+    asked in three held-out sets written apart (fresh3, fresh12, fresh13); "Which alignment benchmarks exactly
+    were used?" with the sentence writing "on standard alignment benchmarks" (fresh20)."""
     from assistant.events import Source
     from assistant.extractive import ExtractiveSynthesizer, unnamed_instance
     from assistant.prompts import CANNOT_ANSWER
@@ -1195,12 +1200,48 @@ def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question
     from tests.conftest import FakeEmbedder
 
     abstract = ("Engine smooths the scores with a specific kernel and projects its weights onto a manifold. It "
-                "places a Dirichlet prior on the tables and minimises a loss of two terms.")
+                "places a Dirichlet prior on the tables and minimises a loss of two terms. It gains 3 points on "
+                "standard alignment benchmarks across diverse tasks, on several datasets, including Tab-1 and Tab-2.")
     assert unnamed_instance(question, abstract) == noun
     if noun:
         paper = Paper(abstract=abstract, title="Engine", id="p1")
         assert ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder()) \
             == CANNOT_ANSWER
+
+
+@pytest.mark.parametrize("question", [
+    "Tell me about a decoding method that decides how many candidates to expand based on the entropy.",
+    "Which of them uses the model's uncertainty to decide how many candidates to expand?",
+    "What decides how many candidates EDEN expands?",
+    "Is there an optimizer that learns how much to scale each neuron's update?",
+])
+def test_a_quantity_a_method_decides_is_not_the_quantity_asked(question):
+    """"... a decoding method that decides how many candidates to expand" is what the method does: read as a
+    "how many" question it was refused, as no sentence counted candidates (fresh19, fresh21)."""
+    from assistant.extractive import asks_mechanism, question_kind
+
+    assert asks_mechanism(question)
+    assert question_kind(question) != "number"
+
+
+@pytest.mark.parametrize("question", [
+    "Tell me how much faster it is.",
+    "Which method decides how many candidates to expand, and how much faster is it?",
+    "How many candidates does EDEN expand?",
+])
+def test_a_quantity_asked_stays_a_number_question(question):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == "number"
+
+
+def test_the_subject_a_rewrite_adds_is_not_the_question_form():
+    """"Does the model still need those experts at test time? (EAPO: I'm looking for an RL method in which the LLM
+    ...)": the earlier question in brackets made it a "which" question, answered "the abstracts do not say"."""
+    from assistant.extractive import question_kind
+
+    assert question_kind("Does the model still need those experts at test time? (EAPO: I'm looking for an RL "
+                         "method in which the LLM consults external experts)") == "other"
 
 
 def test_a_measure_asked_by_what_is_a_number_question():
@@ -1326,7 +1367,7 @@ def test_extractive_single_paper_answer_states_what_each_clause_asks(bundled_sto
     ("Does WinQ quantize the weights or the activations?", ({"winq", "quantiz", "weight"}, {"activ"})),
     ("Is it faster or slower?", ({"faster"}, {"slower"})),
     ("What is NorMuon?", None),
-    ("Does it work for code or math?", ({"code"}, {"math"})),
+    ("Does it work for code or math?", ({"code"}, {"mathemat"})),
 ])
 def test_the_alternatives_a_question_asks_to_choose_between(question, sides):
     from assistant.extractive import choice_sides, weighs
@@ -1337,3 +1378,37 @@ def test_the_alternatives_a_question_asks_to_choose_between(question, sides):
                           "Look-ahead simulations explore the space of orders.")  # "explore" alone is no constant
         assert weighs(({"run", "simul"}, {"bigger", "explor", "constant"}),
                       "Larger exploration constants, rather than increased simulations, are necessary.")
+
+
+def test_a_compound_measured_is_answered_by_its_words_written_apart():
+    """"How much more data-efficient ...?" is answered by "improves organic data efficiency by 2-3×" (fresh19)."""
+    from assistant.extractive import number_answer
+
+    sentences = ["We introduce Engine, a rephraser trained with reinforcement learning.",
+                 "Engine delivers 3.7% higher accuracy on 22 tasks.",
+                 "Engine improves organic data efficiency by 2-3$\\times$."]
+    rows = [(0.5, 1, s, 0.5, 1, i) for i, s in enumerate(sentences)]
+    chosen = number_answer("How much more data-efficient does pretraining get with Engine?", rows, ["Engine"], 1)
+    assert [x[2] for x in chosen] == [sentences[2]]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("Tell me about a decoding method that decides how many candidates to expand based on the entropy of the "
+     "next-token distribution.", "EDEN"),
+    ("Which of EDEN and DiffuSearch uses the model's uncertainty to decide how many candidates to expand?", "EDEN"),
+    ("how much more data-efficient does pretraining get when organic web text is recycled by an RL-trained "
+     "rephraser instead of only using the originals?", "2-3×"),
+])
+def test_questions_refused_for_a_misread_form_are_answered(bundled_store, settings, question, expected):
+    """Each was answered "The abstracts do not say." (fresh19, fresh21)."""
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_papers_asked_for_with_a_gerund_are_each_named(bundled_store, settings):
+    """"Any papers building on or analysing DPO?" quoted RePro's "analyses" sentence alone (fresh21)."""
+    obj = _extractive(bundled_store, settings, "Any papers building on or analysing DPO?")
+    cited = _cited_titles(obj)
+    assert "AAD" in cited and len(cited) >= 2, obj["answer"]

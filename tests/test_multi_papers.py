@@ -32,6 +32,11 @@ import pytest
     ("Two ideas I read about: pruning the beam, and shrinking the cache. Are both in the collection?", "papers", True),
     ("I'm weighing three techniques: A, B and C. Which are covered here?", "papers", True),
     ("Is either of them in the collection: a beam pruner, or a cache compressor?", "papers", True),
+    # papers described by a gerund, and papers as the subject of a wh-question (round 16)
+    ("Any papers building on or analysing DPO?", "papers", True),
+    ("How do federated learning papers here guarantee privacy?", "other", True),
+    ("Are there papers on machine unlearning?", "papers", False),  # whether one exists
+    ("Do any of these papers study reward hacking?", "other", False),
     # one paper
     ("What two problems does NorMuon address?", "other", False),  # two things asked of one paper
     ("Find the paper about KV cache compression.", "papers", False),

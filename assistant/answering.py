@@ -576,9 +576,10 @@ def _points_back(text: str, m: re.Match) -> bool:
 
 
 def _has_antecedent(before: str) -> bool:
-    """The text before a reference names something it can point to: a name or quoted term, or a topic
-    of at least two words ("I want something cheaper than beam search. Is there a method for that?")."""
-    return bool(_entities(before)) or len(_specific_stems(before)) >= 2
+    """The text before a reference names something it can point to: a name or quoted term, a topic
+    of at least two words ("I want something cheaper than beam search. Is there a method for that?"), or a
+    paper it describes ("And the one that rewrites data: where were its recycled tokens sampled from?")."""
+    return bool(_entities(before)) or len(_specific_stems(before)) >= 2 or bool(_DESCRIBED.search(before))
 
 
 def _has_other_script_antecedent(before: str) -> bool:

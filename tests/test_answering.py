@@ -422,6 +422,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "And in the quantization work, how does WinQ pick its windows?",
     # "its" after an auxiliary names the paper of the clause before the dash, not an earlier question's subject
     "what about the paper on gradient conflicts in GRPO — is its approach Bayesian?",
+    # "its" names the paper the question describes before it (fresh21 chats: glued to the paper cited last)
+    "And the one that rewrites data: where were its recycled tokens sampled from?",
+    "The one that works at decoding time, does it need any special training?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history

@@ -508,6 +508,7 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
 
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
+                           r"\bgot\s+it\b(?=\s*[.!,;:—–-])|"  # "Got it. And is there anything on ...?": an acknowledgement
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
                            r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"
                            r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
@@ -519,7 +520,7 @@ _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches
                                 r"researchers|people|teams|groups)\b", re.I)
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
-                          r"various|previous|famous)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
+                          r"various|previous|famous|whats|thats|hows|heres|theres|wheres|lets)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
 """A plural noun, also an acronym's ("LLMs")."""
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
@@ -694,6 +695,11 @@ def _unresolved_pronoun(question: str) -> bool:
     return False
 
 
+_VAGUE_THING = re.compile(r"\bthe\s+(?:[\w-]+\s+){0,2}?(?:thing|stuff|bit)\b(?!\s+(?:that|which|where|of|called|"
+                          r"named|in|on|with)\b)", re.I)
+""""whats the alpha thing about": a thing the conversation mentioned, named only by a word of it."""
+
+
 def _bound_possessive(question: str, m: re.Match) -> bool:
     """"its own" / "their own" after a word of content in the question ("a paper that gives each neuron
     its own step size"): the possessive is bound inside the clause."""
@@ -739,7 +745,7 @@ def needs_history(question: str) -> bool:
     if _unresolved_pronoun(q):
         return True
     entities = _entities(q)
-    if not entities and _DEFINITE_SUBJECT.search(q):
+    if not entities and (_DEFINITE_SUBJECT.search(q) or _VAGUE_THING.search(q)):
         return True
     if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q) and not _about_search(q):
         return True

@@ -54,8 +54,8 @@ if TYPE_CHECKING:
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|quais|quali)"
 _DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
-_BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts)\s+"
-                r"(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b")
+_BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts|methods|"
+                r"approaches)\s+(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b")
 """A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
 build evaluation pipelines", "Any papers building on or analysing DPO?"): it asks for every paper it describes, as
 "which papers ..." does."""
@@ -65,7 +65,10 @@ _TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|do
                  r"\s*[?.!]*\s*$")
 """A topic typed as a search for its papers ("low-bit quantization papers in the collection?", "RL for reasoning
 papers"): no question word, the plural noun at its end; every paper of the topic, as "which papers ..." asks."""
-_MASS_WORK = r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
+_MASS_WORK = (r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
+              # "What's there on quantizing ...?", "list everything that reports ...": all there is
+              r"|(?:^|[.?!:;]\s+)\s*what(?:'s|’s|\s+is)\s+there\s+(?:on|about)\b"
+              r"|\b(?:list|show|give\s+me)\s+(?:me\s+)?everything\b")
 """"What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are
 mass nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper)."""
 _REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|give\s+me|list)\s+(?:me\s+)?"
@@ -73,8 +76,10 @@ _REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|gi
               r"|\bone\s+(?:that|which|who)\b[^?]*?\band\s+(?:one|another)\s+(?:that|which|who)\b")
 """Papers asked for as a request rather than a which-question ("I need papers on ...", "Can you find some papers
 that ...", "... one that rewrites web text and one that selects data"): every paper it describes."""
+_OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
+"""Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
 _PAPERS = re.compile(
-    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+{_OF_THOSE}(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos|artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
@@ -108,7 +113,7 @@ a paper for each, on a line of its own."""
 
 
 _PLURAL = re.compile(
-    rf"\b{_WHICH}\s+(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
+    rf"\b{_WHICH}\s+{_OF_THOSE}(?:(?!(?:paper|work|study|article|method|approach)\b)[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"

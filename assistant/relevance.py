@@ -194,13 +194,13 @@ particularly somehow against upon via within without across among toward towards
 ok okay thanks thank unrelated question questions switching switch another else anything something next curious
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
 form forms onto explicitly remember remembers versus vs wrote authored url urls
-please kindly every everything contain contains containing cover covers covering
+please kindly every everything contain contains containing cover covers covering involve involves involved involving
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
 and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:", "is there
 anything on ...", a "URL" asked for, "Please list every one", "does the collection contain", "papers that cover
-..."): left out of the question's key words like
+...", "papers that involve quantization"): left out of the question's key words like
 stop words (a word no abstract uses counts fully against every paper)."""
 
 
@@ -1338,10 +1338,12 @@ def alternatives(question: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def focus_coverage(question: str, hits: WordHits, floor: float = 0.0) -> list[float]:
+def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: bool = False) -> list[float]:
     """Per row of `hits`: the IDF-weighted share of the question's key words the document holds, with
     each example list (`example_groups`) counted as ONE key word (its weight: the largest IDF of its
-    words) that is as much matched as its best-matched alternative. Without an example list this is
+    words) that is as much matched as its best-matched alternative; for a `theme` (a several-paper question) also
+    the phrases it joins by "or" (`alternatives`: "results on code generation or programming benchmarks": a paper
+    on code generation covers the theme as one on programming would). Without either this is
     `lexical_coverage`. The share's denominator is at least `floor` (IDF units)."""
     import numpy as np
 
@@ -1351,6 +1353,10 @@ def focus_coverage(question: str, hits: WordHits, floor: float = 0.0) -> list[fl
     if not hits.words:
         return [0.0] * rows
     head, groups = example_groups(question)
+    if theme and not groups and (joined := alternatives(question)):
+        groups = [[salient_words(a) for a in joined]]
+        alternative_words = {w for a in groups[0] for w in a}
+        head = [w for w in head if w not in alternative_words]
     if not groups:
         total = max(sum(hits.idf), floor)
         return [float(x / total) for x in hits.matrix @ np.array(hits.idf)] if total else [0.0] * rows
@@ -1927,7 +1933,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     got = hits.matrix @ np.array(hits.idf) if hits.words else np.zeros(len(rows))
     lex = [float(x / total_idf) if total_idf else 0.0 for x in got]
     matched = [bool(x > 0) for x in got]
-    focus = focus_coverage(question, hits, floor)
+    focus = focus_coverage(question, hits, floor, theme=asks_several(question))
     # the question's side of `uncovered` (a small difference of two question vectors) and of the best-sentence
     # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
     reference = reference_embedder(embedder)

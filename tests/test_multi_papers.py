@@ -37,6 +37,12 @@ import pytest
     ("How do federated learning papers here guarantee privacy?", "other", True),
     ("Are there papers on machine unlearning?", "papers", False),  # whether one exists
     ("Do any of these papers study reward hacking?", "other", False),
+    ("Which of them works without any external supervision?", "other", False),  # "works": a verb, one is asked
+    # all there is, asked as "what's there" or "list everything", and methods described by a clause (fresh23)
+    ("What's there on quantizing language models, whether weights or caches?", "papers", True),
+    ("list everything that reports results on math reasoning benchmarks", "papers", True),
+    ("methods that get training to converge in fewer steps?", "papers", True),
+    ("Any work on compressing the KV cache of image generation models?", "other", False),  # whether one exists
     # one paper
     ("What two problems does NorMuon address?", "other", False),  # two things asked of one paper
     ("Find the paper about KV cache compression.", "papers", False),

@@ -1670,16 +1670,22 @@ PLAINTAIN reduce the time until the first response?") its abstract often says in
 files refused when every verb counted)."""
 
 
+_ABOUT_NAMES = r"^\W*(?:and\s+|so\s+|ok(?:ay)?[,\s]+)?(?:what|how)\s+about\s+{name}(?:'s|’s)\s+(?P<object>[^,;:?!.]+)"
+"""A property asked of a paper the question names ("What about NorMuon's memory use?", the rewrite of "what about
+its memory use?"): the words after the possessive are the thing (`asked_object`)."""
+
+
 def asked_object(question: str, names: Sequence[str] = ()) -> str:
     """The thing `question` asks a paper to work for, be tried on, support or apply to (`_ASKED_OF`), or asks a
-    paper of `names` (the names the question uses) to do (`_DOES_NAME`), without a leading preposition or article
+    paper of `names` (the names the question uses) to do (`_DOES_NAME`) or have (`_ABOUT_NAMES`), without a leading preposition or article
     ("What is X used for in robotics?": "robotics") or a trailing "too" / "as well"; "" when it asks no such
     thing."""
     if _CHOICE.match(question):
         return ""
     m = _ASKED_OF.search(question)
     for name in names if m is None else ():
-        m = re.search(_DOES_NAME.format(name=re.escape(name)), question, re.I)
+        m = (re.search(_DOES_NAME.format(name=re.escape(name)), question, re.I)
+             or re.search(_ABOUT_NAMES.format(name=re.escape(name)), question, re.I))
         if m is not None:
             break
     if m is None:
@@ -1721,6 +1727,14 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
                       or (w.endswith("s") and w[:-1] in have))
     if all(held(w) for w in wanted):
         return True
+    from assistant.extractive import _MEMORY_STATED, _SPEED, _SPEED_STATED
+    from assistant.text import fold
+
+    for asked, stated in ((re.compile(r"\bmemory\b", re.I), _MEMORY_STATED), (_SPEED, _SPEED_STATED)):
+        # "What about STAR-KV's memory use?": a memory saving stated as what is stored ("75% KV cache compression"),
+        # a speed as fewer steps or less time, as the extractive answer reads them
+        if asked.search(thing) and any(stated.search(fold(x)) for x in sentences if not is_availability_statement(x)):
+            return True
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
     if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):
         return True  # "Is PCR applied to GRPO or PPO?": the abstract states one of the alternatives asked

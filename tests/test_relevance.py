@@ -1069,6 +1069,7 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("Does NorMuon's speedup hold at scale?", ""),  # the paper's result, not the paper doing a thing
     ("Does NorMuon work?", ""),  # no thing asked
     ("Does the paper use reinforcement learning?", ""),  # no name: which paper is the history's business
+    ("what about NorMuon's memory use? keeping statistics must cost something", "memory use"),  # a property
 ])
 def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
     """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""
@@ -1101,6 +1102,8 @@ def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, sta
     ("Does OPUS work for multilingual web corpora?", "multilingual web corpora", "OPUS"),
     ("Did the authors try NorMuon on reinforcement learning agents?", "reinforcement learning agents", "NorMuon"),
     ("Does NorMuon use reinforcement learning?", "reinforcement learning", "NorMuon"),
+    # "what about its memory use?" rewritten: no sentence of the abstract states memory (fresh23 chats, twice)
+    ("what about EDEN's memory use?", "memory use", "EDEN"),
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(bundled_store, settings, question,
                                                                                   thing, paper):
@@ -1121,6 +1124,7 @@ def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(
     ("Can PowerFlow be applied to creative writing?", "PowerFlow", "creative"),  # stated in other words
     ("Does STAR-KV run on GPUs?", "STAR-KV", "GPU"),  # "custom Triton-based GPU kernels"
     ("Does PowerFlow use GFlowNets?", "PowerFlow", "GFlowNet"),
+    ("What about STAR-KV's memory use?", "STAR-KV", "75%"),  # a memory saving stated as KV cache compression
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_states_is_answered(bundled_store, settings, question, paper,
                                                                         fact):

@@ -526,7 +526,7 @@ _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hard
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
 hyperparameters epoch epochs seed seeds hour hours day days time cost compute budget run runs machine machines
 implementation implemented library weights checkpoint checkpoints hugging face public publicly available download
-downloadable"""
+downloadable github gitlab link links url urls repo repos repository repositories"""
 _COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
@@ -690,6 +690,8 @@ def _unresolved_pronoun(question: str) -> bool:
             continue
         # "What are the two ingredients of their algorithm?": the things of the phrase a preposition governs are
         # not what "their" names (`_before_clause`)
+        if _DESCRIBED.search(before) or _DESCRIBED_ONE.search(before):
+            continue  # "what about the frontend game evaluation one, how big is the model they trained": its authors
         if not _PLURAL_NOUN.search(_before_clause(question, m.start())):
             return True
     return False

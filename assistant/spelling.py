@@ -12,7 +12,8 @@ question, which `ask` prints as "(searched for: ...)" and `--json` gives as ``st
 
 Questions in other languages are left as typed (their words are mostly in no English list; `relevance.cognates`
 reads them). A word of the collection is never changed, so a name the collection has is safe; a misspelling
-that is nearest to two words at the same distance is left alone.
+that is nearest to two words at the same distance is left alone. A word the collection writes only with a hyphen
+("fine-tuning") typed as one word ("finetuning") is replaced by the collection's form, whatever its length.
 """
 
 from __future__ import annotations
@@ -34,6 +35,24 @@ def max_distance(word: str) -> int:
     """Edits allowed between a typed word and its correction: 1 up to 7 letters, 2 from 8 letters on
     ("compresion" - "compression" is 1, "reinforcment" - "reinforcement" 1, "optimzation" - "optimization" 1)."""
     return 1 if len(word) < 8 else 2
+
+
+_COMPOUNDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""`collection_compounds` per BM25 index."""
+
+
+def collection_compounds(papers: Sequence, bm25) -> dict[str, str]:
+    """``{hyphenated word of the collection, joined and lower-cased: its most frequent written form}`` ("finetuning":
+    "fine-tuning"), built once per `bm25` index like `collection_words`."""
+    got = _COMPOUNDS.get(bm25)
+    if got is None:
+        forms: dict[str, Counter] = {}
+        for paper in papers:
+            for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+", paper.document):
+                forms.setdefault(w.replace("-", "").casefold(), Counter())[w] += 1
+        got = {low: c.most_common(1)[0][0] for low, c in forms.items()}
+        _COMPOUNDS[bm25] = got
+    return got
 
 
 def collection_words(papers: Sequence, bm25) -> dict[str, str]:
@@ -73,6 +92,10 @@ def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
             continue  # a word of the collection (BM25's stems)
         words = words if words is not None else collection_words(papers, bm25)
         if low in words:
+            continue
+        joined = collection_compounds(papers, bm25).get(low)
+        if joined is not None:  # "finetuning" for the collection's "fine-tuning": the same word, written apart
+            out.append((typed, joined))
             continue
         limit = max_distance(low)
         near = process.extract(low, [w for w in words if abs(len(w) - len(low)) <= limit and len(w) >= MIN_LENGTH],

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
 K1, B = 0.9, 0.4
-PARAMS = f"lucene k1={K1} b={B} tokens=3-nfkc-field"  # part of the cache key: a change rebuilds cached indexes
+PARAMS = f"lucene k1={K1} b={B} tokens=4-nfkc-field"  # part of the cache key: a change rebuilds cached indexes
 
 
 def _nfkc(texts: list[str]) -> list[str]:
@@ -38,9 +38,10 @@ def _nfkc(texts: list[str]) -> list[str]:
 
 CLIPPED = {"math": "mathematics", "maths": "mathematics", "param": "parameter", "params": "parameters",
            "eval": "evaluation", "evals": "evaluations", "config": "configuration", "configs": "configurations",
-           "repo": "repository", "repos": "repositories"}
+           "repo": "repository", "repos": "repositories", "nets": "networks"}
 """Clipped words of the field's writing and their full forms, which Snowball stems apart ("math" against "mathemat"
-of "mathematical"): a question on "math reasoning" is about abstracts writing "mathematical reasoning"."""
+of "mathematical"): a question on "math reasoning" is about abstracts writing "mathematical reasoning". "nets" are
+networks ("spiking nets"); not "net", which is also the net of a gain."""
 _ACRONYM_PLURAL = re.compile(r"[b-df-hj-np-tv-z]{2,}s")
 """A lower-cased acronym's plural ("llms", "gnns", "mdps": consonants and an "s"), whose "s" Snowball keeps (no vowel
 before it), so that "LLMs" and "LLM" stemmed apart."""

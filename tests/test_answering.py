@@ -426,6 +426,8 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "And the one that rewrites data: where were its recycled tokens sampled from?",
     "The one that works at decoding time, does it need any special training?",
     "Got it. And is there anything on Shampoo or other Kronecker-factored preconditioners?",  # an acknowledgement
+    # "they": the authors of the paper the question describes (fresh22 chats: glued to the paper cited last)
+    "what about the frontend game evaluation one, how big is the coder model they trained",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -459,6 +461,7 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Which specific models?",  # no verb: a fragment
     "whats the model they trained called",  # "whats" typed without its apostrophe is no plural noun for "they"
     "whats the alpha thing about",  # a thing the conversation mentioned, named by a word of it
+    "github link?",  # a study's detail, no study named
     "What about larger models?",
     "Do these gains hold at larger scale?",
     "How do the models cope with tasks in more dimensions?",  # "the models": which ones is not said

@@ -1709,3 +1709,11 @@ def test_the_architecture_a_field_builds_on_does_not_name_a_paper(bundled_store,
     "Transformer nonlinearities", over mHC, which widens the residual stream (fresh21)."""
     obj, cited = _ask(bundled_store, settings, "Is there anything on widening the residual stream of Transformers?")
     assert cited == ["mHC"], obj["answer"]
+
+
+def test_bm25_reads_nets_as_networks():
+    """"the spiking nets one": the abstracts write "networks" ("nets" is a clipped word, `store.bm25.CLIPPED`)."""
+    from assistant.store.bm25 import BM25Index
+
+    index = BM25Index.build(["a", "b"], ["Spiking neural networks need no fine-tuning.", "A net gain of 3 points."])
+    assert (index.scores("spiking nets") > 0).tolist() == [True, False]

@@ -63,3 +63,11 @@ def test_a_question_with_typos_is_searched_as_corrected_and_answered(bundled_sto
     assert "kv cache compression method" in obj["standalone_question"]
     obj, cited = _ask(bundled_store, settings, "What does plaintian stand for?")
     assert cited and "Plan-Answer Interleaved Reasoning" in obj["answer"], obj["answer"]
+
+
+def test_a_hyphenated_word_of_the_collection_typed_as_one_word_is_written_as_the_collection_does():
+    """"does it need finetuning?" found no paper: the abstracts write "fine-tuning" (fresh22 chats)."""
+    documents = [*_DOCS, "It converts models without any fine-tuning, unlike re-training."]
+    assert _fixes("does it need finetuning or retraining?", documents) == [("finetuning", "fine-tuning"),
+                                                                          ("retraining", "re-training")]
+    assert _fixes("does it need finetuning?") == []  # no abstract writes it: nothing to join to

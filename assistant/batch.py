@@ -188,12 +188,19 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
                 continue
         else:
             q, qid, filters = line, str(no), None
+        if not _WORDED.search(q):  # "???": nothing to search for, as `ask` refuses it
+            problems.append(f"{where}: the question has no words ({q.strip()[:20]!r}); ask with words")
+            continue
         if qid in seen:
             problems.append(f"{where}: id '{qid}' already used by an earlier question")
             continue
         seen.add(qid)
         questions.append(BatchQuestion(qid, " ".join(q.split()), filters, no))
     return questions, problems
+
+
+_WORDED = re.compile(r"[^\W_]")
+"""A letter or digit in any script: a question without one ("???", emoji) has nothing to search for."""
 
 
 def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list[str]) -> list[BatchQuestion]:
@@ -216,6 +223,9 @@ def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list
         q = turn.get("q", turn.get("question")) if isinstance(turn, dict) else None
         if not isinstance(q, str) or not q.strip():
             problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); the conversation is skipped")
+            return []
+        if not _WORDED.search(q):
+            problems.append(f"{where}: turn {i} has no words ({q.strip()[:20]!r}); the conversation is skipped")
             return []
         out.append(BatchQuestion(f"{cid}.{i}", " ".join(q.split()), filters, no, conversation=cid, turn=i))
     return out

@@ -56,6 +56,15 @@ def test_read_questions_from_text_and_jsonl(tmp_path):
     assert problems[5] == "q.jsonl:9: not valid JSON (unterminated string starting at column 18)"
     assert problems[6] == "q.jsonl:10: 'question' is blank; give the question"  # the field the line used
 
+    # a question without words ("???") is no question, as `ask` refuses it (a new user's trial, round 16)
+    nowords = tmp_path / "n.jsonl"
+    nowords.write_text(json.dumps({"id": "a", "q": "???"}) + "\n" + json.dumps({"id": "b", "q": "What is WinQ?"}) + "\n"
+                       + json.dumps({"id": "c", "turns": [{"q": "What is EDEN?"}, {"q": "🙂"}]}) + "\n")
+    qs, problems = read_questions(nowords)
+    assert [q.id for q in qs] == ["b"]
+    assert problems == ["n.jsonl:1: the question has no words ('???'); ask with words",
+                        "n.jsonl:3: turn 2 has no words ('🙂'); the conversation is skipped"]
+
     arr = tmp_path / "q.json"
     arr.write_text(json.dumps([{"id": "x", "q": "What is WinQ?"}, {"question": "What is EDEN?"}], indent=2))
     qs, problems = read_questions(arr)
@@ -129,10 +138,14 @@ def test_batch_refuses_an_answers_path_it_cannot_write_before_answering(tmp_path
     questions.write_text("What is WinQ?\n")
     blocker = tmp_path / "file"
     blocker.write_text("")
-    for out, says in [(tmp_path, "is a folder"), (blocker / "answers.jsonl", "cannot write the answers file")]:
+    # a file where the folder should be, and a folder that does not exist (a mistyped path is not created: a new
+    # user's trial, round 16)
+    for out, says in [(tmp_path, "is a folder"), (blocker / "answers.jsonl", f"{blocker} is not a folder"),
+                      (tmp_path / "no-such" / "answers.jsonl", f"{tmp_path / 'no-such'} does not exist")]:
         result = CliRunner().invoke(app, ["batch", str(questions), "-o", str(out), "--llm", "extractive"])
         assert result.exit_code == 1
         assert result.stderr.startswith("error: ") and says in result.stderr, result.stderr
+    assert not (tmp_path / "no-such").exists()
 
 @pytest.fixture
 def stub():

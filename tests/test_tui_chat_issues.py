@@ -54,6 +54,20 @@ class Switch:
 
 # --- 1. each answer's own sources -----------------------------------------------------------------------
 
+async def test_a_named_papers_unstated_detail_is_not_called_a_missing_paper(settings, tmp_path):
+    """"What about NorMuon's memory footprint?" answered "The abstracts do not say." with no sources: the footer
+    said "no paper in the collection is about this" (a new user's trial, round 16), contradicting the answer."""
+    unstated = Script(chunks=["The abstracts do not say."], sources=(), cited=(),
+                      note="the question asks about NorMuon, whose abstract does not state 'memory footprint'",
+                      refused=True)
+    app = build(settings, tmp_path, Switch(unstated))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await ask(pilot, app, "What about NorMuon's memory footprint?")
+        await wait_until(pilot, lambda: app.current is None and len(app.view.turns()) == 1)
+        footer = rendered_text(app.view.turns()[0])
+        assert "the abstracts do not answer this" in footer and "no paper in the collection" not in footer
+
+
 async def test_each_answer_shows_its_own_sources(settings, tmp_path):
     first = Script(chunks=["NorMuon cuts cost [1]."], sources=SOURCES[:1], cited=(1,))
     second = Script(chunks=["STAR-KV compresses [1]."], sources=(Source(1, PAPERS[1], 0.03),), cited=(1,))

@@ -130,9 +130,11 @@ def ask(
 
     Streams the answer, then lists the numbered papers it was given (display name, venue/year, link)
     and names the backend. When no paper is about the question, or the abstracts do not say, it says
-    so. --json prints {"question", "answer", "sources": [{"n", "id", "title", "score"}], "citations":
-    [{"n", "id", "title"}], "dropped_citations", "backend", "model", "usage", "seconds", "refused"}
-    (plus "error" and "error_kind" when it failed; exit code 1; 2 for an empty question or a bad option).
+    so. --json prints {"question", "standalone_question", "answer", "sources": [{"n", "id", "title",
+    "score", "relevance", ...}], "citations": [{"n", "id", "title"}], "dropped_citations", "backend",
+    "model", "usage", "seconds", "refused", "relevance": [{"id", "title", "score", "relevant", "note",
+    ...}]} (plus "note"; "error" and "error_kind" when it failed, exit code 1; 2 for an empty question or
+    a bad option). The README lists every field.
     """
     from assistant.answering import answer, answer_to_json
     from assistant.retrieval import Retriever
@@ -210,8 +212,12 @@ def batch(
                             f"object with 'q' per line (.jsonl)")
         if output.is_dir():
             raise UserError(f"{output} is a folder; give -o a file such as {output / 'answers.jsonl'}")
+        folder = output.parent
+        if not folder.is_dir():  # a mistyped path is not created
+            why = "is not a folder" if folder.exists() else "does not exist"
+            raise UserError(f"cannot write the answers file {output}: {folder} {why}; create the folder or choose "
+                            f"another -o path")
         try:  # fail now, not after the model has loaded
-            output.parent.mkdir(parents=True, exist_ok=True)
             output.open("ab").close()
         except OSError as exc:
             raise UserError(f"cannot write the answers file {output}: {exc.strerror or exc}; "

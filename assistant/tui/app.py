@@ -569,9 +569,12 @@ class ChatApp(App):
                      style="yellow")
         if turn.status == TurnStatus.PARTIAL:
             t.append(" · the answer is incomplete", style="yellow")
-        if turn.refused:  # as the answer says it: no paper is about it, or the given abstracts do not say
-            t.append(" · no paper in the collection is about this" if not turn.sources
-                     else " · the abstracts do not answer this", style="yellow")
+        if turn.refused:  # as the answer says it: no paper is about it, or the abstracts do not say
+            from assistant.prompts import says_cannot_answer
+
+            # "The abstracts do not say." about a paper the question names comes without sources too
+            t.append(" · the abstracts do not answer this" if turn.sources or says_cannot_answer(turn.answer)
+                     else " · no paper in the collection is about this", style="yellow")
         if not turn.sources and turn.note and not self._reason(turn):
             t.append(" · ")
             t.append(printable(turn.note))

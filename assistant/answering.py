@@ -1216,6 +1216,35 @@ def previous_papers(question: str, standalone: str, conversation: Conversation |
     return {s.paper.id for s in last.sources}
 
 
+_ASKS_EXISTENCE = re.compile(r"\b(?:is|are)\s+there\b|\banything\b|\b(?:what|wat|how)\s+about\b"
+                             r"|(?:^|[.?!:;]\s*)\s*any\b"
+                             r"|\b(?:different|unrelated|separate|another|new|other)\s+(?:question|topic|thing)\b"
+                             r"|\b(?:switching|unrelated)\b", re.I)
+"""'Is there anything on ...?', 'wat about protein design with diffusion models', 'Different question: any
+benchmark for ...?': asks whether the collection has a topic, or says the conversation moves on: a search of its own
+(a "what about" that needed the history was rewritten already)."""
+CONTINUED_MAX_WORDS = 10
+"""A question of at most this many words may go on about the conversation's paper (`continued_subject`)."""
+
+
+def continued_subject(question: str, standalone: str, conversation: Conversation | None) -> str:
+    """The paper the conversation is about, for `answer` to add in brackets (``"… (ANN-to-SNN)"``, as
+    `deterministic_rewrite` adds a subject) and try when the question read on its own found no paper:
+    a terse follow-up without a pronoun ("which nonlinear ops are covered", "how big is the accuracy hit", "do more
+    simulations help or whats the key knob") goes on about the paper under discussion. "" when it was rewritten
+    already, names something of its own, searches the collection ("Is there anything on deduplicating ...?": a
+    new topic, refused if the collection lacks it), is longer than `CONTINUED_MAX_WORDS`, or no earlier answer
+    cited a paper."""
+    from assistant.extractive import searches_for_paper
+
+    if (conversation is None or not conversation.turns or standalone != question or _entities(question)
+            or searches_for_paper(question) or _ASKS_EXISTENCE.search(question)
+            or len(question.split()) > CONTINUED_MAX_WORDS):
+        return ""
+    _, cited = _subject(conversation, question)
+    return cited[0] if cited else ""
+
+
 # --- answer ----------------------------------------------------------------------------------------
 
 THEME_DEPTH = 2
@@ -1264,6 +1293,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         checked_query(question)  # a megabyte pasted by mistake: one error, before any rewrite or search
         prompts.load_prompts()
         standalone = standalone_question(question, conversation, llm)
+        rewritten = standalone  # before typos are corrected
     except (QueryError, prompts.PromptError) as exc:
         yield fail(str(exc), exc.kind)
         return
@@ -1303,6 +1333,19 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(str(exc) if own else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
                    exc.kind if own else ErrorKind.STORE)
         return
+    subject = continued_subject(question, rewritten, conversation) if not judgement.relevant else ""
+    if subject:
+        continued = f"{standalone} ({subject})"
+        # "how big is the accuracy hit" after a paper was discussed: read on its own it finds no paper, so it goes
+        # on about the paper the conversation is about, if that reading finds it
+        try:
+            again = retriever.search(continued, top_k=depth, filters=filters)
+            second = judge(continued, again, retriever, strict=strict, threshold=_threshold(settings, strict),
+                           baseline=depth)
+        except Exception:  # the first reading's refusal stands
+            second = None
+        if second is not None and second.relevant:
+            standalone, results, judgement = continued, again, second
     relevance = tuple(e.to_json() for e in judgement.evidence)
 
     def refuse(text: str, why: str) -> Iterator[AnswerEvent]:

@@ -839,6 +839,12 @@ def _converse(bundled_store, settings, turns):
     # a paper named by the long form its abstract defines ("Expert-Assisted Policy Optimization (EAPO)")
     (["What does Expert-Assisted Policy Optimization let the policy do during training?"], None,
      "Expert-Assisted Policy Optimization", "external experts"),
+    # a terse follow-up with no pronoun that finds no paper on its own goes on about the paper under discussion
+    # (fresh24 chats: "which nonlinear ops are covered", "how big is the accuracy hit" were refused)
+    (["Is there a paper on converting LLMs into spiking neural networks?", "how big is the accuracy hit"],
+     "how big is the accuracy hit (ANN-to-SNN)", "ANN-to-SNN", "1%"),
+    (["masked diffusion with tree search for infilling order?", "do more simulations help or whats the key knob"],
+     "do more simulations help or whats the key knob (DiffuSearch)", "DiffuSearch", "exploration constants"),
     # a "What about ..." describing a new topic and asking for papers on it is searched as it is
     (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
       "What about widening the residual stream with hyper-connections, is there anything on that?"],
@@ -1181,3 +1187,26 @@ def test_the_x_based_one_is_the_paper_about_x():
                                                                                 Citation(2, eden)))])
     assert resolve_described_one("Tell me about the entropy-based one.", conv) == "Tell me about EDEN."
     assert resolve_described_one("And the alignment-aware one?", conv) == "And AAD?"
+
+
+@pytest.mark.parametrize("question, subject", [
+    ("which nonlinear ops are covered", "ANN-to-SNN"),
+    ("Is there anything on deduplicating pretraining corpora?", ""),  # a search: a new topic, refused if absent
+    ("wat about protein design with diffusion models", ""),  # a new topic (fresh22 chats)
+    ("Different question: any benchmark for visual reasoning on chart images?", ""),  # the user moves on
+    ("What does WinQ improve?", ""),  # names its own subject
+    ("and what about a much longer question that goes on and on about many other things at once?", ""),
+])
+def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_discussion(question, subject):
+    from assistant.answering import continued_subject
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(id="p1", title="ANN-to-SNN", abstract="ANN-to-SNN converts LLMs into spiking networks.")
+    conv = Conversation()
+    conv.add(Turn(question="Is there a paper on spiking LLMs?", citations=(Citation(1, paper, ()),)))
+    assert continued_subject(question, question, conv) == subject
+    assert continued_subject(question, question + " (WinQ)", conv) == ""  # rewritten already
+    assert continued_subject(question, question, Conversation()) == ""
+

@@ -508,7 +508,8 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
 
 _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
-                           r"\bgot\s+it\b(?=\s*[.!,;:—–-])|"  # "Got it. And is there anything on ...?": an acknowledgement
+                           # "Got it. And is there anything on ...?": an acknowledgement
+                           r"\bgot\s+it\b(?=\s*[.!,;:—–-])|"
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
                            r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"
                            r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
@@ -520,7 +521,8 @@ _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches
                                 r"researchers|people|teams|groups)\b", re.I)
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
-                          r"various|previous|famous|whats|thats|hows|heres|theres|wheres|lets)\b)[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
+                          r"various|previous|famous|whats|thats|hows|heres|theres|wheres|lets)\b)"
+                          r"[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
 """A plural noun, also an acronym's ("LLMs")."""
 _STUDY_DETAIL_WORDS = """long take takes took train trains training trained hardware gpu gpus tpu tpus chip chips author
 authors wrote write licence license licensed code released release open source learning rate batch size hyperparameter
@@ -688,10 +690,10 @@ def _unresolved_pronoun(question: str) -> bool:
             if not _has_antecedent(_before_clause(question, m.start())):
                 return True
             continue
-        # "What are the two ingredients of their algorithm?": the things of the phrase a preposition governs are
-        # not what "their" names (`_before_clause`)
         if _DESCRIBED.search(before) or _DESCRIBED_ONE.search(before):
             continue  # "what about the frontend game evaluation one, how big is the model they trained": its authors
+        # "What are the two ingredients of their algorithm?": the things of the phrase a preposition governs are
+        # not what "their" names (`_before_clause`)
         if not _PLURAL_NOUN.search(_before_clause(question, m.start())):
             return True
     return False

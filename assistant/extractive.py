@@ -1361,8 +1361,8 @@ def unstated_number(question: str, abstract: str) -> str | None:
     return None
 
 
-_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?(?P<noun>[a-z][a-z-]*[a-z])\b",
-                        re.I)
+_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?"
+                        r"(?P<noun>[a-z][a-z-]*[a-z])\b", re.I)
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
 _VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|numerous|many|standard|(?:a|the)\s+"

@@ -1678,9 +1678,9 @@ its memory use?"): the words after the possessive are the thing (`asked_object`)
 
 def asked_object(question: str, names: Sequence[str] = ()) -> str:
     """The thing `question` asks a paper to work for, be tried on, support or apply to (`_ASKED_OF`), or asks a
-    paper of `names` (the names the question uses) to do (`_DOES_NAME`) or have (`_ABOUT_NAMES`), without a leading preposition or article
-    ("What is X used for in robotics?": "robotics") or a trailing "too" / "as well"; "" when it asks no such
-    thing."""
+    paper of `names` (the names the question uses) to do (`_DOES_NAME`) or have (`_ABOUT_NAMES`), without a
+    leading preposition or article ("What is X used for in robotics?": "robotics") or a trailing "too" / "as
+    well"; "" when it asks no such thing."""
     if _CHOICE.match(question):
         return ""
     m = _ASKED_OF.search(question)
@@ -1716,7 +1716,9 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
     ``(length, (dim,) direction)`` (`_removed_parts` of the question less the phrase), is covered by a sentence
     within `TOPIC_GAP` (`_gap`). True when `thing` has no specific word.
     One shared word is not the thing: "non-English web data" is not stated by a web-data paper whose
-    sentences never leave English, nor "speculative decoding" by one that only mentions decoding."""
+    sentences never leave English, nor "speculative decoding" by one that only mentions decoding. A memory or a
+    speed asked ("What about STAR-KV's memory use?") is stated by a sentence stating a memory saving or a speed as
+    the extractive answer reads one (`extractive._MEMORY_STATED`: "75% KV cache compression"; `_SPEED_STATED`)."""
     from assistant.text import content_stems, result_stems
 
     wanted = content_stems(thing) - result_stems()
@@ -1753,7 +1755,9 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
     that no retrieved paper covers in meaning either (`uncovered_terms` gap at least `TOPIC_GAP` for every
     retrieved paper; `gaps` as `uncovered_terms` fills it): a topic the question adds to a method the
     collection has, which no paper is about. Only below `ABSENT_WORD_MIN_PAPERS` papers (above it,
-    `unknown_words` refuses every such word), and not for a comparison of named papers. A question about one
+    `unknown_words` refuses every such word), and not for a comparison of named papers. A question about what the
+    collection's papers do ("How do federated learning papers here guarantee differential privacy?",
+    `extractive.asks_several`) asks for its topic as a search does. A question about one
     paper counts only when it applies the paper's method to a domain (`_APPLIED`: "Does RankTuner work for
     music generation?"; a topic typed as a search, `is_topic_query`, is a search question), and then only the words of the domain; otherwise ("Where can I download A2RBench?")
     the word asks what the paper says, not which paper. `phrases` (`phrase_gaps`): the gaps of runs of such

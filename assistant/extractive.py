@@ -269,9 +269,10 @@ paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a sto
 closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
-_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\(.*\)\s*$", re.S)
-"""The subject a follow-up's deterministic rewrite adds after its question mark ("Does the model still need those
-experts at test time? (EAPO: I'm looking for an RL method in which ...)"): context, not the question's form."""
+_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\([^():]{1,200}:\s.*\)\s*$", re.S)
+"""The earlier question a follow-up's deterministic rewrite adds after its question mark ("Does the model still
+need those experts at test time? (EAPO: I'm looking for an RL method in which ...)", "... (follow-up to: ...)"):
+context, not the question's form. Not a bracket of the question itself ("EDEN = ? (acronym)")."""
 
 
 def _proper(question: str) -> str:

@@ -120,6 +120,8 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     question makes the whole conversation a problem (its later turns would lose their history).
     Raises `BatchError` when the file cannot be read.
     """
+    from assistant.retrieval import has_words
+
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -188,7 +190,7 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
                 continue
         else:
             q, qid, filters = line, str(no), None
-        if not _WORDED.search(q):  # "???": nothing to search for, as `ask` refuses it
+        if not has_words(q):  # "???": nothing to search for, as `ask` refuses it
             problems.append(f"{where}: the question has no words ({q.strip()[:20]!r}); ask with words")
             continue
         if qid in seen:
@@ -199,12 +201,10 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
     return questions, problems
 
 
-_WORDED = re.compile(r"[^\W_]")
-"""A letter or digit in any script: a question without one ("???", emoji) has nothing to search for."""
-
-
 def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list[str]) -> list[BatchQuestion]:
     """The turns of one conversation line as questions (see `read_questions`); [] after a problem."""
+    from assistant.retrieval import has_words
+
     cid = str(obj["id"]) if obj.get("id") not in (None, "") else str(no)
     turns = obj["turns"]
     if not isinstance(turns, list) or not turns:
@@ -224,7 +224,7 @@ def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list
         if not isinstance(q, str) or not q.strip():
             problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); the conversation is skipped")
             return []
-        if not _WORDED.search(q):
+        if not has_words(q):
             problems.append(f"{where}: turn {i} has no words ({q.strip()[:20]!r}); the conversation is skipped")
             return []
         out.append(BatchQuestion(f"{cid}.{i}", " ".join(q.split()), filters, no, conversation=cid, turn=i))

@@ -1066,15 +1066,15 @@ def spelled_out_acronyms(question: str, documents: Sequence[str]) -> dict[str, s
     Optimization (GRPO)", `text.defined_expansions`: Schwartz and Hearst 2003) whose long form `question` writes
     out and whose acronym it does not (words compared case- and hyphen-blind): other abstracts may write only the
     acronym ("matching supervised GRPO"), and they mention what the question asks about as surely."""
-    from assistant.text import _phrase_key, defined_expansions, fold
+    from assistant.text import phrase_key, defined_expansions, fold
 
-    asked = _phrase_key(question)
+    asked = phrase_key(question)
     out: dict[str, str] = {}
     for doc in documents:
         for acronym in dict.fromkeys(_PAREN_ACRONYM.findall(fold(doc))):
-            if acronym.casefold() in out or _phrase_key(acronym) in asked:
+            if acronym.casefold() in out or phrase_key(acronym) in asked:
                 continue
-            long_form = next((f for f in defined_expansions(acronym, doc) if _phrase_key(f) in asked), None)
+            long_form = next((f for f in defined_expansions(acronym, doc) if phrase_key(f) in asked), None)
             if long_form:
                 out[acronym.casefold()] = long_form
     return out
@@ -1924,6 +1924,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # venues: reading every paper's venue costs a cold 16k collection 0.5-1.7 s)
     venues = _venue_words(results)
     words = [w for w in salient_words(question) if w not in venues]
+    several = asks_several(question)
     if foreign:
         # its known words without the acronyms said of every paper ("LLM"), and the English stems its
         # loanwords and cognates stand for ("entropía": entropi)
@@ -1941,7 +1942,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                                         english={w for g in chinese for w in g},
                                         # a theme's papers share the field's abbreviations in passing: for
                                         # several papers the long forms widened 6 of 8 dev themes by a paper
-                                        question_acronyms=() if asks_several(question)
+                                        question_acronyms=() if several
                                         else _ACRONYM_TOKEN.findall(question)), chinese)
     hits = merge_acronyms(hits, spelled)
     # A question in another language keeps only the words the collection knows (names, cognates, English
@@ -1952,7 +1953,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     got = hits.matrix @ np.array(hits.idf) if hits.words else np.zeros(len(rows))
     lex = [float(x / total_idf) if total_idf else 0.0 for x in got]
     matched = [bool(x > 0) for x in got]
-    focus = focus_coverage(question, hits, floor, theme=asks_several(question))
+    focus = focus_coverage(question, hits, floor, theme=several)
     # the question's side of `uncovered` (a small difference of two question vectors) and of the best-sentence
     # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
     reference = reference_embedder(embedder)
@@ -2039,7 +2040,6 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # rise with log10 of the collection size from the 19-paper collection they were fit on.
     shift = SCALE_SLOPE * math.log10(max(len(papers), REFERENCE_SIZE) / REFERENCE_SIZE)
     threshold = min(threshold + shift, 0.95) if threshold > 0 else threshold
-    several = asks_several(question)
     one_paper_bar = threshold  # a paper this relevant is about the question on its own
     # the other papers of a several-paper question need `SECONDARY_THRESHOLD` (never more than one paper)
     secondary = min(threshold, (SECONDARY_THRESHOLD if strict else LLM_THRESHOLD) + shift)

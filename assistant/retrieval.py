@@ -156,6 +156,13 @@ def checked_query(query: str, what: str = "the question") -> str:
     return query
 
 
+def has_words(query: str) -> bool:
+    """`query` holds a letter or digit in some script: "???" or emoji alone have nothing to search for. The library's
+    search takes such a query (nothing matches it lexically); the commands refuse it (`cli.common.require_query`,
+    `batch.read_questions`)."""
+    return re.search(r"[^\W_]", query or "") is not None
+
+
 def parse_year(text: str | int | None) -> tuple[int | None, int | None]:
     """``"2023"`` → (2023, 2023); ``"2021-2023"`` / ``"2021..2023"`` → (2021, 2023); ``"2021-"`` →
     (2021, None). Raises `QueryError` (a `ValueError`) with a one-line message otherwise."""

@@ -28,7 +28,7 @@ MIN_LENGTH = 5
 
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w])|(?<=-)[A-Za-z]+(?![\w])")
 _WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""`collection_words` per BM25 index (one per collection and state of it; built on first need)."""
+"""`_collection_forms` per BM25 index (one per collection and state of it; built on first need)."""
 
 
 def max_distance(word: str) -> int:
@@ -37,21 +37,21 @@ def max_distance(word: str) -> int:
     return 1 if len(word) < 8 else 2
 
 
-_COMPOUNDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""`collection_compounds` per BM25 index."""
-
-
-def collection_compounds(papers: Sequence, bm25) -> dict[str, str]:
-    """``{hyphenated word of the collection, joined and lower-cased: its most frequent written form}`` ("finetuning":
-    "fine-tuning"), built once per `bm25` index like `collection_words`."""
-    got = _COMPOUNDS.get(bm25)
+def _collection_forms(papers: Sequence, bm25) -> tuple[dict[str, str], dict[str, str]]:
+    """`collection_words` and `collection_compounds`, read in one pass over the documents and kept per `bm25` index
+    (one per collection and state of it)."""
+    got = _WORDS.get(bm25)
     if got is None:
-        forms: dict[str, Counter] = {}
+        words: dict[str, Counter] = {}
+        compounds: dict[str, Counter] = {}
         for paper in papers:
-            for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+", paper.document):
-                forms.setdefault(w.replace("-", "").casefold(), Counter())[w] += 1
-        got = {low: c.most_common(1)[0][0] for low, c in forms.items()}
-        _COMPOUNDS[bm25] = got
+            for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", paper.document):
+                for part in w.split("-"):
+                    words.setdefault(part.casefold(), Counter())[part] += 1
+                if "-" in w:
+                    compounds.setdefault(w.replace("-", "").casefold(), Counter())[w] += 1
+        got = tuple({low: c.most_common(1)[0][0] for low, c in forms.items()} for forms in (words, compounds))
+        _WORDS[bm25] = got
     return got
 
 
@@ -59,15 +59,13 @@ def collection_words(papers: Sequence, bm25) -> dict[str, str]:
     """``{lower-case word: its most frequent written form}`` over the documents of `papers` (the collection,
     `PaperStore.bm25`'s first value), built once per `bm25` index, when a question first has a candidate typo (a
     few seconds at 16k papers)."""
-    got = _WORDS.get(bm25)
-    if got is None:
-        forms: dict[str, Counter] = {}
-        for paper in papers:
-            for w in re.findall(r"[A-Za-z]+", paper.document):
-                forms.setdefault(w.casefold(), Counter())[w] += 1
-        got = {low: c.most_common(1)[0][0] for low, c in forms.items()}
-        _WORDS[bm25] = got
-    return got
+    return _collection_forms(papers, bm25)[0]
+
+
+def collection_compounds(papers: Sequence, bm25) -> dict[str, str]:
+    """``{hyphenated word of the collection, joined and lower-cased: its most frequent written form}`` ("finetuning":
+    "fine-tuning"), built with `collection_words`."""
+    return _collection_forms(papers, bm25)[1]
 
 
 def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:

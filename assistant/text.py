@@ -113,7 +113,10 @@ def _defined_expansions(name: str, abstract: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _phrase_key(text: str) -> str:
+def phrase_key(text: str) -> str:
+    """`text`'s words, folded and lower-cased, space-separated with a space at each end: " group relative policy "
+    for "Group-Relative Policy"; `phrase_key(a) in phrase_key(b)` asks whether b writes phrase a, case- and
+    hyphen-blind, as whole words."""
     return " " + " ".join(re.findall(r"[^\W_]+", fold(text).casefold())) + " "
 
 
@@ -129,12 +132,12 @@ def named_by_expansion(question: str, paper) -> list[str]:
     names PCR as surely as "... to test PCR?" does. Words are compared case- and hyphen-blind; a long form given
     as an example or a comparison (`_AS_EXAMPLE`: "papers like expert-assisted policy optimization") names no
     paper asked about."""
-    asked, folded = _phrase_key(question), fold(question)
+    asked, folded = phrase_key(question), fold(question)
     out = []
     for name in name_tokens(_folded(paper.title or "")):
         if sum(c.isalnum() for c in name) < 3 or name in GENERIC_ACRONYMS:
             continue  # "RL", "GAN" of a title: a field's acronym, whose long form any question may use
-        if name in out or _phrase_key(name) in asked:
+        if name in out or phrase_key(name) in asked:
             continue
         for long_form in _defined_expansions(name, paper.abstract):
             words = re.findall(r"[^\W_]+", long_form)

@@ -9,7 +9,6 @@ the functions that need them.
 from __future__ import annotations
 
 import json
-import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -158,14 +157,14 @@ def require_query(value: str, what: str, fix: str) -> str:
     """`require_text`, and `UsageError` for a question or query longer than
     `assistant.retrieval.MAX_QUERY_CHARS` or without any word ("???"; before any store or model is opened).
     The library's search and ask take such a query (nothing matches it lexically); a command refuses it."""
-    from assistant.retrieval import QueryError, checked_query
+    from assistant.retrieval import QueryError, checked_query, has_words
 
     value = require_text(value, what, fix)
     try:
         checked_query(value, what)
     except QueryError as exc:
         raise UsageError(str(exc)) from None
-    if not re.search(r"[^\W_]", value):  # "???", "🙂🙂": nothing to search for in any script
+    if not has_words(value):  # "???", "🙂🙂": nothing to search for in any script
         raise UsageError(f"{what} has no words ({value.strip()[:20]!r}); ask with words")
     return value
 

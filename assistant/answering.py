@@ -582,7 +582,13 @@ def _has_antecedent(before: str) -> bool:
     """The text before a reference names something it can point to: a name or quoted term, a topic
     of at least two words ("I want something cheaper than beam search. Is there a method for that?"), or a
     paper it describes ("And the one that rewrites data: where were its recycled tokens sampled from?")."""
-    return bool(_entities(before)) or len(_specific_stems(before)) >= 2 or bool(_DESCRIBED.search(before))
+    return (bool(_entities(before)) or len(_specific_stems(before)) >= 2 or bool(_DESCRIBED.search(before))
+            or any(_specific_stems(m.group("topic")) - _DEICTIC for m in _DESCRIBED_ONE.finditer(before)))
+
+
+_DEICTIC = {*_ORDINAL_WORDS, "previous", "earlier", "above", "aforementioned", "whole", "other", "next"}
+"""Words that point at a paper by its place in the conversation ("the previous one", "the latter method"), not by
+its topic: "the rephrasing approach" describes a paper, "the previous approach" refers back."""
 
 
 def _has_other_script_antecedent(before: str) -> bool:
@@ -1083,7 +1089,8 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
     return True
 
 
-_DESCRIBED_ONE = re.compile(r"\b(?<!which )(?<!what )the\s+(?P<topic>(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+(?:one|paper)\b"
+_DESCRIBED_ONE = re.compile(r"\b(?<!which )(?<!what )the\s+(?P<topic>(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+"
+                            r"(?:one|paper|approach|method|work|study)\b"
                             r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)", re.I)
 
 
@@ -1218,10 +1225,10 @@ def previous_papers(question: str, standalone: str, conversation: Conversation |
     return {s.paper.id for s in last.sources}
 
 
-_ASKS_EXISTENCE = re.compile(r"\b(?:is|are)\s+there\b|\banything\b|\b(?:what|wat|how)\s+about\b"
-                             r"|(?:^|[.?!:;]\s*)\s*any\b"
-                             r"|\b(?:different|unrelated|separate|another|new|other)\s+(?:question|topic|thing)\b"
-                             r"|\b(?:switching|unrelated)\b", re.I)
+_STARTS_SEARCH = re.compile(r"\b(?:is|are)\s+there\b|\banything\b|\b(?:what|wat|how)\s+about\b"
+                            r"|(?:^|[.?!:;]\s*)\s*any\b"
+                            r"|\b(?:different|unrelated|separate|another|new|other)\s+(?:question|topic|thing)\b"
+                            r"|\b(?:switching|unrelated)\b", re.I)
 """'Is there anything on ...?', 'wat about protein design with diffusion models', 'Different question: any
 benchmark for ...?': asks whether the collection has a topic, or says the conversation moves on: a search of its own
 (a "what about" that needed the history was rewritten already)."""
@@ -1240,7 +1247,7 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     from assistant.extractive import searches_for_paper
 
     if (conversation is None or not conversation.turns or standalone != question or _entities(question)
-            or searches_for_paper(question) or _ASKS_EXISTENCE.search(question)
+            or searches_for_paper(question) or _STARTS_SEARCH.search(question)
             or len(question.split()) > CONTINUED_MAX_WORDS):
         return ""
     _, cited = _subject(conversation, question)
@@ -1316,6 +1323,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`
         # set its baseline). An LLM backend's looser gate would pass most of them on to the prompt.
+        # Not for "Are there methods that ...?" (`extractive.asks_existence`): a key word covered only by a paper
+        # below the first `depth` answered an out-of-collection question ("... the KV cache of image generation models")
         wide = llm.name == BackendName.EXTRACTIVE and asks_several(standalone)
         aside = set_aside_papers(question, conversation)  # searched past, so as many papers are judged
         results = retriever.search(standalone, top_k=depth * (THEME_DEPTH if wide else 1) + len(aside),

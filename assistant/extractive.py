@@ -55,10 +55,13 @@ _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|qua
 _DIFFER = r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?differ\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y"."""
 _BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts|methods|"
-                r"approaches)\s+(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b")
+                r"approaches)\s+(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b"
+                r"|^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles)\s+"
+                r"(?:[a-z]{3,}ed|built|made|written|done)\b")
 """A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
-build evaluation pipelines", "Any papers building on or analysing DPO?"): it asks for every paper it describes, as
-"which papers ..." does."""
+build evaluation pipelines", "Any papers building on or analysing DPO?", "papers built around modern optimizers"):
+it asks for every paper it describes, as "which papers ..." does. A participle only after a noun naming papers
+("Methods used in STAR-KV?" asks about one paper's methods)."""
 _TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|does|do|did|is|are|was|were|can|could|"
                  r"should|would|has|have)\b)(?:[\w-]+\s+){1,6}?(?:papers|studies|articles|abstracts)\b"
                  r"(?:\s+(?:in|from|of|within)\s+(?:the|this|your|our)\s+(?:collection|corpus|set|database))?"
@@ -68,9 +71,13 @@ papers"): no question word, the plural noun at its end; every paper of the topic
 _MASS_WORK = (r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
               # "What's there on quantizing ...?", "list everything that reports ...": all there is
               r"|(?:^|[.?!:;]\s+)\s*what(?:'s|’s|\s+is)\s+there\s+(?:on|about)\b"
+              # "What in here could help?", "what do you have on ...": whatever the collection holds
+              r"|(?:^|[.?!:;]\s+)\s*what\s+(?:in\s+here|here|in\s+(?:the|this|your)\s+(?:collection|corpus|library)|"
+              r"do\s+you\s+have)\b"
               r"|\b(?:list|show|give\s+me)\s+(?:me\s+)?everything\b")
-""""What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are
-mass nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper)."""
+""""What work changes how text is decoded ...?", "What research is there on ...?": "work" and "research" are mass
+nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper); "What in
+here could help?" asks for whatever the collection holds on the topic."""
 _REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|give\s+me|list)\s+(?:me\s+)?"
               r"(?:some\s+|a\s+few\s+|any\s+|the\s+)?(?:papers|works|studies|articles)\b"
               r"|\bone\s+(?:that|which|who)\b[^?]*?\band\s+(?:one|another)\s+(?:that|which|who)\b")
@@ -305,6 +312,8 @@ def question_kind(question: str) -> str:
         after = q[m.end():].split()
         while after and _NOUN.fullmatch(after[0].strip(",?")):  # "which language models were ..."
             after = after[1:]
+        if len(after) > 1 and after[0].casefold() not in _AUXILIARY and after[1].casefold() in _VERB_AUXILIARY:
+            after = after[1:]  # "which model families did they analyse?": a word before the auxiliary ends the noun
         if after and after[0].casefold() not in _AUXILIARY:
             return "which"  # "papers" unless the question names the paper (then "entity")
         return "entity"
@@ -379,6 +388,24 @@ def asks_comparison(question: str) -> bool:
 def asks_several(question: str) -> bool:
     """A question about several papers ("which papers ...", "compare X and Y")."""
     return bool(_PLURAL.search(question))
+
+
+_EXISTENCE = re.compile(
+    r"(?:^|[.?!:;,]\s*)\s*(?:(?:is|are)\s+there\s+|(?:do|does)\s+(?:the|this|your)\s+(?:collection|corpus)\s+have\s+)?"
+    r"any\s+(?:[\w-]+\s+){0,2}?(?:papers|works|studies|methods|approaches|techniques|articles)\b"
+    r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:some\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:papers|works|studies|methods|approaches|techniques|articles)\b", re.I)
+
+
+def asks_existence(question: str) -> bool:
+    """`question` asks whether papers on its topic exist, in the plural ("Are there methods that use the predicted
+    token distribution's entropy?", "Are there papers on quantization?"), not for one paper ("Is there a paper that
+    ...?") nor as the mass noun "work", which the development files' questions used for one known paper 41 times of
+    41 ("Is there work on recycling web text ...?"). Whether any paper is about the question is then decided as for
+    one paper, and which papers are, as for "which papers ..." (`assistant.relevance.judge`). False for
+    `asks_several` questions, which ask for several papers outright."""
+    q = _proper(question)
+    return not asks_several(q) and bool(_EXISTENCE.search(re.sub(r"\([^()]*\)", " ", q)))
 
 
 _OWN_REFERENCES = re.compile(r"(?:^|\s+)\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\](?!\()")
@@ -602,9 +629,9 @@ _FOREIGN_SPEED = re.compile(r"加速|提速|更快|速度|高速|速く|빠르|�
                             r"\bplus\s+(?:rapide|vite)\b|acc[ée]l[èée]r|\bvitesse\b|"
                             r"\bm[áa]s\s+r[áa]pid[oa]\b|aceler|"
                             r"\bvelocidad\b|\bpi[uù]\s+veloce\b|accelera|\bmais\s+r[áa]pid[oa]\b", re.I)
-"""Speed asked in another language (`_SPEED`'s class of words: "最多能加速多少" how much faster at most, "Wie
+"""Speed asked in another language (`SPEED`'s class of words: "最多能加速多少" how much faster at most, "Wie
 viel schneller", "¿cuánto más rápido?", "combien plus rapide"): a sentence stating a speed answers
-(`_SPEED_STATED`), not another percentage of the paper."""
+(`SPEED_STATED`), not another percentage of the paper."""
 _COUNTED_NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?![\d.,]*\s*(?:%|×|x\b|times\b|-?fold))\s+(?:[\w-]+\s+){0,2}?"
                              r"[a-z][\w-]*s\b")
 """A count of things in digits: a number and a plural noun within three words ("across 16 settings",
@@ -622,18 +649,18 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+
 
 _MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?P<run>(?:[\w-]+\s+){0,2}?[\w-]+?)"
                        r"(?=\s+(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b)", re.I)
-_SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
+SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
 """Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
-_SPEED_STATED = re.compile(_SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|cut\w*)\b(?:\s+[\w-]+){0,3}?\s+"
-                           r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|gpu[-\s]?hours?)\b|"
-                           r"\b(?:steps?|iterations?|time|compute)\s+(?:reduction|savings?)\b|\befficien\w*\b", re.I)
-"""A sentence stating a speed: a `_SPEED` word, or fewer training steps, less time or compute, or efficiency
+SPEED_STATED = re.compile(SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|cut\w*)\b(?:\s+[\w-]+){0,3}?\s+"
+                          r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|gpu[-\s]?hours?)\b|"
+                          r"\b(?:steps?|iterations?|time|compute)\s+(?:reduction|savings?)\b|\befficien\w*\b", re.I)
+"""A sentence stating a speed: a `SPEED` word, or fewer training steps, less time or compute, or efficiency
 ("a 21.74% reduction in training steps", "11.31% improvement in training efficiency"): how a paper
 states how much faster its method trains."""
 
 
-_MEMORY_STATED = re.compile(r"\b(?:memory|footprint|storage)\b|\b(?:cache|weights?|activations?|states?)\s+"
-                            r"(?:compression|reduction|size)\b|\bcompress\w*\s+(?:the\s+)?(?:kv\s+)?cache\b", re.I)
+MEMORY_STATED = re.compile(r"\b(?:memory|footprint|storage)\b|\b(?:cache|weights?|activations?|states?)\s+"
+                           r"(?:compression|reduction|size)\b|\bcompress\w*\s+(?:the\s+)?(?:kv\s+)?cache\b", re.I)
 """A sentence stating a memory saving ("how much memory", `measured_noun`), in those words or as the
 compression of what is stored ("75% KV cache compression", "20× overall KV cache reduction")."""
 _DURATION_Q = re.compile(r"\bhow\s+long\b[^?]*\b(?:take|takes|took|taken|last|lasts|run|runs|ran|train|trains|"
@@ -827,15 +854,15 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         counts = re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun.rstrip('s'))}", re.I) if noun else None
         numeric = [(len(words & stems(x[2])) + bool(counts and counts.search(plain(x[2]))), x) for x in rows
                    if states_quantity(x[2], count)]
-        if _SPEED.search(fold(clause)):
+        if SPEED.search(fold(clause)):
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
-            numeric = [(k + 2 if _SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
+            numeric = [(k + 2 if SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
         memory = measured_noun(clause) == "memory"  # "how much (extra, GPU) memory ..."
         if memory:
             # "How much memory does STAR-KV save?": the saving stated as compression of what is stored ("up to 75%
             # KV cache compression"); count it as two shared words, as a speed is for a speed
-            numeric = [(k + 2 if x[1] == top and _MEMORY_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
+            numeric = [(k + 2 if x[1] == top and MEMORY_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
         if not words:  # "By how much? (WinQ)": no quantity named, so the paper's result with a number
             numeric = [(1, x) for _, x in numeric if x[1] == top and _RESULT.search(x[2])]
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
@@ -850,7 +877,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         measured = stems((measured_noun(clause) or "").replace("-", " "))
         if measured:  # "how much extra memory ...": a number about something else does not answer
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])
-                       or memory and x[1] == top and _MEMORY_STATED.search(fold(x[2]))]
+                       or memory and x[1] == top and MEMORY_STATED.search(fold(x[2]))]
         if not numeric and _SIZE_Q.search(fold(clause)) and not count:
             # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
             # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers
@@ -1605,6 +1632,9 @@ class ExtractiveSynthesizer:
         # (DiffuSearch and EAPO)" asks to choose one of them: not listed)
         named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
         several = asks_several(question)
+        if not several and len(sources) > 1 and not pointers and asks_existence(question):
+            # "Any work that evaluates on code generation?": every paper the gate kept is work there is
+            kind, several = "papers", True
         if len(named_papers) >= 2 and (kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I)
                                        or _EACH_SIDE.search(question)):
             # "PLAINTAIN vs EDEN: which one is about waiting time and which about compute?" asks of each
@@ -1719,7 +1749,7 @@ class ExtractiveSynthesizer:
                     numeric = [x for x in numeric if states_count(x[2])] or numeric
                 elif _FOREIGN_SPEED.search(fold(question)):
                     # "最多能加速多少？": the speed-up ("accelerates QAT by up to 4×"), not the accuracy gain
-                    numeric = [x for x in numeric if _SPEED_STATED.search(fold(x[2]))] or numeric
+                    numeric = [x for x in numeric if SPEED_STATED.search(fold(x[2]))] or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
             if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):

@@ -39,7 +39,11 @@ mentioning it are relevant, and in a comparison ("How do alignment-aware decodin
 also a paper relevant enough for a one-paper question (`THRESHOLD`): the side named in words. Otherwise a
 paper is relevant when its relevance reaches `THRESHOLD`
 (`LLM_THRESHOLD` for the LLM backends, which only need clearly irrelevant papers removed) and, for
-the extractive backend, it is not far below the best paper (`MARGIN`). For LLM backends a named
+the extractive backend, it is not far below the best paper (`MARGIN`). A several-paper question ("which papers
+...", `extractive.asks_several`) has lower thresholds (`PLURAL_THRESHOLD`, `SECONDARY_THRESHOLD`) and a wider margin
+(`PLURAL_MARGIN`); one asking whether papers exist in the plural ("Are there methods that ...?",
+`extractive.asks_existence`) needs a best paper relevant enough for one paper, and then names the others as a
+several-paper question does. For LLM backends a named
 paper does not exclude the others above `LLM_THRESHOLD` (the model may compare them). For a question in another
 language (MiniLM is English-only, see README; German, French, Spanish, Portuguese, Italian and CJK
 are recognised) only the words and names the collection knows count, at most one rare word's worth,
@@ -1639,10 +1643,12 @@ _ASKED_OF = re.compile(
     r"|(?:appl(?:y|ies|ied)|transfers?|transferred|generali[sz]es?|generali[sz]ed|extends?|extended|scales?|scaled|"
     r"adapts?|adapted)(?:\s+[^\s,;:?!.]+){0,3}?\s+to"
     r"|(?:be|been|is|are)\s+used\s+to"
+    r"|(?:go|goes|get|gets)\s+(?:down\s+|up\s+)?(?:as\s+(?:low|high|far)\s+as|to)|reach(?:es)?"
     r"|supports?|supported|handles?|handled|covers?|generates?|produces?)\s+(?P<object>[^,;:?!.]+)", re.I)
-"""The thing a question asks a paper it names to work for, be tried on, support, apply to ("Does NorMuon work
-for vision transformers?", "Did they try NorMuon on ...?", "Does STAR-KV support speculative decoding?", "Can
-OPUS be used to flag toxic documents?"): the words after the verb and its preposition to the clause's end."""
+"""The thing a question asks a paper it names to work for, be tried on, support, apply to or reach ("Does NorMuon
+work for vision transformers?", "Did they try NorMuon on ...?", "Does STAR-KV support speculative decoding?", "Can
+OPUS be used to flag toxic documents?", "does STAR-KV go down to 2-bit?"): the words after the verb and its
+preposition to the clause's end."""
 _CHOICE = re.compile(r"^\W*(?:and\s+|so\s+)?(?:which|who|whose)\b", re.I)
 """A question choosing among papers ("Which of AAD and EDEN works at inference time?"): what it asks them to work
 for is the criterion of the choice, not a thing asked of one paper."""
@@ -1718,9 +1724,18 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
     One shared word is not the thing: "non-English web data" is not stated by a web-data paper whose
     sentences never leave English, nor "speculative decoding" by one that only mentions decoding. A memory or a
     speed asked ("What about STAR-KV's memory use?") is stated by a sentence stating a memory saving or a speed as
-    the extractive answer reads one (`extractive._MEMORY_STATED`: "75% KV cache compression"; `_SPEED_STATED`)."""
-    from assistant.text import content_stems, result_stems
+    the extractive answer reads one (`extractive.MEMORY_STATED`: "75% KV cache compression"; `SPEED_STATED`). A
+    number in `thing` ("2-bit", "8 GPUs") must be in a sentence: "low-bit quantization" does not state 2 bits."""
+    from assistant.text import content_stems, render_latex, result_stems
 
+    # "2-bit", "8 GPUs": the number is the thing asked; an abstract saying "low-bit" does not state it
+    text = None
+    for number, unit in re.findall(r"(\d+(?:\.\d+)?)(?:\s*-?\s*([A-Za-z]{2,}))?", thing):
+        text = text if text is not None else " ".join(render_latex(x) for x in sentences)
+        # with the unit's first letters when the thing has one ("2-bit" against the enumerator "2)")
+        unit = rf"\s*-?\s*{re.escape(unit[:3])}" if unit else r"(?![\d])"
+        if not re.search(rf"(?<![\d.]){re.escape(number)}{unit}", text, re.I):
+            return False
     wanted = content_stems(thing) - result_stems()
     if not wanted:
         return True
@@ -1730,10 +1745,10 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
                       or (w.endswith("s") and w[:-1] in have))
     if all(held(w) for w in wanted):
         return True
-    from assistant.extractive import _MEMORY_STATED, _SPEED, _SPEED_STATED
+    from assistant.extractive import MEMORY_STATED, SPEED, SPEED_STATED
     from assistant.text import fold
 
-    for asked, stated in ((re.compile(r"\bmemory\b", re.I), _MEMORY_STATED), (_SPEED, _SPEED_STATED)):
+    for asked, stated in ((re.compile(r"\bmemory\b", re.I), MEMORY_STATED), (SPEED, SPEED_STATED)):
         # "What about STAR-KV's memory use?": a memory saving stated as what is stored ("75% KV cache compression"),
         # a speed as fewer steps or less time, as the extractive answer reads them
         if asked.search(thing) and any(stated.search(fold(x)) for x in sentences if not is_availability_statement(x)):
@@ -1913,7 +1928,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, named_by_expansion, render_latex, without_examples
 
-    from assistant.extractive import asks_comparison, asks_several, searches_for_paper
+    from assistant.extractive import asks_comparison, asks_existence, asks_several, searches_for_paper
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -1925,6 +1940,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     venues = _venue_words(results)
     words = [w for w in salient_words(question) if w not in venues]
     several = asks_several(question)
+    # "Any work that evaluates on code generation?": whether any paper is about the question is decided as for one
+    # paper (an out-of-collection topic is refused as before), and which papers are, as for "which papers ..."
+    existence = strict and asks_existence(question)
     if foreign:
         # its known words without the acronyms said of every paper ("LLM"), and the English stems its
         # loanwords and cognates stand for ("entropía": entropi)
@@ -2046,7 +2064,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if several:
         # "which papers ...": a theme, looser than one paper's subject; similarities run lower
         threshold = min(threshold, PLURAL_THRESHOLD + shift)
-    else:
+    elif not existence:
         secondary = threshold
     if foreign and read_as == question:
         # MiniLM similarities of a non-English question are low for every paper; one read with English
@@ -2056,6 +2074,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         secondary /= 3
         one_paper_bar /= 3
     margin = PLURAL_MARGIN if several else FOREIGN_MARGIN if foreign else MARGIN
+    member_margin = PLURAL_MARGIN if existence else margin  # the papers named beside the best one
     # Names a retrieved paper's title carries point at that paper ("What is NorMuon?"): only papers
     # mentioning them are about the question. Other names ("... over AdamW?") are evidence like words.
     from assistant.store.paper import is_name_like
@@ -2139,11 +2158,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = (f"not about the question: {why} {math.floor(p * 100) / 100:.2f} < {bar:.2f} (dense "
                       f"similarity {_f(e.dense)}, best sentence {_f(e.sentence)}, {e.lexical:.0%} of the "
                       f"question's key words{_uncovered_note(e)})")
-        elif strict and math.log(p / (1 - p)) < best - margin:
+        elif strict and math.log(p / (1 - p)) < best - member_margin:
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:
             e.relevant = True
-    if several and strict and not pointers and not alternatives(question):
+    if (several or existence) and strict and not pointers and not alternatives(question):
         # a theme's papers score alike; a paper far below the one before it (log-odds) shares the theme's words
         # in passing (the RL that trains a data rephraser for "RL for reasoning"): the papers after the first such
         # drop are left out, unless relevant enough to be answered on their own; the first two are always kept.

@@ -428,6 +428,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     "Got it. And is there anything on Shampoo or other Kronecker-factored preconditioners?",  # an acknowledgement
     # "they": the authors of the paper the question describes (fresh22 chats: glued to the paper cited last)
     "what about the frontend game evaluation one, how big is the coder model they trained",
+    # "its" names the approach the question describes by its topic (fresh24 chats: glued to NorMuon)
+    "And the rephrasing approach, how big is its rephraser?",
+    "the cache compression method: what is its speedup?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -444,6 +447,8 @@ def test_a_self_contained_question_does_not_need_history(question):
     "Who proposed the second one?",
     "Does the first one also help outside math?",
     "Is the latter faster?",
+    "And the previous approach, how big is its model?",  # a place in the conversation, not a topic
+    "the latter method: what is its speedup?",
     "How does that paper respond to it?",
     "Do these methods need retraining?",
     "Who proposed that?",

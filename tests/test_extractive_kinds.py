@@ -274,6 +274,19 @@ def test_what_a_method_costs_or_saves_asks_for_a_quantity(question, kind):
     assert question_kind(question) == kind
 
 
+@pytest.mark.parametrize("question, kind", [
+    # a second noun before the auxiliary ends the asked noun phrase (fresh24 chats: read as "which paper")
+    ("which model families did they analyse?", "entity"),
+    ("Which model variants were released with the code?", "entity"),
+    ("Which benchmark pipeline generates tasks automatically?", "which"),  # its own verb: a paper is asked
+    ("Which model trained on web data reaches 80%?", "which"),  # "on" is no auxiliary
+])
+def test_which_noun_phrase_of_two_nouns_asks_for_an_entity(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("question, expected", [
     # held-out fresh14 s16 and fresh9 g9s11: the overhead sentence, not the background

@@ -227,6 +227,13 @@ def test_a_comparative_between_two_named_papers_gives_each_papers_figure(bundled
     # "which work" counts one work; a sentence that only starts with "papers" is not a question about papers
     ("Which work converts transformers into spiking networks?", False),
     ("Papers are long. What is NorMuon?", False),
+    # a past participle after the plural noun describes the papers as "papers that ..." does (fresh23)
+    ("papers built around second-order optimizers", True),
+    ("Studies focused on cache compression?", True),
+    ("Methods used in STAR-KV?", False),  # one paper's methods
+    # whatever the collection holds on a topic (fresh24 chats: refused at the one-paper threshold)
+    ("My pretraining data is running out. What in here could help?", True),
+    ("what do you have on speculative decoding?", True),
 ])
 def test_a_noun_phrase_or_mass_noun_question_asks_for_several_papers(question, several):
     from assistant.extractive import asks_several, question_kind
@@ -284,3 +291,37 @@ def test_the_alternatives_a_theme_question_offers(question, offered):
     from assistant.relevance import alternatives
 
     assert alternatives(question) == offered
+
+
+@pytest.mark.parametrize("question, exists", [
+    # whether papers exist, asked in the plural (fresh23: answered with the best paper)
+    ("Are there methods that use the entropy of the predicted distribution?", True),
+    ("Are there approaches that prune the beam?", True),
+    ("Are there any techniques for cheaper decoding?", True),
+    # one paper asked for, or several asked outright (`asks_several`); "work" asked for one known paper 41 times of 41
+    ("Is there a paper that compresses the KV cache?", False),
+    ("Is there work on recycling web text for pretraining?", False),
+    ("Has anyone applied NorMuon to vision transformers?", False),
+    ("Which papers use reinforcement learning?", False),
+    ("Is there a link to STAR-KV's code? (follow-up to: Are there methods for cache compression?)", False),
+])
+def test_an_existence_question_stands_for_any_number_of_papers(question, exists):
+    from assistant.extractive import asks_existence
+
+    assert asks_existence(question) is exists
+
+
+@pytest.mark.integration
+def test_an_existence_question_names_every_paper_of_its_topic(bundled_store, settings):
+    # "Is there any work on ...": decided as a one-paper question, answered with WinQ alone before
+    obj = _ask(bundled_store, settings, "Are there methods for quantizing models to low bit widths?")
+    cited = {c["title"] for c in obj["citations"]}
+    assert {"WinQ", "STAR-KV"} <= cited, obj["answer"]
+    assert {"WinQ", "STAR-KV"} <= set(_lines_by_title(obj)), obj["answer"]
+
+
+@pytest.mark.integration
+def test_an_existence_question_on_a_topic_no_paper_covers_is_still_refused(bundled_store, settings):
+    # the theme's looser thresholds name the papers of a topic; whether there is one is decided as before
+    obj = _ask(bundled_store, settings, "Are there any methods for predicting protein structures from sequence?")
+    assert obj["refused"] and not obj["citations"], obj["answer"]

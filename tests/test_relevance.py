@@ -1070,6 +1070,7 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("Does NorMuon work?", ""),  # no thing asked
     ("Does the paper use reinforcement learning?", ""),  # no name: which paper is the history's business
     ("what about NorMuon's memory use? keeping statistics must cost something", "memory use"),  # a property
+    ("does STAR-KV go down to 2-bit?", "2-bit"),  # a value it reaches
 ])
 def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
     """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""
@@ -1086,12 +1087,18 @@ def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_th
     ("code generation", False),  # "code" only in the availability statement, "generation" elsewhere
     ("math benchmarks", True),  # "math" starts "mathematical"
     ("GPUs", True),  # an acronym's plural ("gpus") holds its singular ("gpu")
+    # a number asked is stated only as that number of its unit (fresh24 chats: "does it go down to 2-bit?" was
+    # answered with a sentence enumerating "1) ... 2) ... low-bit quantization")
+    ("2x throughput", True),
+    ("2-bit", False),
+    ("8 GPUs", False),
 ])
 def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, stated):
     from assistant.relevance import asked_object_stated
 
     sentences = ["We recycle web data with a rephraser for multilingual pretraining.",
                  "Decoding runs on a GPU, with 2x generation throughput.",
+                 "It has 1) a rank selector, 2) low-bit quantization.",
                  "Gains hold on mathematical benchmarks.", "Our code is available at https://github.com/x/y."]
     assert asked_object_stated(thing, sentences, None) is stated  # no vectors: words only
 
@@ -1104,6 +1111,8 @@ def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, sta
     ("Does NorMuon use reinforcement learning?", "reinforcement learning", "NorMuon"),
     # "what about its memory use?" rewritten: no sentence of the abstract states memory (fresh23 chats, twice)
     ("what about EDEN's memory use?", "memory use", "EDEN"),
+    # a number its abstract never states of that unit ("low-bit", "1) ... 2) ..."; fresh24 chats)
+    ("Does STAR-KV go down to 2-bit?", "2-bit", "STAR-KV"),
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(bundled_store, settings, question,
                                                                                   thing, paper):
@@ -1125,6 +1134,7 @@ def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(
     ("Does STAR-KV run on GPUs?", "STAR-KV", "GPU"),  # "custom Triton-based GPU kernels"
     ("Does PowerFlow use GFlowNets?", "PowerFlow", "GFlowNet"),
     ("What about STAR-KV's memory use?", "STAR-KV", "75%"),  # a memory saving stated as KV cache compression
+    ("Does WinQ work at 4 bits?", "WinQ", "4-bit"),  # "sub-4-bit quantization": the number with its unit
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_states_is_answered(bundled_store, settings, question, paper,
                                                                         fact):

@@ -102,10 +102,12 @@ class BM25Index:
         self._stemmer = stemmer
 
     @classmethod
-    def build(cls, ids: list[str], documents: list[str]) -> BM25Index:
+    def build(cls, ids: list[str], documents: list[str], stemmer=None) -> BM25Index:
+        """The index of `documents` (`ids[i]` names document i), tokenized and stemmed by `stemmer` (a PyStemmer-like
+        object with ``stemWord``/``stemWords``; default `english_stemmer`), which its queries are stemmed by too."""
         import bm25s
 
-        stemmer = english_stemmer()
+        stemmer = stemmer or english_stemmer()
         retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
         if documents:
             retriever.index(tokenize(documents, stemmer), show_progress=False)

@@ -83,6 +83,11 @@ _REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|gi
               r"|\bone\s+(?:that|which|who)\b[^?]*?\band\s+(?:one|another)\s+(?:that|which|who)\b")
 """Papers asked for as a request rather than a which-question ("I need papers on ...", "Can you find some papers
 that ...", "... one that rewrites web text and one that selects data"): every paper it describes."""
+_COLLECTION_PLURAL = (rf"\b{_WHICH}\s+(?:[\w-]+\s+){{0,5}}?[a-z]{{2,}}(?:ies|[^siu\W]s)\b(?=[^?]*\b(?:in|across|among|"
+                      r"does|do|of)\s+(?:the|this|these|your|our)\s+(?:collection|corpus|papers|abstracts)\b)")
+"""Things of the plural asked of the whole collection ("What new decoding strategies are in the collection?", "What
+benchmarks does the collection contain?", "What decoding strategies are proposed across these papers?"): a paper
+for each, as "which papers ..." asks (three held-out sets written apart asked it so)."""
 _OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
 """Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
 _PAPERS = re.compile(
@@ -97,7 +102,7 @@ _PAPERS = re.compile(
     r"|^\s*(?:list|name|show|find|give)\s+(?:me\s+)?(?:all|every|each|the)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?)\b"
     # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
-    rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}"
+    rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_COLLECTION_PLURAL}"
     # "... What's out there?", "Is anything out there on ...?": the papers there are
     r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b",
     re.I)
@@ -124,6 +129,7 @@ _PLURAL = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"
+    rf"|{_COLLECTION_PLURAL}"
     # "How do federated learning papers here guarantee ...?": papers, however described, the subject of a wh-question
     # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
     r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
@@ -276,10 +282,18 @@ paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a sto
 closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
-_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\([^():]{1,200}:\s.*\)\s*$", re.S)
+_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\((?:'[^']{1,200}'|\"[^\"]{1,200}\"|[^():]{1,200}):\s.*\)\s*$", re.S)
 """The earlier question a follow-up's deterministic rewrite adds after its question mark ("Does the model still
 need those experts at test time? (EAPO: I'm looking for an RL method in which ...)", "... (follow-up to: ...)"):
-context, not the question's form. Not a bracket of the question itself ("EDEN = ? (acronym)")."""
+context, not the question's form. Not a bracket of the question itself ("EDEN = ? (acronym)"). A paper without a
+name is quoted by the start of its abstract, which may hold brackets ("('Preference-based reinforcement learning (RL)
+is a key…': ...)")."""
+
+
+def without_added_subject(question: str) -> str:
+    """`question` without the earlier question a follow-up's deterministic rewrite adds in brackets after its question
+    mark (`_ADDED_SUBJECT`; `assistant.answering.deterministic_rewrite`): the question as asked."""
+    return _ADDED_SUBJECT.sub("", question)
 
 
 def _proper(question: str) -> str:
@@ -356,7 +370,7 @@ _SEARCH = re.compile(
     r"|\b(?:can|could)\s+you\s+find\s+(?:me\s+)?(?:any\s+|a\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|\blooking\s+for\s+(?:any\s+|a\s+|some\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\s+(?:on|about)\b"
     r"|(?:^|[.?!:;]\s*)\s*(?:got\s+)?anything\s+(?:on|about)\b"
-    r"|(?:^|[.?!:;]\s*)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
+    r"|(?:^|[.?!:;]\s*|,\s+)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
     r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
 """A search question in the forms `_PAPERS` does not take for a question about papers: "Has anyone
@@ -503,8 +517,8 @@ def detail_asked(question: str) -> str | None:
     the subject of what is asked ("What issue did the NorMuon authors spot ...?", "... according to the
     authors?", `_ATTRIBUTION`)."""
     # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
-    # code?"): their words and stops are not the question's
-    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", fold(question)))
+    # code?"): their words and stops are not the question's; nor is a rewrite's earlier question (`_ADDED_SUBJECT`)
+    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", _ADDED_SUBJECT.sub("", fold(question))))
     from assistant.text import split_sentences
 
     clauses = [c for part in split_sentences(q) for piece in re.split(r"[:;]\s+", part)
@@ -652,7 +666,8 @@ _MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s
 SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
 """Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
 SPEED_STATED = re.compile(SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|cut\w*)\b(?:\s+[\w-]+){0,3}?\s+"
-                          r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|gpu[-\s]?hours?)\b|"
+                          r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|"
+                          r"gpu[-\s]?hours?)\b|"
                           r"\b(?:steps?|iterations?|time|compute)\s+(?:reduction|savings?)\b|\befficien\w*\b", re.I)
 """A sentence stating a speed: a `SPEED` word, or fewer training steps, less time or compute, or efficiency
 ("a 21.74% reduction in training steps", "11.31% improvement in training efficiency"): how a paper

@@ -1928,7 +1928,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, named_by_expansion, render_latex, without_examples
 
-    from assistant.extractive import asks_comparison, asks_existence, asks_several, searches_for_paper
+    from assistant.extractive import (asks_comparison, asks_existence, asks_several, searches_for_paper,
+                                      without_added_subject)
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -2036,13 +2037,21 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             dense = float(doc_vectors[r.paper.id] @ qvec)  # the fp32 question against the stored vector
         evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
     word_gaps: dict = {}
+    own, topic_gaps = question, word_gaps  # the question proper and its words' gaps, for `uncovered_topics`
     if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
         for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, reference,
                                                             word_gaps)):
             e.uncovered, e.uncovered_term = gap, word
-        if strict and not gate_off:
-            phrases = (phrase_gaps(question, qvec, hits, vectors_of, reference, word_gaps)
-                       if len(papers) < ABSENT_WORD_MIN_PAPERS else {})  # the rule's range: no embedding above
+        if strict and not gate_off and len(papers) < ABSENT_WORD_MIN_PAPERS:  # the rule's range: no embedding above
+            # a topic the question adds is judged on the question proper: the earlier question a follow-up's rewrite
+            # adds ("..., any paper? ('<paper>': where is their code?)") dilutes what each of its words adds
+            own, own_vec = without_added_subject(question), qvec
+            if own != question:
+                own_vec, topic_gaps = reference.embed([own])[0], {}
+                uncovered_terms(own, own_vec, hits, vectors_of, reference, topic_gaps)
+            phrases = phrase_gaps(own, own_vec, hits, vectors_of, reference, topic_gaps)
+        elif strict and not gate_off:
+            phrases = {}
             if len(papers) >= ABSENT_WORD_MIN_PAPERS:
                 compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
                                           reference)
@@ -2084,7 +2093,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     best = max(e.score for e in evidence)
     if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
-        topics = uncovered_topics(question, hits, word_gaps, len(papers), phrases, kept)
+        topics = uncovered_topics(own, hits, topic_gaps, len(papers), phrases, kept)
         if best >= _logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words
             means = {name for _, _, name in means_clauses(fold(question))}
             topics = [t for t in topics if t not in means]

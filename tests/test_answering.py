@@ -1215,3 +1215,15 @@ def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_dis
     assert continued_subject(question, question + " (WinQ)", conv) == ""  # rewritten already
     assert continued_subject(question, question, Conversation()) == ""
 
+
+
+@pytest.mark.integration
+def test_a_search_for_a_topic_in_that_setting_after_a_code_question_is_refused(bundled_store, settings):
+    """fresh23 chats: "what about byzantine-robust aggregation in that setting, any paper?" after "is their code
+    public?" was answered with the paper's summary and code link: the rewrite's earlier question (a paper quoted by
+    its opening words, with a bracket) set the kind, and "..., any paper?" after a comma was no search."""
+    last = _converse(bundled_store, settings, ["Is there a convergence analysis of DPO with preferences spread over "
+                                               "many users?", "where is their code?",
+                                               "and sybil-resistant voting in that setting, any paper?"])
+    assert last.refused and not last.citations, last.text
+    assert "sybil" in last.note, last.note

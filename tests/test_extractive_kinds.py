@@ -1425,3 +1425,16 @@ def test_papers_asked_for_with_a_gerund_are_each_named(bundled_store, settings):
     obj = _extractive(bundled_store, settings, "Any papers building on or analysing DPO?")
     cited = _cited_titles(obj)
     assert "AAD" in cited and len(cited) >= 2, obj["answer"]
+
+
+def test_a_rewrites_earlier_question_about_a_quoted_paper_sets_no_detail():
+    """fresh23 chats: "what about byzantine-robust aggregation in that setting, any paper?" after "is their code
+    public?" was answered with the paper's code link. The earlier question the rewrite adds names a paper without a
+    name by its abstract's opening words in quotes, which hold a bracket: context, not the question asked."""
+    from assistant.extractive import detail_asked, question_kind
+
+    rewritten = ("what about byzantine-robust aggregation in that setting, any paper? ('Preference-based "
+                 "reinforcement learning (RL) is a key…': is 'Preference-based reinforcement learning (RL) is a "
+                 "key…''s code public?)")
+    assert detail_asked(rewritten) is None and question_kind(rewritten) != "detail"
+    assert detail_asked("Is its code on GitHub? (follow-up to: Is there a paper on robots?)") == "code"

@@ -234,6 +234,12 @@ def test_a_comparative_between_two_named_papers_gives_each_papers_figure(bundled
     # whatever the collection holds on a topic (fresh24 chats: refused at the one-paper threshold)
     ("My pretraining data is running out. What in here could help?", True),
     ("what do you have on speculative decoding?", True),
+    # things of the plural asked of the whole collection (fresh10, fresh15, fresh18: answered with one paper)
+    ("What optimizers for pretraining are in the collection?", True),
+    ("What evaluation benchmarks does the corpus contain?", True),
+    ("What compression techniques are proposed across these papers?", True),
+    ("What is the speedup of NorMuon in the collection?", False),  # one paper's quantity
+    ("What analysis does the collection have?", False),  # "analysis" is no plural
 ])
 def test_a_noun_phrase_or_mass_noun_question_asks_for_several_papers(question, several):
     from assistant.extractive import asks_several, question_kind

@@ -1401,7 +1401,8 @@ def test_a_search_question_in_any_form_may_add_the_topic_and_a_phrase_is_judged_
     far = {"robot": [TOPIC_GAP + 0.05, TOPIC_GAP + 0.1]}
     for question in ("Has anyone applied NorMuon to training robots?", "Any paper on NorMuon for robots?",
                      "Does any paper train robots with NorMuon?",
-                     "I'm tuning NorMuon: is there a paper here on robots?"):
+                     "I'm tuning NorMuon: is there a paper here on robots?",
+                     "what about NorMuon for robots, any paper?"):  # fresh23 chats: asked after a comma
         assert uncovered_topics(question, hits, far, 19) == ["robot"], question
     # a question about the paper itself still asks what it says
     assert uncovered_topics("Did NorMuon's authors mention robots?", hits, far, 19) == []

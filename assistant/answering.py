@@ -1197,12 +1197,39 @@ _ANOTHER = re.compile(r"\b(?:another|a\s+different|any\s+other|some\s+other|(?<!
 data instead of rewriting it?", "Any other work on ...?"); not "the other one" (of two, `_OTHER`)."""
 
 
+_LIKE_THAT = re.compile(r"\b(?:like|similar\s+to)\s+(?:that|this|it|those|these|them)(?:\s+(?:one|paper|work))?\b"
+                        r"|\bsimilar\s+(?:papers?|works?|methods?|approach(?:es)?|stud(?:y|ies))\b"
+                        r"|\b(?:anything|something)\s+similar\b", re.I)
+"""Papers asked for by their likeness to those under discussion ("Are there any other papers like that?", "similar
+work?", "anything similar?")."""
+
+
+def similar_papers_question(question: str, conversation: Conversation | None) -> str:
+    """The search "Are there any other papers like that?" stands for: "Which other papers are about this: <the first
+    sentence of each paper the latest answer cited>?" (an abstract's first sentence states its field and problem: "The
+    choice of optimizer significantly impacts the training efficiency ... of large language models"), or "" when
+    `question` does not ask for papers like those under discussion (`_LIKE_THAT`), names or describes a subject of its
+    own, or no earlier answer cited a paper. The papers themselves are set aside (`set_aside_papers`). The rewrite named only
+    the paper ("... like that? (NorMuon)"), which no other abstract mentions: the answer was "The abstracts do not
+    say." (a new user's trial, round 17)."""
+    from assistant.text import render_latex, split_sentences
+
+    if conversation is None or not _LIKE_THAT.search(question) or _entities(question):
+        return ""
+    if _specific_stems(question) - _specific_stems("similar anything something collection here maybe"):
+        return ""  # "... tree search like that for theorem proving?", "models that show a plan first, anything like
+        # that?": a topic of its own, which "that" compares with or describes
+    firsts = [render_latex(split_sentences(c.paper.abstract)[0]).rstrip(".") for c in _last_citations(conversation)
+              if c.paper.abstract.strip()]
+    return f"Which other papers are about this: {'; '.join(dict.fromkeys(firsts))}?" if firsts else ""
+
+
 def set_aside_papers(question: str, conversation: Conversation | None) -> set[str]:
-    """The ids of the papers `question` asks to look beyond (`_ANOTHER`): those the latest answer with citations
-    cited, but a paper the question names (by its title's name). Left out of the retrieved papers, so the
+    """The ids of the papers `question` asks to look beyond (`_ANOTHER`, `similar_papers_question`): those the latest
+    answer with citations cited, but a paper the question names (by its title's name). Left out of the retrieved papers, so the
     search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
     quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
-    if conversation is None or not _ANOTHER.search(question):
+    if conversation is None or not (_ANOTHER.search(question) or similar_papers_question(question, conversation)):
         return set()
     return {c.paper.id for c in _last_citations(conversation) if not _names_paper(question, c.paper)}
 
@@ -1301,7 +1328,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     try:
         checked_query(question)  # a megabyte pasted by mistake: one error, before any rewrite or search
         prompts.load_prompts()
-        standalone = standalone_question(question, conversation, llm)
+        # "Are there any other papers like that?": the topic of the papers under discussion, not their names
+        standalone = similar_papers_question(question, conversation) or standalone_question(question, conversation,
+                                                                                            llm)
         rewritten = standalone  # before typos are corrected
     except (QueryError, prompts.PromptError) as exc:
         yield fail(str(exc), exc.kind)
@@ -1376,7 +1405,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
-        discussed = discussed_papers(question, standalone, conversation) if filters is None or filters.empty else []
+        discussed = (discussed_papers(question, standalone, conversation)
+                     if (filters is None or filters.empty) and not aside else [])  # "other papers": none is
         if judgement.named and (filters is None or filters.empty):
             # "Does WinQ work for vision transformers?": WinQ is in the collection and its abstract does
             # not cover the domain: it does not say, rather than no paper is about the question

@@ -220,7 +220,11 @@ _DETAIL_Q = {
                           r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
                            r"\bgpu[-\s]?hours?\b|"
-                           r"\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b|"
+                           # the hardware as the thing asked ("Which GPUs did they use?"), not a modifier of another
+                           # noun ("Which GPU kernels does STAR-KV use?": the kernels are asked)
+                           r"\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b"
+                           r"(?=\s*(?:[?,.;:!]|$)|\s+(?:did|do|does|was|were|is|are|has|have|had|they|it|its|their|"
+                           r"for|in|on|to|and|or|types?|models?)\b)|"
                            r"\bchip\b|\bcompute\s+budget\b|"
                            # "how many GPUs / hours", also as other languages ask it ("¿Cuántas GPUs y cuántas horas
                            # ...?", "Wie viele GPUs ...?", "Combien de GPU ...?")

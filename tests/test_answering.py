@@ -1227,3 +1227,20 @@ def test_a_search_for_a_topic_in_that_setting_after_a_code_question_is_refused(b
                                                "and sybil-resistant voting in that setting, any paper?"])
     assert last.refused and not last.citations, last.text
     assert "sybil" in last.note, last.note
+
+
+@pytest.mark.integration
+def test_papers_like_the_one_under_discussion_are_searched_by_its_topic(bundled_store, settings):
+    """A new user's trial (round 17): "Are there any other papers like that?" after WinQ was rewritten "... (WinQ)"
+    and answered "The abstracts do not say.": no other abstract mentions WinQ. It is a search for WinQ's topic (its
+    first sentence: quantization-aware training of language models), WinQ set aside."""
+    last = _converse(bundled_store, settings, ["How does WinQ speed up quantization-aware training?",
+                                               "Are there other papers like that?"])
+    assert last.standalone_question.startswith("Which other papers are about this: Quantization-aware training")
+    cited = [c.paper.display_name for c in last.citations]
+    assert "STAR-KV" in cited and "WinQ" not in cited, last.text
+    # a topic of its own that "like that" compares with (fresh23 chats) or describes (fresh24 chats) is searched as asked
+    for own in ("has anyone used tree search like that for theorem proving?",
+                "models that show a plan first so users can step in, is there something like that?"):
+        last = _converse(bundled_store, settings, ["What is DiffuSearch?", own])
+        assert not last.standalone_question.startswith("Which other papers"), last.standalone_question

@@ -1209,9 +1209,9 @@ def similar_papers_question(question: str, conversation: Conversation | None) ->
     sentence of each paper the latest answer cited>?" (an abstract's first sentence states its field and problem: "The
     choice of optimizer significantly impacts the training efficiency ... of large language models"), or "" when
     `question` does not ask for papers like those under discussion (`_LIKE_THAT`), names or describes a subject of its
-    own, or no earlier answer cited a paper. The papers themselves are set aside (`set_aside_papers`). The rewrite named only
-    the paper ("... like that? (NorMuon)"), which no other abstract mentions: the answer was "The abstracts do not
-    say." (a new user's trial, round 17)."""
+    own, or no earlier answer cited a paper. The papers themselves are set aside (`set_aside_papers`). The rewrite
+    named only the paper ("... like that? (NorMuon)"), which no other abstract mentions: the answer was "The
+    abstracts do not say." (a new user's trial, round 17)."""
     from assistant.text import render_latex, split_sentences
 
     if conversation is None or not _LIKE_THAT.search(question) or _entities(question):
@@ -1226,8 +1226,8 @@ def similar_papers_question(question: str, conversation: Conversation | None) ->
 
 def set_aside_papers(question: str, conversation: Conversation | None) -> set[str]:
     """The ids of the papers `question` asks to look beyond (`_ANOTHER`, `similar_papers_question`): those the latest
-    answer with citations cited, but a paper the question names (by its title's name). Left out of the retrieved papers, so the
-    search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
+    answer with citations cited, but a paper the question names (by its title's name). Left out of the retrieved
+    papers, so the search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
     quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
     if conversation is None or not (_ANOTHER.search(question) or similar_papers_question(question, conversation)):
         return set()

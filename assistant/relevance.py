@@ -1941,7 +1941,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     venues = _venue_words(results)
     words = [w for w in salient_words(question) if w not in venues]
     several = asks_several(question)
-    # "Any work that evaluates on code generation?": whether any paper is about the question is decided as for one
+    # "Are there methods that use the token entropy?": whether any paper is about the question is decided as for one
     # paper (an out-of-collection topic is refused as before), and which papers are, as for "which papers ..."
     existence = strict and asks_existence(question)
     if foreign:

@@ -22,7 +22,8 @@ def main() -> None:
 
     docs, queries = load_corpus(), load_queries()
     ids, texts = [d.doc_id for d in docs], [f"{d.title}\n\n{d.text}" for d in docs]
-    for name, stemmer in (("Snowball (PyStemmer)", Stemmer.Stemmer("english")), ("FieldStemmer", bm25.english_stemmer())):
+    stemmers = (("Snowball (PyStemmer)", Stemmer.Stemmer("english")), ("FieldStemmer", bm25.english_stemmer()))
+    for name, stemmer in stemmers:
         index = bm25.BM25Index.build(ids, texts, stemmer)  # its queries are stemmed by the same stemmer
         for split in ("train", "test"):
             qrels = load_qrels(split)

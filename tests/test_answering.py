@@ -1239,7 +1239,7 @@ def test_papers_like_the_one_under_discussion_are_searched_by_its_topic(bundled_
     assert last.standalone_question.startswith("Which other papers are about this: Quantization-aware training")
     cited = [c.paper.display_name for c in last.citations]
     assert "STAR-KV" in cited and "WinQ" not in cited, last.text
-    # a topic of its own that "like that" compares with (fresh23 chats) or describes (fresh24 chats) is searched as asked
+    # a topic of its own that "like that" compares with (fresh23 chats) or describes (fresh24 chats): searched as is
     for own in ("has anyone used tree search like that for theorem proving?",
                 "models that show a plan first so users can step in, is there something like that?"):
         last = _converse(bundled_store, settings, ["What is DiffuSearch?", own])

@@ -20,6 +20,7 @@ Steps:
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 import threading
@@ -1204,32 +1205,43 @@ _LIKE_THAT = re.compile(r"\b(?:like|similar\s+to)\s+(?:that|this|it|those|these|
 work?", "anything similar?")."""
 
 
+@functools.cache
+def _asking_words() -> frozenset[str]:
+    """The stems of words a question for papers like those under discussion uses besides its topic."""
+    return frozenset(_specific_stems("similar anything something collection here maybe"))
+
+
+def _asks_like_those(question: str) -> bool:
+    """`question` asks for papers like those under discussion (`_LIKE_THAT`) and has no subject of its own: no
+    name, no topic word ("... tree search like that for theorem proving?", "models that show a plan first, anything
+    like that?": a topic that "that" compares with or describes)."""
+    return bool(_LIKE_THAT.search(question)) and not _entities(question) and not (
+        _specific_stems(question) - _asking_words())
+
+
 def similar_papers_question(question: str, conversation: Conversation | None) -> str:
     """The search "Are there any other papers like that?" stands for: "Which other papers are about this: <the first
     sentence of each paper the latest answer cited>?" (an abstract's first sentence states its field and problem: "The
     choice of optimizer significantly impacts the training efficiency ... of large language models"), or "" when
-    `question` does not ask for papers like those under discussion (`_LIKE_THAT`), names or describes a subject of its
-    own, or no earlier answer cited a paper. The papers themselves are set aside (`set_aside_papers`). The rewrite
-    named only the paper ("... like that? (NorMuon)"), which no other abstract mentions: the answer was "The
-    abstracts do not say." (a new user's trial, round 17)."""
+    `question` does not ask for papers like those under discussion (`_asks_like_those`), or no earlier answer cited a
+    paper. The papers themselves are set aside (`set_aside_papers`). The rewrite named only the paper ("... like
+    that? (NorMuon)"), which no other abstract mentions: the answer was "The abstracts do not say." (a new user's
+    trial, round 17)."""
     from assistant.text import render_latex, split_sentences
 
-    if conversation is None or not _LIKE_THAT.search(question) or _entities(question):
+    if conversation is None or not _asks_like_those(question):
         return ""
-    if _specific_stems(question) - _specific_stems("similar anything something collection here maybe"):
-        return ""  # "... tree search like that for theorem proving?", "models that show a plan first, anything like
-        # that?": a topic of its own, which "that" compares with or describes
     firsts = [render_latex(split_sentences(c.paper.abstract)[0]).rstrip(".") for c in _last_citations(conversation)
               if c.paper.abstract.strip()]
     return f"Which other papers are about this: {'; '.join(dict.fromkeys(firsts))}?" if firsts else ""
 
 
 def set_aside_papers(question: str, conversation: Conversation | None) -> set[str]:
-    """The ids of the papers `question` asks to look beyond (`_ANOTHER`, `similar_papers_question`): those the latest
+    """The ids of the papers `question` asks to look beyond (`_ANOTHER`, `_asks_like_those`): those the latest
     answer with citations cited, but a paper the question names (by its title's name). Left out of the retrieved
     papers, so the search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
     quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
-    if conversation is None or not (_ANOTHER.search(question) or similar_papers_question(question, conversation)):
+    if conversation is None or not (_ANOTHER.search(question) or _asks_like_those(question)):
         return set()
     return {c.paper.id for c in _last_citations(conversation) if not _names_paper(question, c.paper)}
 

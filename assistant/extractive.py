@@ -303,7 +303,7 @@ def without_added_subject(question: str) -> str:
 def _proper(question: str) -> str:
     """`question` folded, without a discourse opener (`_OPENER`) or a rewrite's added subject (`_ADDED_SUBJECT`):
     the question proper."""
-    return _OPENER.sub("", _ADDED_SUBJECT.sub("", fold(question)))
+    return _OPENER.sub("", without_added_subject(fold(question)))
 
 
 def question_kind(question: str) -> str:
@@ -522,7 +522,7 @@ def detail_asked(question: str) -> str | None:
     authors?", `_ATTRIBUTION`)."""
     # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
     # code?"): their words and stops are not the question's; nor is a rewrite's earlier question (`_ADDED_SUBJECT`)
-    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", _ADDED_SUBJECT.sub("", fold(question))))
+    q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", without_added_subject(fold(question))))
     from assistant.text import split_sentences
 
     clauses = [c for part in split_sentences(q) for piece in re.split(r"[:;]\s+", part)

@@ -2050,11 +2050,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 own_vec, topic_gaps = reference.embed([own])[0], {}
                 uncovered_terms(own, own_vec, hits, vectors_of, reference, topic_gaps)
             phrases = phrase_gaps(own, own_vec, hits, vectors_of, reference, topic_gaps)
-        elif strict and not gate_off:
+        elif strict and not gate_off:  # ABSENT_WORD_MIN_PAPERS or more: hyphenated terms no abstract writes
             phrases = {}
-            if len(papers) >= ABSENT_WORD_MIN_PAPERS:
-                compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
-                                          reference)
+            compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
+                                      reference)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
     for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
         others = [d for j, d in enumerate(denses[:baseline]) if j != i]

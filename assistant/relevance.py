@@ -199,11 +199,11 @@ ok okay thanks thank unrelated question questions switching switch another else 
 wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g i.e etc kind kinds sort sorts
 form forms onto explicitly remember remembers versus vs wrote authored url urls
 please kindly every everything contain contains containing cover covers covering involve involves involved involving
-totally completely entirely separate thing things
+totally completely entirely separate thing things gears
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
-and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:", "is there
+and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:" or "gears", "is there
 anything on ...", a "URL" asked for, "Please list every one", "does the collection contain", "papers that cover
 ...", "papers that involve quantization", "Totally separate thing: ..."): left out of the question's key words like
 stop words (a word no abstract uses counts fully against every paper)."""

@@ -5,8 +5,8 @@ on disk under ``<data_dir>/cache/bm25/`` keyed by the collection id and a hash o
 (and the BM25 parameters), and rebuilt when the collection changes. BM25 with Lucene's scoring variant (bm25s; Lù,
 "BM25S", arXiv:2407.03618), k1=0.9, b=0.4 (Anserini's defaults, used for BEIR's BM25 baselines; also
 the best pair on the BEIR SciFact train split, `benchmarks/tune_scifact.py`), English stopwords,
-Snowball stemming (PyStemmer) with the field's clipped words and acronym plurals (`FieldStemmer`), after Unicode
-NFKC (`_nfkc`).
+Snowball stemming (PyStemmer) with the field's clipped words, British spellings and acronym plurals (`FieldStemmer`),
+after Unicode NFKC (`_nfkc`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
 K1, B = 0.9, 0.4
-PARAMS = f"lucene k1={K1} b={B} tokens=4-nfkc-field"  # part of the cache key: a change rebuilds cached indexes
+PARAMS = f"lucene k1={K1} b={B} tokens=5-nfkc-field-us"  # part of the cache key: a change rebuilds cached indexes
 
 
 def _nfkc(texts: list[str]) -> list[str]:
@@ -47,9 +47,24 @@ _ACRONYM_PLURAL = re.compile(r"[b-df-hj-np-tv-z]{2,}s")
 before it), so that "LLMs" and "LLM" stemmed apart."""
 
 
+_BRITISH_IZE = re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers|able)$")
+_BRITISH_YZE = re.compile(r"(?<=[a-z]{3})ys(e|ed|ing|er|ers)$")
+_BRITISH_OUR = re.compile(r"(?<=[a-z]{3})our(s|ed|ing|ite|ites|able|)$")
+"""British spellings written in American: "-ise"/"-isation" as "-ize"/"-ization" ("quantisation", "optimiser",
+"normalise"), "-yse" as "-yze" ("analyse"), "-our" as "-or" ("behaviour", "neighbours"). Applied to documents and
+queries alike, so a word that only looks British ("precise" as "precize") still matches itself."""
+
+
+def american_spelling(word: str) -> str:
+    """`word` (lower-cased) in American spelling by the three regular British/American differences (`_BRITISH_IZE`,
+    `_BRITISH_YZE`, `_BRITISH_OUR`); other words unchanged."""
+    return _BRITISH_OUR.sub(r"or\1", _BRITISH_YZE.sub(r"yz\1", _BRITISH_IZE.sub(r"iz\1", word)))
+
+
 class FieldStemmer:
-    """PyStemmer's English (Porter 2, Snowball) stemmer with two corrections for the field's writing, applied to
-    lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), an acronym's plural as
+    """PyStemmer's English (Porter 2, Snowball) stemmer with three corrections for the field's writing, applied to
+    lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), a British spelling as the
+    American one (`american_spelling`: Snowball stems "quantisation" and "quantization" apart), an acronym's plural as
     its singular (`_ACRONYM_PLURAL`). ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as
     PyStemmer's (bm25s calls either)."""
 
@@ -57,7 +72,7 @@ class FieldStemmer:
         self._snowball = snowball
 
     def stemWord(self, word: str) -> str:  # noqa: N802 (PyStemmer's name)
-        word = CLIPPED.get(word, word)
+        word = american_spelling(CLIPPED.get(word, word))
         if _ACRONYM_PLURAL.fullmatch(word):
             word = word[:-1]
         return self._snowball.stemWord(word)

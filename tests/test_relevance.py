@@ -1682,6 +1682,39 @@ def test_the_field_stemmer_joins_clipped_words_and_acronym_plurals():
     assert content_stems("LLMs on math") == content_stems("LLM mathematical")
 
 
+def test_the_field_stemmer_reads_british_spellings_as_american():
+    """fresh26 fm04: "who does quantisation in this colection" was refused, 0% of its key words in WinQ, which writes
+    "quantization"; Snowball stems "quantis" and "quantiz" apart. Words that only look British stem alike on both
+    sides; "hour", "four", "tour" keep their "our"."""
+    from assistant.store.bm25 import american_spelling, english_stemmer
+
+    stem = english_stemmer()
+    for british, american in (("quantisation", "quantization"), ("optimisers", "optimizers"), ("analysed", "analyzed"),
+                              ("normalise", "normalize"), ("behaviour", "behavior"), ("neighbours", "neighbors")):
+        assert stem.stemWord(british) == stem.stemWord(american), british
+    assert [american_spelling(w) for w in ("hour", "four", "tour", "your", "analysis", "raise")] == [
+        "hour", "four", "tour", "your", "analysis", "raise"]
+
+
+def test_a_change_of_topic_said_as_an_idiom_is_not_a_key_word():
+    """fresh26 fc03.4: "Switching gears — is there a paper that adapts the beam width ...?" was refused: "no paper in
+    the collection mentions 'gears'"."""
+    from assistant.relevance import salient_words
+
+    assert salient_words("Switching gears — is there a paper that adapts the beam width?") == ["adapts", "beam",
+                                                                                             "width"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("who does quantisation in this collection", {"WinQ", "STAR-KV"}),
+    ("Which papers are about quantisation?", {"WinQ", "STAR-KV"}),
+])
+def test_a_british_spelling_finds_the_papers_of_the_american_one(bundled_store, settings, question, expected):
+    obj, cited = _ask(bundled_store, settings, question)
+    assert expected <= set(cited), obj["answer"]
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("question, expected", [
     # every abstract of the bundled collection that reports math results: "mathematical", "math", "non-math"

@@ -387,7 +387,9 @@ _AFTER_NOUN_RESTRICTOR = r"(?!\s+(?:to|that|which|who|whose|where)\b)"
 _ORDINAL_WORDS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "latter": 1,
                   "last": -1}
 _ORDINAL = re.compile(
-    r"\b(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
+    # not a heading without "the" ("thanks, last one: any paper on ...?", "second question - ..."): the question's own
+    r"\b(?!(?:first|second|third|fourth|fifth|last)\s+\w+\s*(?::|\s[-–—]))"
+    r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
 _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
@@ -868,12 +870,13 @@ def _subject(conversation: Conversation, question: str = "") -> tuple[list[str],
     France?") is passed over when a paper an earlier turn cited has a specific word of `question` in its
     abstract ("How much does it speed up QAT?" after WinQ): the follow-up goes on about that paper. Else
     the aside's names stay the subject ("Does it work for molecules?" after a GFlowNets question no
-    paper is about), and the follow-up is refused as the aside was."""
+    paper is about), and the follow-up is refused as the aside was. A question going back ("back to that benchmark:
+    ...", `_BACK_TO`) passes over every turn that found no paper."""
     turns = conversation.turns
     for k in range(len(turns) - 1, -1, -1):
         turn = turns[k]
         named, cited = _turn_entities(turn), _cited_names(turn)
-        if named and not cited and question and _earlier_paper_fits(question, turns[:k]):
+        if named and not cited and question and (_BACK_TO.search(question) or _earlier_paper_fits(question, turns[:k])):
             continue
         if named or cited:
             return named, cited

@@ -1009,6 +1009,31 @@ def test_an_ordinal_going_back_to_an_earlier_topic_counts_through_the_papers_dis
         "Does Shampoo need more memory?")
 
 
+def test_going_back_passes_over_a_question_no_paper_answered():
+    """fresh26 fc07.5: after a benchmark paper and an aside on ARC-AGI no paper is about, "back to that benchmark: what
+    did it find about 3D tasks?" was rewritten to "back to the paper on ARC-AGI: ..." and refused."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("how do people evaluate abstract reasoning in LLMs?", ["A2RBench"]),
+                         _turn("Is there also work on solving ARC-AGI puzzles with program synthesis?")])
+    assert deterministic_rewrite("back to that benchmark: what did it find about 3D tasks?", conv) == (
+        "back to A2RBench: what did it find about 3D tasks?")
+
+
+def test_an_ordinal_heading_is_not_a_reference():
+    """fresh26 fc10.5: "thanks, last one: any paper on mixture-of-experts routing?" became "thanks, mHC: any paper on
+    ..." and was answered with mHC. Without "the", an ordinal before a colon or dash heads the question; with it
+    ("And the second one: ...") it still points back."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("How do EAPO and PCR differ?", ["PCR", "EAPO"])])
+    question = "thanks, last one: any paper on mixture-of-experts routing?"
+    assert deterministic_rewrite(question, conv) == question
+    assert deterministic_rewrite("And the second one: does it use RL?", conv) == "And PCR: does it use RL?"
+
+
 def test_an_ordinal_after_described_topics_counts_in_the_order_the_user_described_them():
     """fresh13 c02 (round 12): the user described two topics, the answer cited the second topic's paper first;
     "the second one" is the paper of the second topic. Without a word only one paper has (both mention GRPO),

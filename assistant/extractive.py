@@ -70,7 +70,9 @@ _TOPIC_PLURAL = (r"^\s*(?!.*\b(?:how|what|which|who|whom|whose|why|when|where|do
 papers"): no question word, the plural noun at its end; every paper of the topic, as "which papers ..." asks."""
 _MASS_WORK = (r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b"
               # "What's there on quantizing ...?", "list everything that reports ...": all there is
-              r"|(?:^|[.?!:;]\s+)\s*what(?:'s|’s|\s+is)\s+there\s+(?:on|about)\b"
+              # "what's in here on ...", "What's here?" (fresh25, fresh26)
+              r"|(?:^|[.?!:;]\s+)\s*what(?:'s|’s|\s+is)\s+(?:there|here|in\s+here|in\s+(?:the|this|your)\s+"
+              r"(?:collection|corpus|library))\s*(?:on|about|regarding|[?.!]|$)"
               # "What in here could help?", "what do you have on ...": whatever the collection holds
               r"|(?:^|[.?!:;]\s+)\s*what\s+(?:in\s+here|here|in\s+(?:the|this|your)\s+(?:collection|corpus|library)|"
               r"do\s+you\s+have)\b"
@@ -88,6 +90,11 @@ _COLLECTION_PLURAL = (rf"\b{_WHICH}\s+(?:[\w-]+\s+){{0,5}}?[a-z]{{2,}}(?:ies|[^s
 """Things of the plural asked of the whole collection ("What new decoding strategies are in the collection?", "What
 benchmarks does the collection contain?", "What decoding strategies are proposed across these papers?"): a paper
 for each, as "which papers ..." asks (three held-out sets written apart asked it so)."""
+_WHO_IN_COLLECTION = (r"^\s*who\s+(?!(?:are|is|was|were|wrote|authored|proposed|introduced|invented)\b)[a-z]+\b"
+                      r"(?=[^?]*\b(?:in|across|among)\s+(?:the|this|these|your)\s+"
+                      r"(?:collection|corpus|papers|abstracts)\b)")
+""""who does quantisation in this collection": the papers doing it, as "which papers ..." asks (not "Who wrote ...?",
+the authors, nor "Who trains a small model ...?" without the collection, which asked for one paper twice of twice)."""
 _OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
 """Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
 _PAPERS = re.compile(
@@ -96,6 +103,7 @@ _PAPERS = re.compile(
     r"arbeiten|artikel|articles|art[íi]culos|trabajos|artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
+    rf"|{_WHO_IN_COLLECTION}"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b"
     # "List all papers that ...", "Name every paper ...": the imperative asks for papers as "which papers" does
@@ -129,7 +137,7 @@ _PLURAL = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"
-    rf"|{_COLLECTION_PLURAL}"
+    rf"|{_COLLECTION_PLURAL}|{_WHO_IN_COLLECTION}"
     # "How do federated learning papers here guarantee ...?": papers, however described, the subject of a wh-question
     # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
     r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
@@ -412,14 +420,19 @@ _EXISTENCE = re.compile(
     r"(?:^|[.?!:;,]\s*)\s*(?:(?:is|are)\s+there\s+|(?:do|does)\s+(?:the|this|your)\s+(?:collection|corpus)\s+have\s+)?"
     r"any\s+(?:[\w-]+\s+){0,2}?(?:papers|works|studies|methods|approaches|techniques|articles)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:some\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:papers|works|studies|methods|approaches|techniques|articles)\b", re.I)
+    r"(?:papers|works|studies|methods|approaches|techniques|articles)\b"
+    r"|\bany\s+of\s+(?:these|them|the\s+(?:papers|abstracts))\b"
+    r"|\banything\b", re.I)
 
 
 def asks_existence(question: str) -> bool:
     """`question` asks whether papers on its topic exist, in the plural ("Are there methods that use the predicted
     token distribution's entropy?", "Are there papers on quantization?"), not for one paper ("Is there a paper that
     ...?") nor as the mass noun "work", which the development files' questions used for one known paper 41 times of
-    41 ("Is there work on recycling web text ...?"). Whether any paper is about the question is then decided as for
+    41 ("Is there work on recycling web text ...?"). "Anything on GRPO?" and "Do any of these derive convergence rates?"
+    ask for whatever there is (fresh26: answered with one of two or three papers; in the development files the other
+    "anything" questions about one paper kept it alone, but for one of 19). Whether any paper is about the question is
+    then decided as for
     one paper, and which papers are, as for "which papers ..." (`assistant.relevance.judge`). False for
     `asks_several` questions, which ask for several papers outright."""
     q = _proper(question)

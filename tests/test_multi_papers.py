@@ -234,12 +234,21 @@ def test_a_comparative_between_two_named_papers_gives_each_papers_figure(bundled
     # whatever the collection holds on a topic (fresh24 chats: refused at the one-paper threshold)
     ("My pretraining data is running out. What in here could help?", True),
     ("what do you have on speculative decoding?", True),
+    ("what's in here on improving llm pretraining data, like recycling web text?", True),  # chats fresh25
+    ("I'm interested in methods that weight tokens. What's here?", True),  # fresh26
+    ("What is in the collection on decoding?", True),
+    ("What is there to gain from NorMuon?", False),
     # things of the plural asked of the whole collection (fresh10, fresh15, fresh18: answered with one paper)
     ("What optimizers for pretraining are in the collection?", True),
     ("What evaluation benchmarks does the corpus contain?", True),
     ("What compression techniques are proposed across these papers?", True),
     ("What is the speedup of NorMuon in the collection?", False),  # one paper's quantity
     ("What analysis does the collection have?", False),  # "analysis" is no plural
+    # "who" asked of the collection is the papers doing it (fresh26); the authors, or "who" alone, is one paper
+    ("who does quantisation in this collection", True),
+    ("Who works on decoding across these papers?", True),
+    ("Who are the authors of NorMuon in the collection?", False),
+    ("Who trains a small model with RL to rewrite web pages?", False),
 ])
 def test_a_noun_phrase_or_mass_noun_question_asks_for_several_papers(question, several):
     from assistant.extractive import asks_several, question_kind
@@ -304,6 +313,10 @@ def test_the_alternatives_a_theme_question_offers(question, offered):
     ("Are there methods that use the entropy of the predicted distribution?", True),
     ("Are there approaches that prune the beam?", True),
     ("Are there any techniques for cheaper decoding?", True),
+    # whatever there is (fresh26: answered with one of two or three papers)
+    ("anything on GRPO?", True),
+    ("Is there anything on compressing the KV cache?", True),
+    ("Do any of these derive explicit theoretical rates, like convergence rates?", True),
     # one paper asked for, or several asked outright (`asks_several`); "work" asked for one known paper 41 times of 41
     ("Is there a paper that compresses the KV cache?", False),
     ("Is there work on recycling web text for pretraining?", False),
@@ -324,6 +337,13 @@ def test_an_existence_question_names_every_paper_of_its_topic(bundled_store, set
     cited = {c["title"] for c in obj["citations"]}
     assert {"WinQ", "STAR-KV"} <= cited, obj["answer"]
     assert {"WinQ", "STAR-KV"} <= set(_lines_by_title(obj)), obj["answer"]
+
+
+@pytest.mark.integration
+def test_anything_on_a_topic_names_every_paper_of_it(bundled_store, settings):
+    # fresh26: PCR alone; PowerFlow's abstract reports its gains over GRPO too
+    obj = _ask(bundled_store, settings, "anything on GRPO?")
+    assert {"PCR", "PowerFlow"} <= {c["title"] for c in obj["citations"]}, obj["answer"]
 
 
 @pytest.mark.integration

@@ -340,6 +340,20 @@ def test_an_existence_question_names_every_paper_of_its_topic(bundled_store, set
 
 
 @pytest.mark.integration
+def test_a_paper_sharing_a_themes_words_in_passing_is_left_out(bundled_store, settings):
+    # chats fresh25: the papers of pretraining data were named with four more (NorMuon's "data", ALIVE's "tokens");
+    # the membership model leaves out the weakest beside the papers named before them, and says why
+    obj = _ask(bundled_store, settings, "what's in here on improving llm pretraining data, like recycling web text "
+                                        "or selecting better tokens?")
+    cited = {c["title"] for c in obj["citations"]}
+    assert {"RePro", "OPUS"} <= cited and not {"NorMuon", "ALIVE"} & cited, obj["answer"]
+    from assistant.relevance import WEAKER_MEMBER
+
+    left_out = {r["title"] for r in obj["relevance"] if (r.get("note") or "").startswith(WEAKER_MEMBER)}
+    assert {"NorMuon", "ALIVE"} <= left_out, obj["relevance"]
+
+
+@pytest.mark.integration
 def test_anything_on_a_topic_names_every_paper_of_it(bundled_store, settings):
     # fresh26: PCR alone; PowerFlow's abstract reports its gains over GRPO too
     obj = _ask(bundled_store, settings, "anything on GRPO?")

@@ -392,6 +392,10 @@ _ORDINAL = re.compile(
     r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
+_NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
+                           "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
+"""Generic nouns that are also verbs ("Does that work ...?", "Does this model ...?"): after an auxiliary the
+demonstrative alone is the subject."""
 _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
 """'the other one': of two papers, the one the last turn was not about."""
 _PAIR = re.compile(
@@ -1018,9 +1022,11 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     for m in _DEMONSTRATIVE_NP.finditer(text):
         if paper and _points_back(text, m) and not _has_antecedent(text[:m.start()]):
             plural = re.search(r"(?:s|ones)$", m.group(0), re.I) and len(cited) > 1
-            if _AUXILIARY_BEFORE.search(text[:m.start()]) and _NO_VERB_AFTER.match(text[m.end():]):
+            if (_AUXILIARY_BEFORE.search(text[:m.start()]) and _NO_VERB_AFTER.match(text[m.end():])
+                    and m.group(0).split()[-1].lower() in _NOUN_OR_VERB):
                 # "Does that work for image models?": after "does" the demonstrative is the subject and
-                # the generic noun its verb (no other verb follows), so only "that" names the paper
+                # the generic noun its verb (no other verb follows), so only "that" names the paper; "that one"
+                # and "that paper" are the paper whole ("does that one also work on code?")
                 edits.append((m.start(), m.start() + len(m.group(0).split()[0]), paper))
             else:
                 edits.append((m.start(), m.end(), join_names(cited) if plural else paper))

@@ -472,14 +472,18 @@ _DEFINED = re.compile(r"(?:\b[A-Z][\w-]*\s+){0,5}\((?![^()]*\b(?:et\s+al|(?:19|2
 (Balazevic et al., 2019)"), which names the thing cited."""
 
 
-def named_entities(sentence: str, exclude: Sequence[str] = ()) -> list[str]:
+def named_entities(sentence: str, exclude: Sequence[str] = (), defined: bool = False) -> list[str]:
     """Names (`text.name_tokens`: ``GPT-4``, ``AIME``, ``MATH500``) and capitalised terms with a version
     number (``Llama 3``) inside `sentence` that are not in `exclude`,
     leaving out terms the sentence defines ("Quantization-aware training (QAT)"): a sentence naming
-    the models or datasets used names them, it does not define them."""
+    the models or datasets used names them, it does not define them. With `defined`, a defined term counts: the
+    algorithm a method uses is written so ("through Monte Carlo Tree Search (MCTS)")."""
     skip = {e.casefold() for e in exclude}
-    text = _DEFINED.sub(" ", plain(sentence))
-    found = [n for n in name_tokens(text) if n.casefold() not in skip and n not in GENERIC_ACRONYMS]
+    text = plain(sentence) if defined else _DEFINED.sub(" ", plain(sentence))
+    # a field's acronym ("MCTS") names the thing where the sentence defines it
+    terms = {t.strip() for m in _DEFINED.finditer(text) for t in re.findall(r"\(([^()]+)\)", m.group(0))}
+    found = [n for n in name_tokens(text) if n.casefold() not in skip and (n not in GENERIC_ACRONYMS
+                                                                           or defined and n in terms)]
     for m in _VERSIONED.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
         if m.group(0).casefold() not in skip and m.group(0) not in found:
             found.append(m.group(0))
@@ -492,11 +496,17 @@ def noun_key(noun: str) -> str:
     return re.sub(r"(?:ies|y|es|s)$", "", noun.casefold()) or noun.casefold()
 
 
-def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: int = 8) -> list[str]:
+_METHOD_KEYS = frozenset({"algorithm", "method", "technique", "strateg", "framework", "approach", "procedure",
+                          "heuristic", "optimizer", "optimiser", "loss", "objective"})
+"""`noun_key`s of the things an entity question may ask a method to use, which abstracts write as a defined term."""
+
+
+def names_near(sentence: str, noun: str, exclude: Sequence[str] = (), window: int = 8, defined: bool = False
+               ) -> list[str]:
     """`named_entities` of `sentence` within `window` words of a word with `noun`'s stem ("models":
     "... fine-tune Llama 3 and Qwen2.5 models ..."), so that benchmarks named elsewhere in the sentence
-    do not answer "which models"; for "written in" any name counts."""
-    found = named_entities(sentence, exclude)
+    do not answer "which models"; for "written in" any name counts. `defined`: as `named_entities`'."""
+    found = named_entities(sentence, exclude, defined)
     if not noun or noun == "written" or not found:
         return found
     key = noun_key(noun)
@@ -1800,24 +1810,29 @@ class ExtractiveSynthesizer:
         if kind == "entity":
             noun = entity_noun(question) or ""
             key = noun_key(noun) if noun else ""
+            # an algorithm or technique is named as the abstract defines it ("Monte Carlo Tree Search (MCTS)" for
+            # "What search algorithm does DiffuSearch use?"); a model or dataset used is not defined there
+            def near(sentence, noun, exclude=(), window=8):
+                return names_near(sentence, noun, exclude, window, defined=key in _METHOD_KEYS)
+
             exclude = [*names, *re.findall(r"\w+", question), *(s.paper.display_name for s in sources)]
             # "Which reading-comprehension benchmark ...?" answered by "... math, text-to-SQL, and
             # reading-comprehension benchmarks": the abstract names the category, not one benchmark
             cats = {x[2]: category_names(x[2], question) for x in scored}
-            good = [x for x in good if not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]])]
+            good = [x for x in good if not cats[x[2]] or near(x[2], noun, [*exclude, *cats[x[2]]])]
             # the named paper's sentences sharing a word of the question count too, whatever their similarity:
             # a short question ("What model did they train with ALIVE?") is far from the sentence naming it
             # ("We leverage this pipeline to train ALIVE-Coder, a model achieving ...")
             own = [x for x in scored if pointers and x[1] == top_n and x[4] > 0 and all(x is not y for y in good)
-                   and (not cats[x[2]] or names_near(x[2], noun, [*exclude, *cats[x[2]]]))]
-            named = [x for x in [*good, *own] if names_near(x[2], noun, exclude)
+                   and (not cats[x[2]] or near(x[2], noun, [*exclude, *cats[x[2]]]))]
+            named = [x for x in [*good, *own] if near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
             if not named and noun != "written":
                 # named right next to another word of the question's phrase ("LIF neuron groups" for
                 # "which spiking neuron model")
-                named = [x for x in good if any(noun_key(w) in x[2].casefold()
-                                                and names_near(x[2], w, exclude, window=1)
-                                                for w in entity_phrase(question))]
+                named = [x for x in [*good, *own] if any(noun_key(w) in x[2].casefold()
+                                                         and near(x[2], w, exclude, window=1)
+                                                         for w in entity_phrase(question))]
             sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
             if not named and (pointers or len(sources) == 1) and (
                     sizes or key in ("competition", "benchmark", "dataset", "task") or key.startswith("corp")):
@@ -1830,7 +1845,7 @@ class ExtractiveSynthesizer:
                     found = named_entities(x[2], [*exclude, *cats[x[2]]])
                     if key.startswith("corp"):  # a corpus is named beside the data taken from it ("72B tokens
                         # sampled from DCLM-RefinedWeb"), not beside optimizers or baselines
-                        found = [n for n in found if any(n in names_near(x[2], w, exclude) for w in _DATA_WORDS)]
+                        found = [n for n in found if any(n in near(x[2], w, exclude) for w in _DATA_WORDS)]
                     return len(found) >= 2 or (x in good and x[4] > 0 and (found or sizes and has_number(x[2])))
                 named = sorted((x for x in scored if x[1] == top_n and lists(x)), key=lambda x: -x[0])
             if not named and pointers and key:

@@ -502,6 +502,11 @@ def _turn(question, cited=(), standalone=""):
 
 
 @pytest.mark.parametrize("history, question, rewritten", [
+    # "that one" is the paper whole; "Does that work ...?" keeps its verb (fresh19 chats: "does EDEN one also ...")
+    ([_turn("Which of them uses the model's uncertainty?", ["EDEN"])], "does that one also work on code?",
+     "does EDEN also work on code?"),
+    ([_turn("Which of them uses the model's uncertainty?", ["EDEN"])], "Does that work for image models?",
+     "Does EDEN work for image models?"),
     # the subject comes from the paper the answer cited when the user named none ("KV" is no name)
     ([_turn("Is there work on shrinking the KV cache?", ["STAR-KV"])], "How much faster is it?",
      "How much faster is STAR-KV?"),

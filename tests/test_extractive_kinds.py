@@ -183,6 +183,14 @@ def test_extractive_code_link_quotes_the_url_or_says_the_abstract_gives_none(bun
     assert len(obj["citations"]) == 1 and "http" not in obj["answer"]
 
 
+def test_a_defined_term_names_an_algorithm_not_a_model():
+    from assistant.extractive import named_entities
+
+    sentence = "We optimise infilling orders through Monte Carlo Tree Search (MCTS) on Llama 3."
+    assert named_entities(sentence) == ["Llama 3"]  # what a method uses, not what the sentence defines
+    assert named_entities(sentence, defined=True) == ["MCTS", "Llama 3"]
+
+
 def test_entity_question_asks_for_its_head_noun_and_keeps_the_phrase():
     from assistant.extractive import entity_noun, entity_phrase
 
@@ -196,6 +204,9 @@ def test_entity_question_asks_for_its_head_noun_and_keeps_the_phrase():
     ("What spiking neuron model computes the operator primitives in the ANN-to-SNN framework?", "LIF"),
     # the head noun of "math competition benchmarks" is "benchmarks", which the abstract writes
     ("Which math competition benchmarks is the expert-consulting RL method tested on?", "AIME"),
+    # an algorithm is named as the abstract defines it, with a field's acronym (chats fresh15: "The abstracts do not
+    # say.")
+    ("What search algorithm does DiffuSearch use?", "Monte Carlo Tree Search"),
 ])
 def test_extractive_entity_question_quotes_the_sentence_naming_them(bundled_store, settings, question, expected):
     obj = _extractive(bundled_store, settings, question)

@@ -773,6 +773,19 @@ def needs_history(question: str) -> bool:
     return False
 
 
+def _new_topic_after_refusal(question: str, conversation: Conversation) -> bool:
+    """"what about reinforcement learning for robot control?" right after a turn that found no paper (an
+    out-of-collection question): the user goes on probing topics, so it is a search of its own, not a question about
+    a paper cited before the refusal. True when "what/how about" is all that makes `question` a follow-up (without
+    it, `needs_history` is False) and the last turn cited nothing. In the development conversations every such turn
+    (7 of 7) asked about a new topic; glued to an earlier paper, one was answered from it (a new user's trial)."""
+    m = _ABOUT.search(question)
+    if m is None or conversation.turns[-1].citations or _FRAGMENT.search(question):  # "what about for code?"
+        return False
+    rest = question[m.end():].strip(" ,:-—–")
+    return bool(rest) and not needs_history(f"Is there a paper on {rest}")
+
+
 def _about_search(question: str) -> bool:
     """A "What about ..." question that describes its own topic (two or more specific words) and asks the
     collection for it ("What about sparse attention for long documents, any papers on that?", "..., is
@@ -1152,6 +1165,8 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
         return resolve_own_ordinal(question)
+    if _new_topic_after_refusal(question, conversation):
+        return question
     if not getattr(llm, "can_chat", False):
         return deterministic_rewrite(question, conversation)
     text = prompts.get("rewrite").render(history=conversation.history_text(), question=question)

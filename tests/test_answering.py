@@ -1026,6 +1026,22 @@ def test_going_back_passes_over_a_question_no_paper_answered():
         "back to A2RBench: what did it find about 3D tasks?")
 
 
+def test_what_about_a_topic_after_a_refusal_is_a_new_search():
+    """A new user's trial (round 18): after an RL theme and a refused protein question, "what about reinforcement
+    learning for robot control?" became "... (EAPO)" and was answered from EAPO. After a paper, or as a fragment,
+    "what about ..." still goes on about the conversation."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation
+
+    question = "what about reinforcement learning for robot control?"
+    refused = Conversation([_turn("Which papers improve LLM reasoning with RL?", ["EAPO"]),
+                            _turn("Is there anything on protein structure prediction?")])
+    assert standalone_question(question, refused, None) == question
+    assert standalone_question("what about for code?", refused, None) != "what about for code?"
+    answered = Conversation([_turn("Which papers improve LLM reasoning with RL?", ["EAPO"])])
+    assert standalone_question(question, answered, None) != question
+
+
 def test_an_ordinal_heading_is_not_a_reference():
     """fresh26 fc10.5: "thanks, last one: any paper on mixture-of-experts routing?" became "thanks, mHC: any paper on
     ..." and was answered with mHC. Without "the", an ordinal before a colon or dash heads the question; with it

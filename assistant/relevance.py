@@ -804,13 +804,14 @@ def _prefix_distance(stem: str, word: str) -> int:
     return min(row)
 
 
-_SPELLINGS = (("th", "t"), ("ph", "f"), ("c", "k"), ("z", "s"), ("y", "i"))
+_SPELLINGS = (("th", "t"), ("ph", "f"), ("qu", "ku"), ("c", "k"), ("z", "s"), ("y", "i"))
 
 
 def _spelling(word: str) -> str:
     """`word` (lower-case ASCII) spelt as the European languages' cognates of English words differ least:
-    "th" -> "t", "ph" -> "f", "c" -> "k", "z" -> "s", "y" -> "i", doubled letters single ("orthogonal" and
-    "ortogonal", "quantiz" and "Quantisierung", "approxim" and "aproximar", "diffus" and "difusión")."""
+    "th" -> "t", "ph" -> "f", "qu" and "c" -> "k" ("ku"), "z" -> "s", "y" -> "i", doubled letters single ("orthogonal"
+    and "ortogonal", "quantiz" and "Quantisierung" or "cuantización", "approxim" and "aproximar", "diffus" and
+    "difusión")."""
     for a, b in _SPELLINGS:
         word = word.replace(a, b)
     return re.sub(r"(.)\1", r"\1", word)

@@ -1748,6 +1748,10 @@ class ExtractiveSynthesizer:
             evaluated_on = next((w for w in re.findall(r"[\w-]+", question)
                                  if noun_key(w) in ("benchmark", "dataset", "task")), "")
             exclude = [*names, *re.findall(r"\w+", question)]
+            # the quantity the question asks each paper for, as a sentence states it (a speed: fewer steps or less
+            # time too; a memory saving)
+            stated = (SPEED_STATED if SPEED.search(question)
+                      else MEMORY_STATED if re.search(r"\bmemory\b", question, re.I) else None)
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
@@ -1763,6 +1767,11 @@ class ExtractiveSynthesizer:
                         first = proposal[0]
                     picked = [first] + ([proposal[0]] if proposal and proposal[0] is not first else [])
                     finds = lambda x: own.search(x[2]) and _RESULT.search(x[2]) and has_number(x[2])  # noqa: E731
+                    if stated is not None and any(finds(x) and stated.search(fold(x[2])) for x in mine):
+                        # "what does each speed up and by how much?": the result stating the quantity asked ("WinQ
+                        # accelerates QAT by up to 4×"), not another of its results ("improves ... by up to 8.8%")
+                        finds = lambda x: (own.search(x[2]) and _RESULT.search(x[2]) and has_number(x[2])  # noqa: E731
+                                           and stated.search(fold(x[2])))
                     if not any(finds(x) for x in picked):
                         # and what it finds: its result sentence with a number, when no picked one is
                         found = [x for x in mine if all(x is not y for y in picked) and finds(x)]

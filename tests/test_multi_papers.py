@@ -207,6 +207,10 @@ def test_a_benchmark_named_with_a_modifier_keeps_the_paper_naming_it(bundled_sto
 @pytest.mark.parametrize("question, titles, facts", [
     ("Which is faster, STAR-KV or WinQ?", ["STAR-KV", "WinQ"], ["6.9×", "4×"]),
     ("Which of NorMuon and WinQ reports the bigger improvement?", ["NorMuon", "WinQ"], ["21.74%", "8.8%"]),
+    # each paper's speed, not another of its results (a new user's trial and fresh26: WinQ's 8.8% gain, not its 4×)
+    ("Compare NorMuon and WinQ: what does each speed up and by how much?", ["NorMuon", "WinQ"], ["21.74%", "4×"]),
+    ("NorMuon and WinQ both claim to make training faster. what numbers do they report?", ["NorMuon", "WinQ"],
+     ["21.74%", "4×"]),
 ])
 def test_a_comparative_between_two_named_papers_gives_each_papers_figure(bundled_store, settings, question, titles,
                                                                           facts):

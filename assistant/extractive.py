@@ -432,9 +432,8 @@ def asks_existence(question: str) -> bool:
     41 ("Is there work on recycling web text ...?"). "Anything on GRPO?" and "Do any of these derive convergence rates?"
     ask for whatever there is (fresh26: answered with one of two or three papers; in the development files the other
     "anything" questions about one paper kept it alone, but for one of 19). Whether any paper is about the question is
-    then decided as for
-    one paper, and which papers are, as for "which papers ..." (`assistant.relevance.judge`). False for
-    `asks_several` questions, which ask for several papers outright."""
+    then decided as for one paper, and which papers are, as for "which papers ..." (`assistant.relevance.judge`).
+    False for `asks_several` questions, which ask for several papers outright."""
     q = _proper(question)
     return not asks_several(q) and bool(_EXISTENCE.search(re.sub(r"\([^()]*\)", " ", q)))
 

@@ -3,9 +3,10 @@
 ``python -m benchmarks.bm25_stemmer``
 
 `FieldStemmer` joins the field's clipped words ("math", "params") to their full forms, British spellings to American
-("quantisation") and an acronym's plural to its singular ("LLMs"); this prints nDCG@10 and Recall@100 of `store.bm25.BM25Index` (bm25s, Lucene, k1=0.9, b=0.4) over
-the 5,183 SciFact abstracts (title + abstract) with each stemmer, on the train queries (809) and the test queries
-(300): the change must not cost a biomedical collection its BM25. No embedding: a few seconds.
+("quantisation") and an acronym's plural to its singular ("LLMs"); this prints nDCG@10 and Recall@100 of
+`store.bm25.BM25Index` (bm25s, Lucene, k1=0.9, b=0.4) over the 5,183 SciFact abstracts (title + abstract) with each
+stemmer, on the train queries (809) and the test queries (300): the change must not cost a biomedical collection its
+BM25. No embedding: a few seconds.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fit the theme-membership model of `assistant.relevance` on evidence dumps (`benchmarks.answers_dev --dump`).
 
-``python -m benchmarks.fit_theme FEATURES.jsonl [MORE.jsonl ...] [--min-member 0.2]``
+``python -m benchmarks.fit_theme FEATURES.jsonl [MORE.jsonl ...] [--min-member 0.15]``
 
 A theme question ("Which papers use reinforcement learning for reasoning?", `extractive.asks_several` or
 `extractive.asks_existence`) is answered with every paper the relevance gate keeps. Papers that share the theme's

@@ -807,6 +807,11 @@ def _prefix_distance(stem: str, word: str) -> int:
 _SPELLINGS = (("th", "t"), ("ph", "f"), ("qu", "ku"), ("c", "k"), ("z", "s"), ("y", "i"))
 
 
+_PROTHETIC_E = re.compile(r"^(in|des)?es(?=[bdfgklmnpqrtv])")
+"""The "e" Spanish and Portuguese write before "s" and a consonant, where English has none ("estrategia" for
+"strategy", "inestabilidad" for "instability"), in `_spelling`'s letters."""
+
+
 def _spelling(word: str) -> str:
     """`word` (lower-case ASCII) spelt as the European languages' cognates of English words differ least:
     "th" -> "t", "ph" -> "f", "qu" and "c" -> "k" ("ku"), "z" -> "s", "y" -> "i", doubled letters single ("orthogonal"
@@ -864,11 +869,16 @@ def cognates(question: str, bm25) -> list[str]:
         if not plain.isascii():
             continue
         plain = _spelling(plain)
-        stems = by_start.get(plain[:2], ())
-        found = next((w for s, w in stems if plain.startswith(s)), None)
-        if found is None:
-            found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(plain) + 1
-                          and _prefix_distance(s, plain) <= 1), None)
+        found = None
+        # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad")
+        for form in dict.fromkeys([plain, _PROTHETIC_E.sub(r"\1s", plain)]):
+            stems = by_start.get(form[:2], ())
+            found = next((w for s, w in stems if form.startswith(s)), None)
+            if found is None:
+                found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(form) + 1
+                              and _prefix_distance(s, form) <= 1), None)
+            if found:
+                break
         if found and found not in out:
             out.append(found)
     return out

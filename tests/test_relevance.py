@@ -1231,7 +1231,7 @@ _DECODING_PAPERS = [
                  "distribution, approximating beam search with fewer expansions."},
     {"id": "orth", "title": "Orthogonal updates for optimizers",
      "abstract": "An optimizer that orthogonalizes each update matrix and rescales it per neuron speeds up "
-                 "pretraining of language models."},
+                 "pretraining of language models without instability."},
     {"id": "kv", "title": "Cache eviction for long contexts",
      "abstract": "Evicting cache entries by attention score keeps memory bounded for long documents; the entries "
                  "kept are quantized to 4 bits."},
@@ -1260,6 +1260,8 @@ def test_cognates_of_a_spanish_question_are_the_collections_english_stems(fake_s
     # Spanish "cu" is English "qu" (a new user's trial: "cuantización" matched nothing, the German form did)
     assert cognates("¿Qué artículos tratan sobre la cuantización?", bm25) == \
         cognates("Welche Arbeiten behandeln Quantisierung?", bm25) == ["quantiz"]
+    # the "e" Spanish writes before "s" and a consonant (fresh28: "inestabilidad" matched nothing)
+    assert cognates("¿Qué artículos abordan la inestabilidad del entrenamiento?", bm25) == ["instabl"]
 
 
 def test_cognates_do_not_depend_on_the_process_string_hashing():

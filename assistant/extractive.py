@@ -664,6 +664,8 @@ _FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|
                             r"\bquant(?:os|as|i|e)\b|多少个|几个|几种|몇\s*개", re.I)
 """A count of things asked in another language ("Wie viele Einstellungen", "Combien de configurations",
 "¿Cuántos ajustes?"); not "De combien ..." (by how much)."""
+_FOREIGN_HOW_MUCH = re.compile(r"\bwie\s+(?:viel|stark)\b|\bcombien\b|\bcu[áa]nto\b|\bquanto\b|多少|얼마", re.I)
+""""How much" in another language; asked twice, a question asks two quantities."""
 _FOREIGN_SPEED = re.compile(r"加速|提速|更快|速度|高速|速く|빠르|가속|속도|"
                             r"\bschneller\b|beschleunig|geschwindigkeit|"
                             r"\bplus\s+(?:rapide|vite)\b|acc[ée]l[èée]r|\bvitesse\b|"
@@ -1799,7 +1801,14 @@ class ExtractiveSynthesizer:
                     numeric = [x for x in numeric if states_count(x[2])] or numeric
                 elif _FOREIGN_SPEED.search(fold(question)):
                     # "最多能加速多少？": the speed-up ("accelerates QAT by up to 4×"), not the accuracy gain
-                    numeric = [x for x in numeric if SPEED_STATED.search(fold(x[2]))] or numeric
+                    speed = [x for x in numeric if SPEED_STATED.search(fold(x[2]))]
+                    other = [x for x in numeric if all(x is not y for y in speed)]
+                    if speed and other and len(_FOREIGN_HOW_MUCH.findall(fold(question))) >= 2:
+                        # "Um wie viel beschleunigt WinQ ..., und um wie viel verbessert es ...?": the speed-up
+                        # and the best other figure (fresh28: the accuracy gain was left out)
+                        return "number", [(x[1], x[2], x[3], None) for x in sorted(
+                            [speed[0], other[0]], key=lambda x: (x[1], x[5]))]
+                    numeric = speed or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
             if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):

@@ -284,6 +284,14 @@ def test_a_speed_asked_in_another_language_is_answered_with_the_stated_speed(bun
 
 
 @pytest.mark.integration
+def test_two_quantities_asked_in_another_language_are_both_answered(bundled_store, settings):
+    # fresh28 h20: the speed-up was given and the accuracy gain the second clause asks for left out
+    obj, cited = _ask(bundled_store, settings, "Um wie viel beschleunigt WinQ das quantisierungsbewusste Training, "
+                                               "und um wie viel verbessert es die Sub-4-Bit-Quantisierung?")
+    assert cited == ["WinQ"] and "4×" in obj["answer"] and "8.8%" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
 def test_an_abbreviation_stands_for_the_long_forms_the_collection_defines_for_it(bundled_store):
     from assistant.relevance import defined_long_forms
 

@@ -480,7 +480,8 @@ def named_entities(sentence: str, exclude: Sequence[str] = (), defined: bool = F
     skip = {e.casefold() for e in exclude}
     text = plain(sentence) if defined else _DEFINED.sub(" ", plain(sentence))
     # a field's acronym ("MCTS") names the thing where the sentence defines it
-    terms = {t.strip() for m in _DEFINED.finditer(text) for t in re.findall(r"\(([^()]+)\)", m.group(0))}
+    terms = {t.strip() for m in _DEFINED.finditer(text) for t in re.findall(r"\(([^()]+)\)", m.group(0))
+             } if defined else set()
     found = [n for n in name_tokens(text) if n.casefold() not in skip and (n not in GENERIC_ACRONYMS
                                                                            or defined and n in terms)]
     for m in _VERSIONED.finditer(text):  # "Llama 3", "Qwen2.5": a capitalised term with a version number
@@ -1771,8 +1772,7 @@ class ExtractiveSynthesizer:
                     if stated is not None and any(finds(x) and stated.search(fold(x[2])) for x in mine):
                         # "what does each speed up and by how much?": the result stating the quantity asked ("WinQ
                         # accelerates QAT by up to 4×"), not another of its results ("improves ... by up to 8.8%")
-                        finds = lambda x: (own.search(x[2]) and _RESULT.search(x[2]) and has_number(x[2])  # noqa: E731
-                                           and stated.search(fold(x[2])))
+                        finds = lambda x, result=finds: result(x) and stated.search(fold(x[2]))  # noqa: E731
                     if not any(finds(x) for x in picked):
                         # and what it finds: its result sentence with a number, when no picked one is
                         found = [x for x in mine if all(x is not y for y in picked) and finds(x)]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 
 import numpy as np
 
@@ -31,16 +30,11 @@ from benchmarks.fit_relevance import fit
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4)
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
-
-
 def member_rows(lines: list[dict]) -> list[dict]:
     """One row per paper the gate kept beside the best of each ``multi`` question of `lines` (dump lines; a paper
     the membership model left out counts as kept, by its note's `relevance.WEAKER_MEMBER`): ``file``, ``x``
     (`relevance.member_features`), ``gold``."""
-    from assistant.relevance import WEAKER_MEMBER, member_features
+    from assistant.relevance import WEAKER_MEMBER, _logit, member_features
 
     questions: dict[tuple, list[dict]] = collections.defaultdict(list)
     for line in lines:

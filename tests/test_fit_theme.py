@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from benchmarks import fit_theme
 
@@ -30,7 +31,7 @@ def test_rows_are_the_papers_kept_beside_a_themes_best(tmp_path):
     # per question: "member" and "passing" (kept, or left out by the membership model); not the best, nor "other"
     assert len(rows) == 2 * 6 * 2
     assert sum(r["gold"] for r in rows) == 12
-    assert {r["x"][2] for r in rows} == {fit_theme.math.log(2), fit_theme.math.log(3)}  # log(rank + 1)
+    assert {r["x"][2] for r in rows} == {math.log(2), math.log(3)}  # log(rank + 1)
 
 
 def test_the_fit_drops_the_passing_papers_and_prints_the_weights(tmp_path, capsys):

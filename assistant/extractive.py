@@ -1247,6 +1247,28 @@ def asks_problem(question: str) -> bool:
     return bool(_PROBLEM_Q.search(fold(question)))
 
 
+_REQUIREMENT_Q = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?|hmm|thanks)\W+)*(?:does|do|did|is|are|will|would|can|could)\b"
+                            r"[^?]*?\b(?:still\s+|also\s+)?(?:need|needs|require|requires|rely\s+on|depend\s+on)\b", re.I)
+_REQUIREMENT = re.compile(r"\bwithout\b|\brequires?\s+no\b|\bno\s+(?:need|extra|additional|specialized|further)\b|"
+                          r"\b\w+-free\b|\bplug-and-play\b|\bindependently\b|\bonly\s+(?:needs?|requires?)\b|"
+                          r"\bneeds?\s+only\b|\bmodel-agnostic\b|\boff-the-shelf\b|\bno\s+\w+\s+(?:is|are)\s+"
+                          r"(?:needed|required)\b", re.I)
+"""A yes/no question asking what a method needs ("Does it still need those experts at test time?", "Does their method
+need fine-tuning?"), and a sentence stating what it does without ("training-free", "plug-and-play", "requires no
+specialized training", "solve questions independently")."""
+
+
+def asks_requirement(question: str) -> bool:
+    """True when `question` asks whether a method needs something (`_REQUIREMENT_Q`): the abstract answers it where it
+    says what the method does without (`states_requirement`), in words the question rarely shares."""
+    return bool(_REQUIREMENT_Q.search(fold(question)))
+
+
+def states_requirement(sentence: str) -> bool:
+    """True when `sentence` states what a method does without or needs only (`_REQUIREMENT`)."""
+    return bool(_REQUIREMENT.search(plain(sentence)))
+
+
 # --- the learned sentence scorer ------------------------------------------------------------------------
 
 SENTENCE_FEATURES = ("similarity_gap", "overlap_gap", "distinctive", "bigrams", "names", "spells_out", "contribution",
@@ -1612,9 +1634,25 @@ class ExtractiveSynthesizer:
                 chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
                 if chain:
                     return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
+            findings = [x for x in ranked if _FINDS.search(x[2])]
+            if role == "why" and findings:
+                # the cause is asked in other words than the abstract's symptom ("stall" against "slow convergence
+                # and early performance plateau"), so no sentence names it: the paper's finding ("We find that the
+                # weights converge to flat regions around saddle points") and the best others
+                return sorted([findings[0], *(x for x in ranked if x is not findings[0])][:limit], key=lambda x: x[5])
         # the best sentence, and those close to it in log-odds (the answer may take two sentences)
         top = learned[ranked[0][5]]
         chosen = [x for x in ranked if learned[x[5]] >= top - self.summary_margin][:limit]
+        if asks_requirement(question) and not quantity:
+            # "Does it still need those experts at test time?": the sentences saying what it does without ("...
+            # well-optimized to solve questions independently", "training-free", "without any fine-tuning"),
+            # then the best others (fresh dev chats: 8 such turns quoted neither)
+            # (one carrying the question's own words first: "without any fine-tuning" for "require fine-tuning?")
+            asked = focus_stems(question, pointers)
+            stating = sorted((x for x in ranked if states_requirement(x[2])),
+                             key=lambda x: not asked & stems(x[2]))[:2]
+            if stating:
+                chosen = [*stating, *(x for x in chosen if all(x is not y for y in stating))][:limit]
         chosen.sort(key=lambda x: x[5])
         sides = choice_sides(question)
         if sides and not any(weighs(sides, x[2]) for x in chosen):
@@ -1984,6 +2022,33 @@ class ExtractiveSynthesizer:
         merged = sorted([*picked, *added], key=lambda x: order.get(x[1], len(order)))
         return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
 
+    def _named(self, question: str, picked: list[tuple], sources: Sequence[Source], embedder: Embedder | None
+               ) -> list[tuple]:
+        """`picked` (the ``(n, sentence, similarity, title)`` answer to `question`, one paper's) with the sentence that
+        introduces the paper's name (the first of its abstract naming its display name: "In this paper, we introduce
+        alignment-aware decoding (AAD), ..."), in the abstract's order, when the question does not name the paper and
+        no quoted sentence is that one: a reader asking for a method in words learns which it is and what its name
+        stands for, not "AAD can be interpreted as ...". Unchanged for an answer from several papers and for a paper
+        whose name no sentence writes (a real title, or one derived from the abstract's first words)."""
+        from assistant.relevance import sentence_vectors
+
+        n = picked[0][0]
+        source = next((s for s in sources if s.n == n), None)
+        if source is None or any(x[0] != n for x in picked):
+            return picked
+        name = source.paper.display_name
+        if any(mentions(fold(source.paper.title), nm) for nm in name_tokens(fold(question))) \
+                or named_by_expansion(question, source.paper):
+            return picked
+        sentences = sentence_vectors(source.paper, embedder)[0]
+        naming = next((sent for sent in sentences if mentions(sent, name)), None)
+        if naming is None or any(x[1] == naming for x in picked):
+            return picked
+        title = next((x[3] for x in picked if x[3]), None)
+        order = {sent: i for i, sent in enumerate(sentences)}
+        merged = sorted([*picked, (n, naming, None, None)], key=lambda x: order.get(x[1], len(order)))
+        return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed
         by ``[n]``, one line per paper for a several-paper question, or `assistant.prompts.CANNOT_ANSWER`.
@@ -2000,6 +2065,8 @@ class ExtractiveSynthesizer:
         kind, picked = self._pick(question, sources, embedder)
         if picked and kind != "papers":
             picked = self._each_clause(question, picked, sources, embedder)
+        if picked and kind in ("other", "paper", "definition"):
+            picked = self._named(question, picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them

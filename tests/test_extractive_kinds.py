@@ -1449,3 +1449,63 @@ def test_a_rewrites_earlier_question_about_a_quoted_paper_sets_no_detail():
                  "key…''s code public?)")
     assert detail_asked(rewritten) is None and question_kind(rewritten) != "detail"
     assert detail_asked("Is its code on GitHub? (follow-up to: Is there a paper on robots?)") == "code"
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("Does it still need those experts at test time?", True),
+    ("ok, and does their method require any fine-tuning", True),
+    ("Would EDEN rely on a separate draft model?", True),
+    ("How much memory does STAR-KV need?", False),  # a quantity, not a yes/no question
+    ("Which papers need fewer training steps?", False),
+])
+def test_a_requirement_question_asks_whether_a_method_needs_something(question, asks):
+    from assistant.extractive import asks_requirement
+
+    assert asks_requirement(question) is asks
+
+
+@pytest.mark.parametrize("sentence, states", [
+    ("ANN-to-SNN conversion offers a practical, training-free route to spiking large language models.", True),
+    ("Theoretically, AAD can be interpreted as implicit reward optimization, yet it requires no specialized training "
+     "beyond the standard DPO setup.", True),
+    ("During evaluation, the policy model has been well-optimized to solve questions independently.", True),
+    ("Extensive experiments show that WinQ accelerates QAT by up to 4$\\times$.", False),
+])
+def test_a_sentence_states_what_a_method_does_without(sentence, states):
+    from assistant.extractive import states_requirement
+
+    assert states_requirement(sentence) is states
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # quoted its entropy mechanism and results, not that it is plug-and-play (dev chats: "Does it need extra training?")
+    ("Does EDEN need any extra training?", "plug-and-play"),
+    ("Does EAPO need the external experts when it is evaluated?", "solve questions independently"),
+    ("Do the spiking-conversion operators require fine-tuning the model?", "without any fine-tuning"),
+])
+def test_a_requirement_question_quotes_what_the_method_does_without(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, name, paper", [
+    # quoted "AAD can be interpreted as ..." without ever saying what AAD is
+    ("Is there a way to align a model better at decoding time using only what DPO training already gives?",
+     "alignment-aware decoding (AAD)", "AAD"),
+    # quoted the pipeline's stages and findings, never its name
+    ("any paper on testing abstract reasoning of LLMs in a way that can't be memorized?", "A²RBench", "A$^2$RBench"),
+])
+def test_a_paper_asked_for_in_words_is_named_in_the_answer(bundled_store, settings, question, name, paper):
+    obj = _extractive(bundled_store, settings, question)
+    assert name in obj["answer"], obj["answer"]
+    assert _cited_titles(obj) == [paper], obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_why_question_in_other_words_than_the_symptom_quotes_the_papers_finding(bundled_store, settings):
+    """"get stuck" is not the abstract's "slow convergence and early performance plateau": no sentence names the
+    symptom, and the answer quoted background and results instead of the cause it finds."""
+    obj = _extractive(bundled_store, settings, "Why does low-bit quantization-aware training get stuck?")
+    assert "saddle points" in obj["answer"], obj["answer"]

@@ -1247,8 +1247,9 @@ def asks_problem(question: str) -> bool:
     return bool(_PROBLEM_Q.search(fold(question)))
 
 
-_REQUIREMENT_Q = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?|hmm|thanks)\W+)*(?:does|do|did|is|are|will|would|can|could)\b"
-                            r"[^?]*?\b(?:still\s+|also\s+)?(?:need|needs|require|requires|rely\s+on|depend\s+on)\b", re.I)
+_REQUIREMENT_Q = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?|hmm|thanks)\W+)*"
+                            r"(?:does|do|did|is|are|will|would|can|could)\b[^?]*?\b(?:still\s+|also\s+)?"
+                            r"(?:need|needs|require|requires|rely\s+on|depend\s+on)\b", re.I)
 _REQUIREMENT = re.compile(r"\bwithout\b|\brequires?\s+no\b|\bno\s+(?:need|extra|additional|specialized|further)\b|"
                           r"\b\w+-free\b|\bplug-and-play\b|\bindependently\b|\bonly\s+(?:needs?|requires?)\b|"
                           r"\bneeds?\s+only\b|\bmodel-agnostic\b|\boff-the-shelf\b|\bno\s+\w+\s+(?:is|are)\s+"

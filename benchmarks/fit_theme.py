@@ -8,8 +8,9 @@ words in passing are kept too: in the development files a third of the papers na
 gold papers. The membership model is a logistic regression over four inputs of each kept paper but the best one
 (`relevance.member_features`): its log-odds of relevance, its dense similarity above the median of the other retrieved
 papers (``dense_gap``), the log of its rank among the kept papers plus one (the more papers named before it, the
-stronger the evidence a further one needs), and its log-odds below the best paper's. It is fit on the kept papers of the dumps' ``multi`` questions, labelled
-by whether each is gold, by gradient descent on the L2-regularised log-loss (numpy; `benchmarks.fit_relevance.fit`).
+stronger the evidence a further one needs), and its log-odds below the best paper's. It is fit on the kept papers of
+the dumps' ``multi`` questions, labelled by whether each is gold, by gradient descent on the L2-regularised log-loss
+(numpy; `benchmarks.fit_relevance.fit`).
 
 Prints, for each held-out file in turn (leave-one-file-out: fit on the others), how many gold papers and how many
 other papers a probability threshold would drop, summed over the files, for a grid of thresholds; then the weights

@@ -460,6 +460,11 @@ _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)
                            r"(?P<aux>do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
                            r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
 _COPULA = {"is", "are", "was", "were"}
+_COMPARATIVE_OF_GIVEN = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|thanks)[,\s]+)?how\s+much\s+(?:[a-z]+er|more|less|fewer)"
+                                   r"(?:\s+[a-z][\w-]+)?\s+(?P<aux>do|does|did|is|are|was|were|can|could|will|would)\s+"
+                                   r"(?:the\s+)?(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
+"""A comparative asked of a thing with no method named ("How much faster does attention get?"): faster with what the
+conversation is about, when the last answer gave the thing (`refers_to_last_answer`)."""
 
 
 def _given_figure(question: str, given: str) -> bool:
@@ -481,11 +486,13 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     its text or the abstract of a paper it cited ("What property does the projection restore?" after an
     answer quoting "... projects the residual connection space ...", "What size is the policy model?"
     after an answer citing a paper whose abstract speaks of "the policy model"): "the" marks something
-    already given, and the conversation gave it; or a figure the last answer gave (`_given_figure`). A search
+    already given, and the conversation gave it; or a thing the last answer gave, asked a comparative with no
+    method named ("How much faster does attention get?" after STAR-KV, `_COMPARATIVE_OF_GIVEN`: faster with it);
+    or a figure the last answer gave (`_given_figure`). A search
     ("Which paper ...", "Is there ...") is never one."""
     if conversation is None or not conversation.turns or _entities(question):
         return False
-    m = _DEFINITE_ANY.search(" ".join(question.split()))
+    m = _DEFINITE_ANY.search(" ".join(question.split())) or _COMPARATIVE_OF_GIVEN.search(" ".join(question.split()))
     last = conversation.turns[-1]
     if not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
@@ -954,6 +961,23 @@ def _ordered_referents(conversation: Conversation, returning: bool = False) -> l
     return seen
 
 
+def _recent_pair(conversation: Conversation) -> list[str] | None:
+    """The two papers the turns after the latest list (an answer citing two or more) were each about alone, in the order
+    they came up: after "Are there methods that fine-tune LLMs without external reward?" answered with three papers, two
+    turns about PowerFlow and one about EAPO, "the two" are PowerFlow and EAPO, not the list's last two. None when
+    fewer than two such papers came up since the list."""
+    subjects: list[str] = []
+    for turn in reversed(conversation.turns):
+        cited = _cited_names(turn)
+        if len(cited) >= 2:
+            break
+        if cited and cited[0] not in subjects:
+            subjects.append(cited[0])
+            if len(subjects) == 2:
+                return subjects[::-1]
+    return None
+
+
 def resolve_own_ordinal(question: str) -> str:
     """`question` with an ordinal that counts through names the question itself gave ("the first one",
     "the latter") replaced by that name; unchanged when there is none.
@@ -1019,9 +1043,10 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     text = _ORDINAL.sub(ordinal, text)
     pair = next((m for m in _PAIR.finditer(text) if len(_entities(text[:m.start()])) < 2), None)
     if pair and len(referents) >= 2:
-        # "Which of the two reports a bigger percentage?": the two papers of the latest list, else the two
-        # the conversation cited last
-        text = text[:pair.start()] + join_names(referents if len(referents) == 2 else referents[-2:]) + text[pair.end():]
+        # "Which of the two reports a bigger percentage?": the two papers of the latest list; of a longer list, the
+        # two the turns since were about (`_recent_pair`), else its last two
+        two = referents if len(referents) == 2 else (_recent_pair(conversation) or referents[-2:])
+        text = text[:pair.start()] + join_names(two) + text[pair.end():]
         changed = True
     other = _OTHER.search(text)
     if other and len(referents) >= 2:

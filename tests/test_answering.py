@@ -1184,6 +1184,41 @@ def test_the_two_papers_under_discussion_are_named_for_the_two_or_both():
     assert not needs_history("Do both WinQ and EDEN use GPUs?")
 
 
+def test_the_two_after_a_longer_list_are_the_two_papers_the_turns_since_were_about():
+    """fresh27: a three-paper answer, then turns about its first paper and about a paper found later; "Compare the
+    two" compared the list's last two (EAPO and ALIVE, which no turn was about) and "the second one" followed it."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Any methods that fine-tune LLMs without external reward?", ["PowerFlow", "EAPO", "ALIVE"]),
+                         _turn("How does it trade off reasoning against creativity?", ["PowerFlow"]),
+                         _turn("Is there a paper where a reasoner asks outside experts for help?", ["EAPO"])])
+    assert deterministic_rewrite("Compare the two: where does each get its training signal?", conv) == (
+        "Compare PowerFlow and EAPO: where does each get its training signal?")
+    # right after the list, the turns since name no two papers: the list's last two, as before
+    assert deterministic_rewrite("Compare the two.", Conversation(conv.turns[:1])) == "Compare EAPO and ALIVE."
+
+
+def test_a_comparative_asked_of_a_thing_the_last_answer_gave_refers_back():
+    """fresh27: "How much faster does attention get?" after an answer about STAR-KV was asked of the collection and
+    answered "The abstracts do not say."; faster is faster with STAR-KV, whose abstract gives attention."""
+    from assistant.answering import refers_to_last_answer, standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    abstract = "We compress the KV cache with low-rank projections. Our kernels speed up the attention module 6.9x."
+    conv = Conversation([Turn("Is there a paper on low-rank KV cache compression?", answer="STAR-KV compresses [1].",
+                              citations=(Citation(1, Paper(abstract=abstract, title="STAR-KV", id="p1")),))])
+    assert refers_to_last_answer("How much faster does attention get?", conv)
+    assert standalone_question("How much faster does attention get?", conv, None) == (
+        "How much faster does attention get? (STAR-KV)")
+    # a thing the last answer did not give, or no comparative: a question of its own
+    for question in ("How much faster does speculative decoding get?", "How much does quantization improve accuracy?",
+                     "How much faster is NorMuon than AdamW?"):
+        assert standalone_question(question, conv, None) == question
+
+
 def test_a_turn_that_found_no_paper_is_passed_over_when_the_follow_up_goes_on_about_an_earlier_paper():
     from assistant.answering import deterministic_rewrite
     from assistant.conversation import Conversation, Turn

@@ -1850,7 +1850,8 @@ class ExtractiveSynthesizer:
                     numeric = speed or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
-            if not chosen and asks_for_paper(question) and not asks_absent_thing(question, sources[0].paper.abstract):
+            if not chosen and (asks_for_paper(question) or searches_for_paper(question)) and not asks_absent_thing(
+                    question, sources[0].paper.abstract):
                 # "Is there a way to shorten how long users wait, and by how much?": the paper asked for
                 # is the gate's; its quantity is written in other words ("time-to-first-response by over
                 # 60%") or not as a number ("gains in diversity and quality"): what the paper does and

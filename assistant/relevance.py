@@ -751,12 +751,15 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
 # --- lexical ------------------------------------------------------------------------------------------
 
 _EVALUATED_ON = re.compile(r"\b(?:results?|evaluat(?:e|es|ed|ing|ion)|tested|tests?|experiments?|benchmarked|"
-                           r"scores?|numbers?|performance)\s+(?:on|in|for|across|with)\b", re.I)
+                           r"scores?|numbers?|performance)\s+(?:on|in|for|across|with)\b"
+                           r"|\b(?:report|reports|reported|reporting|show|shows|give|gives)\s+(?:[\w-]+\s+){1,3}?"
+                           r"(?:results?|scores?|numbers?)\b", re.I)
 _EVALUATION_FRAME = frozenset("""result results evaluate evaluates evaluated evaluating evaluation tested test tests
 experiment experiments benchmarked score scores numbers performance benchmark benchmarks task tasks dataset
 datasets""".split())
 """A theme asked as what papers are evaluated on ("Which papers report results on code generation or coding
-benchmarks?", "Which papers evaluate on math reasoning tasks?"): the words of evaluating (`_EVALUATION_FRAME`) are
+benchmarks?", "Which papers evaluate on math reasoning tasks?", "Which papers report code generation results?"): the
+words of evaluating (`_EVALUATION_FRAME`) are
 the question's frame, which nearly every empirical abstract shares; its theme is the rest ("code generation",
 "math reasoning"). Kept as key words they matched "results" and "benchmarks" in every abstract, and the theme's
 papers were listed with most of the collection."""
@@ -813,6 +816,10 @@ _PROTHETIC_E = re.compile(r"^(in|des)?es(?=[bdfgklmnpqrtv])")
 "strategy", "inestabilidad" for "instability"), in `_spelling`'s letters."""
 
 
+_NEGATIVE_PREFIX = re.compile(r"(?:in|un|des|dis)(?=[a-z]{7})")
+"""A negative prefix of a cognate ("instabilidad", "Instabilität", "desestabiliza"), before seven letters or more."""
+
+
 def _spelling(word: str) -> str:
     """`word` (lower-case ASCII) spelt as the European languages' cognates of English words differ least:
     "th" -> "t", "ph" -> "f", "qu" and "c" -> "k" ("ku"), "z" -> "s", "y" -> "i", doubled letters single ("orthogonal"
@@ -849,7 +856,9 @@ def cognates(question: str, bm25) -> list[str]:
         if len(_COGNATE_STEMS) >= 8:  # a collection's index, and the few papers of recent answers
             _COGNATE_STEMS.clear()
         stem = _stemmer()
-        generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()}
+        # (not "abstract": another language's word for an abstract is no cognate of it, "abstrait"/"abstracto" is the
+        # adjective of "abstract reasoning")
+        generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()} - {stem("abstract")}
         by_start: dict[str, list[str]] = {}
         for s in vocab:  # passed on as a word that stems to the stem: itself, or with an "e" ("respons")
             word = next((w for w in (s, s + "e") if stem(w) == s), None)
@@ -871,8 +880,11 @@ def cognates(question: str, bm25) -> list[str]:
             continue
         plain = _spelling(plain)
         found = None
-        # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad")
-        for form in dict.fromkeys([plain, _PROTHETIC_E.sub(r"\1s", plain)]):
+        # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
+        # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
+        forms = [plain, _PROTHETIC_E.sub(r"\1s", plain)]
+        forms += [f[len(m.group(0)):] for f in forms if (m := _NEGATIVE_PREFIX.match(f))]
+        for form in dict.fromkeys(forms):
             stems = by_start.get(form[:2], ())
             found = next((w for s, w in stems if form.startswith(s)), None)
             if found is None:

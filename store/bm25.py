@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN_PATTERN = rf"[{_CJK}]|\d+(?:[.,]\d+)+|[^\W{_CJK}]+"
 K1, B = 0.9, 0.4
-PARAMS = f"lucene k1={K1} b={B} tokens=5-nfkc-field-us"  # part of the cache key: a change rebuilds cached indexes
+PARAMS = f"lucene k1={K1} b={B} tokens=5-nfkc-field-us-stab"  # part of the cache key: a change rebuilds cached indexes
 
 
 def _nfkc(texts: list[str]) -> list[str]:
@@ -42,6 +42,11 @@ CLIPPED = {"math": "mathematics", "maths": "mathematics", "param": "parameter", 
 """Clipped words of the field's writing and their full forms, which Snowball stems apart ("math" against "mathemat"
 of "mathematical"): a question on "math reasoning" is about abstracts writing "mathematical reasoning". "nets" are
 networks ("spiking nets"); not "net", which is also the net of a gain."""
+STABILITY = {w: "stability" for w in ("unstable", "unstably", "instability", "instabilities", "stabilities")}
+"""The forms of "stability" Snowball stems apart ("stability" -> "stabil", "unstable" -> "unstabl", "instability" ->
+"instabl"): one topic in the field's writing, so "Which papers fix unstable training?" finds the abstracts that write
+"training instability" and "training stability" (fresh27 found neither). Not "stable" ("stabl"), which abstracts also
+use of other things than training ("a stable, in-distribution proxy")."""
 _ACRONYM_PLURAL = re.compile(r"[b-df-hj-np-tv-z]{2,}s")
 """A lower-cased acronym's plural ("llms", "gnns", "mdps": consonants and an "s"), whose "s" Snowball keeps (no vowel
 before it), so that "LLMs" and "LLM" stemmed apart."""
@@ -62,17 +67,17 @@ def american_spelling(word: str) -> str:
 
 
 class FieldStemmer:
-    """PyStemmer's English (Porter 2, Snowball) stemmer with three corrections for the field's writing, applied to
-    lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), a British spelling as the
-    American one (`american_spelling`: Snowball stems "quantisation" and "quantization" apart), an acronym's plural as
-    its singular (`_ACRONYM_PLURAL`). ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as
+    """PyStemmer's English (Porter 2, Snowball) stemmer with four corrections for the field's writing, applied to
+    lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), a form of "stability" as
+    "stability" (`STABILITY`), a British spelling as the American one (`american_spelling`: Snowball stems
+    "quantisation" and "quantization" apart), an acronym's plural as its singular (`_ACRONYM_PLURAL`). ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as
     PyStemmer's (bm25s calls either)."""
 
     def __init__(self, snowball):
         self._snowball = snowball
 
     def stemWord(self, word: str) -> str:  # noqa: N802 (PyStemmer's name)
-        word = american_spelling(CLIPPED.get(word, word))
+        word = american_spelling(CLIPPED.get(word) or STABILITY.get(word, word))
         if _ACRONYM_PLURAL.fullmatch(word):
             word = word[:-1]
         return self._snowball.stemWord(word)

@@ -372,3 +372,12 @@ def test_an_existence_question_on_a_topic_no_paper_covers_is_still_refused(bundl
     # the theme's looser thresholds name the papers of a topic; whether there is one is decided as before
     obj = _ask(bundled_store, settings, "Are there any methods for predicting protein structures from sequence?")
     assert obj["refused"] and not obj["citations"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_results_named_after_the_theme_are_the_evaluation_frame_not_a_key_word(bundled_store, settings):
+    """fresh27 gc05.4: "Which other papers in the collection report code generation results?" named RePro and OPUS,
+    which report results but none on code; "results on code generation" was already read as the frame."""
+    obj = _ask(bundled_store, settings, "Which papers report code generation results?")
+    cited = {c["title"] for c in obj["citations"]}
+    assert {"DiffuSearch", "EDEN"} <= cited and not cited & {"RePro", "OPUS"}, obj["answer"]

@@ -460,7 +460,8 @@ _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)
                            r"(?P<aux>do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
                            r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
 _COPULA = {"is", "are", "was", "were"}
-_COMPARATIVE_OF_GIVEN = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|thanks)[,\s]+)?how\s+much\s+(?:[a-z]+er|more|less|fewer)"
+_COMPARATIVE_OF_GIVEN = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|thanks)[,\s]+)?how\s+much\s+"
+                                   r"(?:[a-z]+er|more|less|fewer)"
                                    r"(?:\s+[a-z][\w-]+)?\s+(?P<aux>do|does|did|is|are|was|were|can|could|will|would)\s+"
                                    r"(?:the\s+)?(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
 """A comparative asked of a thing with no method named ("How much faster does attention get?"): faster with what the

@@ -70,8 +70,8 @@ class FieldStemmer:
     """PyStemmer's English (Porter 2, Snowball) stemmer with four corrections for the field's writing, applied to
     lower-cased words before stemming: a clipped word stems as its full form (`CLIPPED`), a form of "stability" as
     "stability" (`STABILITY`), a British spelling as the American one (`american_spelling`: Snowball stems
-    "quantisation" and "quantization" apart), an acronym's plural as its singular (`_ACRONYM_PLURAL`). ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as
-    PyStemmer's (bm25s calls either)."""
+    "quantisation" and "quantization" apart), an acronym's plural as its singular (`_ACRONYM_PLURAL`).
+    ``stemWord(str) -> str`` and ``stemWords(list[str]) -> list[str]``, as PyStemmer's (bm25s calls either)."""
 
     def __init__(self, snowball):
         self._snowball = snowball

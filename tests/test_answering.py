@@ -1190,7 +1190,8 @@ def test_the_two_after_a_longer_list_are_the_two_papers_the_turns_since_were_abo
     from assistant.answering import deterministic_rewrite
     from assistant.conversation import Conversation
 
-    conv = Conversation([_turn("Any methods that fine-tune LLMs without external reward?", ["PowerFlow", "EAPO", "ALIVE"]),
+    conv = Conversation([_turn("Any methods that fine-tune LLMs without external reward?",
+                               ["PowerFlow", "EAPO", "ALIVE"]),
                          _turn("How does it trade off reasoning against creativity?", ["PowerFlow"]),
                          _turn("Is there a paper where a reasoner asks outside experts for help?", ["EAPO"])])
     assert deterministic_rewrite("Compare the two: where does each get its training signal?", conv) == (

@@ -1513,9 +1513,9 @@ def test_a_why_question_in_other_words_than_the_symptom_quotes_the_papers_findin
 
 @pytest.mark.integration
 def test_a_search_whose_topic_is_a_quantity_is_answered_with_the_paper_found(bundled_store, settings):
-    """fresh27 g09: "Has anyone analysed how fast DPO converges when ...? Which factors does the rate depend on?" read as
-    asking a number ("how fast"); no sentence states one, so the paper the gate kept was answered "The abstracts do not
-    say." The question searches for a paper: it is named, with what it does and finds."""
+    """fresh27 g09: "Has anyone analysed how fast DPO converges when ...? Which factors does the rate depend on?" read
+    as asking a number ("how fast"); no sentence states one, so the paper the gate kept was answered "The abstracts do
+    not say." The question searches for a paper: it is named, with what it does and finds."""
     obj = _extractive(bundled_store, settings, "Did anyone study how fast DPO converges when training is federated "
                                                "across clients? What does the rate depend on?")
     assert "client drift" in obj["answer"], obj["answer"]

@@ -1791,7 +1791,7 @@ def test_bm25_reads_nets_as_networks():
 
 @pytest.mark.integration
 @pytest.mark.parametrize("question", [
-    "Y a-t-il un benchmark de raisonnement abstrait créé automatiquement par des LLM ? Quel écart avec les humains ?",
+    "Y a-t-il un benchmark de raisonnement abstrait créé automatiquement par des LLM ? Quel écart avec les humains ?",  # noqa: E501
     "Gibt es einen automatisch von LLMs erzeugten Benchmark für abstraktes Denken?",
 ])
 def test_abstract_in_another_language_is_the_adjective_of_abstract_reasoning(bundled_store, settings, question):

@@ -391,7 +391,10 @@ _ORDINAL = re.compile(
     r"\b(?!(?:first|second|third|fourth|fifth|last)\s+\w+\s*(?::|\s[-–—]))"
     r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
-    r"|\bthe\s+(?P<ord2>former|latter)\b", re.I)
+    r"|\bthe\s+(?P<ord2>former|latter)\b"
+    # "compare the first and the third": two ordinals sharing one elided noun
+    r"|\bthe\s+(?P<ord3>first|second|third|fourth|fifth|last)\s+and\s+(?:the\s+)?"
+    r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones|papers|methods|works)\b)?", re.I)
 _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
                            "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
 """Generic nouns that are also verbs ("Does that work ...?", "Does this model ...?"): after an auxiliary the
@@ -991,6 +994,8 @@ def resolve_own_ordinal(question: str) -> str:
     text = " ".join(question.split())
     for m in _ORDINAL.finditer(text):
         names = _entities(text[:m.start()])
+        if m.group("ord3"):  # a pair of the question's own names is left as it is
+            continue
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
         if len(names) < 2 or i >= len(names):
             continue
@@ -1035,6 +1040,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
 
     def ordinal(m: re.Match) -> str:
         nonlocal changed
+        if m.group("ord3"):  # "the first and the third": both, as "NorMuon and OPUS"
+            pair = [_ORDINAL_WORDS[m.group(g).lower()] for g in ("ord3", "ord4")]
+            if len(_entities(text[:m.start()])) >= 2 or not referents or max(pair) >= len(referents):
+                return m.group(0)
+            changed = True
+            return join_names([referents[i] for i in pair])
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
         if len(_entities(text[:m.start()])) >= 2 or not referents or i >= len(referents):
             return m.group(0)

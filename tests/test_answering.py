@@ -1200,6 +1200,21 @@ def test_the_two_after_a_longer_list_are_the_two_papers_the_turns_since_were_abo
     assert deterministic_rewrite("Compare the two.", Conversation(conv.turns[:1])) == "Compare EAPO and ALIVE."
 
 
+def test_two_ordinals_sharing_one_noun_name_both_papers_of_the_list():
+    """A new user's trial: "compare the first and the third" after a three-paper answer and a turn about its second
+    paper was asked of the collection and refused ("nothing in it about 'third'")."""
+    from assistant.answering import deterministic_rewrite, needs_history
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Which papers are about pretraining efficiency?", ["NorMuon", "RePro", "OPUS"]),
+                         _turn("How big is the rephraser of the second one?", ["RePro"])])
+    assert needs_history("compare the first and the third")
+    assert deterministic_rewrite("compare the first and the third", conv) == "compare NorMuon and OPUS"
+    assert deterministic_rewrite("Compare the first and third ones: which is cheaper?", conv) == (
+        "Compare NorMuon and OPUS: which is cheaper?")
+    assert not needs_history("Is the first step expensive?")
+
+
 def test_a_comparative_asked_of_a_thing_the_last_answer_gave_refers_back():
     """fresh27: "How much faster does attention get?" after an answer about STAR-KV was asked of the collection and
     answered "The abstracts do not say."; faster is faster with STAR-KV, whose abstract gives attention."""

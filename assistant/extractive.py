@@ -1270,6 +1270,21 @@ def states_requirement(sentence: str) -> bool:
     return bool(_REQUIREMENT.search(plain(sentence)))
 
 
+def unstated_requirement(question: str, abstract: str) -> bool:
+    """True when `question` asks whether the method needs something (`asks_requirement`: "Does STAR-KV need
+    retraining?") that `abstract` neither names (the content words after "need"/"require", other than the names the
+    question uses: none of them) nor states it does without (`states_requirement`): whether it does is not said, and its other
+    sentences (its components, its speed-ups) do not answer it (a new user's trial)."""
+    from assistant.text import split_sentences
+
+    m = _REQUIREMENT_Q.search(fold(question))
+    if m is None or any(states_requirement(x) for x in split_sentences(abstract)):
+        return False
+    thing = re.split(r"[?？.!]", fold(question)[m.end():])[0]
+    wanted = stems(thing, name_tokens(fold(question)))
+    return bool(wanted) and not wanted & stems(abstract)
+
+
 # --- the learned sentence scorer ------------------------------------------------------------------------
 
 SENTENCE_FEATURES = ("similarity_gap", "overlap_gap", "distinctive", "bigrams", "names", "spells_out", "contribution",
@@ -2060,6 +2075,9 @@ class ExtractiveSynthesizer:
 
         if sources and unstated_number(question, sources[0].paper.abstract):
             # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes
+            return CANNOT_ANSWER
+        if sources and unstated_requirement(question, sources[0].paper.abstract):
+            # "does it need retraining?" about STAR-KV, which says nothing of retraining
             return CANNOT_ANSWER
         if sources and unnamed_instance(question, sources[0].paper.abstract):
             # "Exactly which manifold does mHC project onto?" answered with "... onto a specific manifold"

@@ -1519,3 +1519,15 @@ def test_a_search_whose_topic_is_a_quantity_is_answered_with_the_paper_found(bun
     obj = _extractive(bundled_store, settings, "Did anyone study how fast DPO converges when training is federated "
                                                "across clients? What does the rate depend on?")
     assert "client drift" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, said", [
+    # a new user's trial: STAR-KV says nothing of retraining; its components and speed-ups were quoted as the answer
+    ("Does STAR-KV need retraining?", False),
+    ("Does OPUS need extra compute?", True),  # "additional compute": it names the thing asked (4.7%)
+    ("Does EAPO still need the experts at test time?", True),  # "solve questions independently"
+])
+def test_a_requirement_the_abstract_neither_names_nor_waives_is_not_said(bundled_store, settings, question, said):
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say") is not said, obj["answer"]

@@ -1272,9 +1272,9 @@ def states_requirement(sentence: str) -> bool:
 
 def unstated_requirement(question: str, abstract: str) -> bool:
     """True when `question` asks whether the method needs something (`asks_requirement`: "Does STAR-KV need
-    retraining?") that `abstract` neither names (the content words after "need"/"require", other than the names the
-    question uses: none of them) nor states it does without (`states_requirement`): whether it does is not said, and its other
-    sentences (its components, its speed-ups) do not answer it (a new user's trial)."""
+    retraining?") that `abstract` neither names (none of the content words after "need"/"require", other than the
+    names the question uses) nor states it does without (`states_requirement`): whether it does is not said, and its
+    other sentences (its components, its speed-ups) do not answer it (a new user's trial)."""
     from assistant.text import split_sentences
 
     m = _REQUIREMENT_Q.search(fold(question))

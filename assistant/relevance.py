@@ -169,16 +169,15 @@ without a cut, as before: 0.856 and 0.814). It left out true theme papers at 0.4
 ("Which papers evaluate their method on code generation?") before one-paper relevance spared them. Not applied
 to a question offering `alternatives` (51 of the 122): 0.867 and 0.817, and none of the theme papers matching
 another example than the best papers ("Hessian spectra, condition numbers or ...") is left out."""
-MEMBER_WEIGHTS = (0.795, 8.617, -2.465, -0.367)
-MEMBER_BIAS = 4.161
+MEMBER_WEIGHTS = (0.827, 9.488, -2.838)
+MEMBER_BIAS = 3.870
 MIN_MEMBER = 0.15
 """The theme-membership model: a paper kept beside a theme's best paper (after `THEME_GAP`'s cut) stays named when
 ``sigmoid(MEMBER_WEIGHTS . member_features + MEMBER_BIAS)`` reaches `MIN_MEMBER`; its inputs are the paper's log-odds
-of relevance, its ``dense_gap``, the log of its rank plus one and its log-odds below the best paper's. Fit by
-`benchmarks.fit_theme` on the papers kept beside the best of the development files' multi questions and chat turns
-(53 files, 712 papers, 401 of them gold): held out file by file, 0.15 leaves out 173 papers that are not gold and 10
-gold ones, and the share of gold among those papers rises from 0.56 to 0.74 (0.1: 146 and 7, 0.71; 0.2: 190 and 15,
-0.76; 0.3: 214 and 25, 0.80). Without the gap below the best, 0.15 left out 163 and 11 (0.1: 132 and 8). Themes
+of relevance, its ``dense_gap`` and the log of its rank plus one. Fit by `benchmarks.fit_theme` on the papers kept
+beside the best of the development files' multi questions and chat turns (53 files, 712 papers, 401 of them gold):
+held out file by file, 0.15 leaves out 163 papers that are not gold and 11 gold ones, and the share of gold among
+those papers rises from 0.56 to 0.73 (0.1: 132 and 8, 0.69; 0.2: 178 and 13, 0.75; 0.3: 215 and 28, 0.80). Themes
 asked as an evaluation ("Which papers evaluate on code generation?", `_EVALUATED_ON`) are among them: 47 and 2 of
 their 136 papers. Only in collections below `ABSENT_WORD_MIN_PAPERS` papers: the rank's weight says how many papers
 a theme of the 19-paper collection has; and only for English questions (it left out a gold paper of two Chinese
@@ -2229,7 +2228,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         ranked = sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
         for rank, e in enumerate(ranked[1:], start=1):
             member = 1 / (1 + math.exp(-(sum(w * x for w, x in zip(MEMBER_WEIGHTS, member_features(
-                e.score, e.dense_gap, rank, ranked[0].score))) + MEMBER_BIAS)))
+                e.score, e.dense_gap, rank))) + MEMBER_BIAS)))
             if member < MIN_MEMBER:
                 e.relevant = False
                 e.note = (f"{WEAKER_MEMBER} than the papers named before it (membership {member:.2f} < "
@@ -2267,12 +2266,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     return Judgement(evidence, relevant, note, named if not relevant else [])
 
 
-def member_features(log_odds: float, dense_gap: float, rank: int, best: float) -> list[float]:
+def member_features(log_odds: float, dense_gap: float, rank: int) -> list[float]:
     """The theme-membership model's inputs (`MEMBER_WEIGHTS`) for a paper kept beside a theme's best: its log-odds of
-    relevance, its dense similarity above the median retrieved paper's (``Evidence.dense_gap``), ``log(rank + 1)``,
-    `rank` counting the kept papers before it (1 for the second best), and how far its log-odds lie below the best
-    paper's (`best`, log-odds)."""
-    return [log_odds, dense_gap, math.log(rank + 1), best - log_odds]
+    relevance, its dense similarity above the median retrieved paper's (``Evidence.dense_gap``), and ``log(rank +
+    1)``, `rank` counting the kept papers before it (1 for the second best)."""
+    return [log_odds, dense_gap, math.log(rank + 1)]
 
 
 def features(e: Evidence) -> list[float]:

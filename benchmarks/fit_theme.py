@@ -5,12 +5,11 @@
 A theme question ("Which papers use reinforcement learning for reasoning?", `extractive.asks_several` or
 `extractive.asks_existence`) is answered with every paper the relevance gate keeps. Papers that share the theme's
 words in passing are kept too: in the development files a third of the papers named for a theme were not among its
-gold papers. The membership model is a logistic regression over four inputs of each kept paper but the best one
+gold papers. The membership model is a logistic regression over three inputs of each kept paper but the best one
 (`relevance.member_features`): its log-odds of relevance, its dense similarity above the median of the other retrieved
-papers (``dense_gap``), the log of its rank among the kept papers plus one (the more papers named before it, the
-stronger the evidence a further one needs), and its log-odds below the best paper's. It is fit on the kept papers of
-the dumps' ``multi`` questions, labelled by whether each is gold, by gradient descent on the L2-regularised log-loss
-(numpy; `benchmarks.fit_relevance.fit`).
+papers (``dense_gap``), and the log of its rank among the kept papers plus one (the more papers named before it, the
+stronger the evidence a further one needs). It is fit on the kept papers of the dumps' ``multi`` questions, labelled
+by whether each is gold, by gradient descent on the L2-regularised log-loss (numpy; `benchmarks.fit_relevance.fit`).
 
 Prints, for each held-out file in turn (leave-one-file-out: fit on the others), how many gold papers and how many
 other papers a probability threshold would drop, summed over the files, for a grid of thresholds; then the weights
@@ -48,8 +47,7 @@ def member_rows(lines: list[dict]) -> list[dict]:
         kept.sort(key=lambda e: -e["score"])
         for rank, e in enumerate(kept[1:], start=1):
             rows.append({"file": file, "gold": bool(e["gold"]),
-                         "x": member_features(_logit(e["score"]), e["dense_gap"] or 0.0, rank,
-                                              _logit(kept[0]["score"]))})
+                         "x": member_features(_logit(e["score"]), e["dense_gap"] or 0.0, rank)})
     return rows
 
 

@@ -938,7 +938,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
 
 
 _PROPOSES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:first\s+|further\s+)?"
-                       r"(?:propose|introduce|present|develop|design)\b", re.I)
+                       r"(?:propose|introduce|present|develop|design)\b|\bby\s+(?:proposing|introducing)\b", re.I)
 
 
 def proposes(sentence: str) -> bool:
@@ -1818,7 +1818,10 @@ class ExtractiveSynthesizer:
                     # what the paper is (its "we propose X" sentence) beside why it matches: the best
                     # sentence, unless that is only the field's background
                     first = mine[0]
-                    proposal = [x for x in mine if proposes(x[2])]
+                    # the one naming the paper first ("we bridge this gap by proposing NorMuon ..." before "we develop
+                    # an efficient distributed implementation under the FSDP2 framework"; a new user's trial)
+                    proposal = sorted((x for x in mine if proposes(x[2])), key=lambda x: not mentions(
+                        x[2], s.paper.display_name))
                     if proposal and _BACKGROUND.search(first[2]) and not own.search(first[2]):
                         first = proposal[0]
                     picked = [first] + ([proposal[0]] if proposal and proposal[0] is not first else [])

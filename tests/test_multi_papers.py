@@ -378,3 +378,11 @@ def test_results_named_after_the_theme_are_the_evaluation_frame_not_a_key_word(b
     obj = _ask(bundled_store, settings, "Which papers report code generation results?")
     cited = {c["title"] for c in obj["citations"]}
     assert {"DiffuSearch", "EDEN"} <= cited and not cited & {"RePro", "OPUS"}, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_papers_line_says_what_it_proposes_by_the_sentence_naming_it(bundled_store, settings):
+    """A new user's trial: NorMuon's line quoted "we develop an efficient distributed implementation under the FSDP2
+    framework" as what it proposes; "we bridge this gap by proposing NorMuon ..." names it."""
+    obj = _ask(bundled_store, settings, "Compare NorMuon and OPUS")
+    assert "by proposing NorMuon" in _lines_by_title(obj)["NorMuon"], obj["answer"]

@@ -1248,8 +1248,8 @@ def asks_problem(question: str) -> bool:
 
 
 _REQUIREMENT_Q = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?|hmm|thanks)\W+)*"
-                            r"(?:does|do|did|is|are|will|would|can|could)\b[^?]*?\b(?:still\s+|also\s+)?"
-                            r"(?:need|needs|require|requires|rely\s+on|depend\s+on)\b", re.I)
+                            r"(?:does|do|did|will|would|can|could)\s+(?:[\w'-]+\s+){1,4}?(?:still\s+|also\s+)?"
+                            r"(?:need|require|rely\s+on|depend\s+on)\b", re.I)
 _REQUIREMENT = re.compile(r"\bwithout\b|\brequires?\s+no\b|\bno\s+(?:need|extra|additional|specialized|further)\b|"
                           r"\b\w+-free\b|\bplug-and-play\b|\bindependently\b|\bonly\s+(?:needs?|requires?)\b|"
                           r"\bneeds?\s+only\b|\bmodel-agnostic\b|\boff-the-shelf\b|\bno\s+\w+\s+(?:is|are)\s+"
@@ -1278,8 +1278,8 @@ def unstated_requirement(question: str, abstract: str) -> bool:
     from assistant.text import split_sentences
 
     m = _REQUIREMENT_Q.search(fold(question))
-    if m is None or any(states_requirement(x) for x in split_sentences(abstract)):
-        return False
+    if m is None or searches_for_paper(question) or any(states_requirement(x) for x in split_sentences(abstract)):
+        return False  # (a search for a method that needs no X names the paper found)
     thing = re.split(r"[?？.!]", fold(question)[m.end():])[0]
     wanted = stems(thing, name_tokens(fold(question)))
     return bool(wanted) and not wanted & stems(abstract)

@@ -496,7 +496,8 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     ("Which paper ...", "Is there ...") is never one."""
     if conversation is None or not conversation.turns or _entities(question):
         return False
-    m = _DEFINITE_ANY.search(" ".join(question.split())) or _COMPARATIVE_OF_GIVEN.search(" ".join(question.split()))
+    text = " ".join(question.split())
+    m = _DEFINITE_ANY.search(text) or _COMPARATIVE_OF_GIVEN.search(text)
     last = conversation.turns[-1]
     if not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
@@ -993,9 +994,9 @@ def resolve_own_ordinal(question: str) -> str:
     the first one use experts?" -> "Between EAPO and PCR, does EAPO use experts?")."""
     text = " ".join(question.split())
     for m in _ORDINAL.finditer(text):
-        names = _entities(text[:m.start()])
         if m.group("ord3"):  # a pair of the question's own names is left as it is
             continue
+        names = _entities(text[:m.start()])
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
         if len(names) < 2 or i >= len(names):
             continue

@@ -1522,6 +1522,15 @@ MAX_AUTHORS = 10
 """At most this many authors are named in an answer (a consortium paper lists hundreds)."""
 
 
+def _with_added(picked: list[tuple], added: list[tuple], sentences: Sequence[str]) -> list[tuple]:
+    """`picked` and `added` (``(n, sentence, similarity, title)`` answers from one paper) merged in the order of its
+    abstract's `sentences`, the paper's title on the first (as `picked` carried it)."""
+    title = next((x[3] for x in picked if x[3]), None)
+    order = {sent: i for i, sent in enumerate(sentences)}
+    merged = sorted([*picked, *added], key=lambda x: order.get(x[1], len(order)))
+    return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+
+
 class ExtractiveSynthesizer:
     """The ``extractive`` answerer: no LLM, an answer synthesizer. `synthesize(question, sources,
     embedder)` answers with sentences of the given abstracts, chosen by the question's kind (the
@@ -1626,7 +1635,8 @@ class ExtractiveSynthesizer:
         learned = self._learned(question, mine, pointers, quantity)
         ranked = sorted(mine, key=lambda x: -learned[x[5]])
         # the question's words this sentence carries and the abstract's others do not (`distinctive_overlap`)
-        rare = dict(zip((x[5] for x in mine), distinctive_overlap(focus_stems(question, pointers),
+        focus = focus_stems(question, pointers)
+        rare = dict(zip((x[5] for x in mine), distinctive_overlap(focus,
                                                                   [x[2] for x in mine])))
         sim = {x[5]: x[3] for x in mine}
         role = answer_role(question)
@@ -1650,8 +1660,8 @@ class ExtractiveSynthesizer:
                 chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
                 if chain:
                     return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
-            findings = [x for x in ranked if _FINDS.search(x[2])]
-            if role == "why" and findings:
+            findings = [x for x in ranked if _FINDS.search(x[2])] if role == "why" else []
+            if findings:
                 # the cause is asked in other words than the abstract's symptom ("stall" against "slow convergence
                 # and early performance plateau"), so no sentence names it: the paper's finding ("We find that the
                 # weights converge to flat regions around saddle points") and the best others
@@ -1664,9 +1674,8 @@ class ExtractiveSynthesizer:
             # well-optimized to solve questions independently", "training-free", "without any fine-tuning"),
             # then the best others (fresh dev chats: 8 such turns quoted neither)
             # (one carrying the question's own words first: "without any fine-tuning" for "require fine-tuning?")
-            asked = focus_stems(question, pointers)
             stating = sorted((x for x in ranked if states_requirement(x[2])),
-                             key=lambda x: not asked & stems(x[2]))[:2]
+                             key=lambda x: not focus & stems(x[2]))[:2]
             if stating:
                 chosen = [*stating, *(x for x in chosen if all(x is not y for y in stating))][:limit]
         chosen.sort(key=lambda x: x[5])
@@ -2014,7 +2023,6 @@ class ExtractiveSynthesizer:
         if source is None:
             return picked
         have = {x[1] for x in picked}
-        title = next((x[3] for x in picked if x[3]), None)
         sentences = sentence_vectors(source.paper, embedder)[0]
         pointers = [nm for nm in name_tokens(fold(question)) if mentions(fold(source.paper.title), nm)]
         added: list[tuple] = []
@@ -2038,9 +2046,7 @@ class ExtractiveSynthesizer:
             have |= {x[1] for x in new}
         if not added:
             return picked
-        order = {sent: i for i, sent in enumerate(sentence_vectors(source.paper, embedder)[0])}
-        merged = sorted([*picked, *added], key=lambda x: order.get(x[1], len(order)))
-        return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+        return _with_added(picked, added, sentences)
 
     def _named(self, question: str, picked: list[tuple], sources: Sequence[Source], embedder: Embedder | None
                ) -> list[tuple]:
@@ -2064,10 +2070,7 @@ class ExtractiveSynthesizer:
         naming = next((sent for sent in sentences if mentions(sent, name)), None)
         if naming is None or any(x[1] == naming for x in picked):
             return picked
-        title = next((x[3] for x in picked if x[3]), None)
-        order = {sent: i for i, sent in enumerate(sentences)}
-        merged = sorted([*picked, (n, naming, None, None)], key=lambda x: order.get(x[1], len(order)))
-        return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
+        return _with_added(picked, [(n, naming, None, None)], sentences)
 
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed

@@ -391,7 +391,8 @@ _ORDINAL = re.compile(
     r"\b(?!(?:first|second|third|fourth|fifth|last)\s+\w+\s*(?::|\s[-–—]))"
     r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
-    r"|\bthe\s+(?P<ord2>former|latter)\b"
+    # "the former"; "and the second, what's the compute overhead": an ordinal ending its phrase
+    r"|\bthe\s+(?P<ord2>former\b|latter\b|(?:first|second|third|fourth|fifth|last)(?=\s*(?:[,?.!:;)]|$)))"
     # "compare the first and the third": two ordinals sharing one elided noun
     r"|\bthe\s+(?P<ord3>first|second|third|fourth|fifth|last)\s+and\s+(?:the\s+)?"
     r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones|papers|methods|works)\b)?", re.I)
@@ -401,6 +402,9 @@ _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models
 demonstrative alone is the subject."""
 _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
 """'the other one': of two papers, the one the last turn was not about."""
+_PREVIOUS = re.compile(rf"\bthe\s+(?:previous|earlier|prior)\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
+                       rf"|\bthe\s+(?:one|paper)\s+(?:before|from\s+before)\b", re.I)
+"""'the previous one', 'the one before': the paper the conversation was about before the one it is about now."""
 _PAIR = re.compile(
     rf"(?<=\bof )(?:the|these|those)\s+two\b(?:\s+(?:{_GENERIC_NOUNS})\b)?"
     rf"|\b(?:the|these|those)\s+two\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
@@ -568,7 +572,7 @@ def _entities(text: str) -> list[str]:
     for m in _QUOTED.finditer(text):
         found.append((m.start(), f"'{m.group(1).strip()}'"))
     quoted = "".join(q for _, q in found)
-    for m in _PROPER_NOUN.finditer(text):  # "Triton", "Ghost": capitalised inside a sentence
+    for m in _PROPER_NOUN.finditer(text if not _german(text) else ""):  # "Triton": capitalised inside a sentence
         if m.group(0).casefold() not in _NOT_PROPER and m.group(0) not in quoted:
             found.append((m.start(), m.group(0)))
     for tok in name_tokens(text):
@@ -581,6 +585,14 @@ def _entities(text: str) -> list[str]:
         if name not in out:
             out.append(name)
     return out
+
+
+def _german(text: str) -> bool:
+    """Whether `text` is German (`relevance.is_foreign`, then `relevance.question_language`), whose nouns are
+    all capitalised: "und wie schneiden Menschen im Vergleich ab?" names nothing."""
+    from assistant.relevance import is_foreign, question_language
+
+    return is_foreign(text) and question_language(text)[0] == "de"
 
 
 def _specific_stems(text: str) -> set[str]:
@@ -757,7 +769,7 @@ def needs_history(question: str) -> bool:
         return True
     if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True
-    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q):
+    if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q) or _PREVIOUS.search(q):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _PAIR.finditer(q)):
         return True
@@ -1068,6 +1080,14 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         if len(rest) == 1 or (rest and len(referents) == 2):
             text = text[:other.start()] + rest[0] + text[other.end():]
             changed = True
+    previous = _PREVIOUS.search(text)
+    if previous:
+        # "compare it with the previous one" after turns about WinQ, then STAR-KV: WinQ
+        subjects = [c[0] for c in map(_cited_names, reversed(conversation.turns)) if c]
+        before = next((x for x in subjects if x != subjects[0]), None)
+        if before:
+            text = text[:previous.start()] + before + text[previous.end():]
+            changed = True
     paper = cited[0] if cited else (f"the paper on {join_names(named)}" if named else "")
     edits: list[tuple[int, int, str]] = []
     for m in _DEMONSTRATIVE_NP.finditer(text):
@@ -1112,6 +1132,31 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
 
 
 _FOLLOW_UP = "follow-up to: "
+
+_ACK = (r"(?:hmm+|h[mu]+|ok(?:ay)?|thanks?|thank\s+you|thx|great|cool|nice|good|got\s+it|i\s+see|right|alright|"
+        r"all\s+right|sure|perfect|interesting|wow|yes|yeah|no|danke(?:\s+schön)?|merci|gracias|obrigad[oa]|grazie|"
+        r"super|genial|gut|bien|d'accord|vale|va\s+bene|ja|oui|sí)")
+_HEADING = (r"(?:(?:(?:a|one)\s+)?(?:different|unrelated|separate|another|new|other|last|final|next)\s+"
+            r"(?:q|question|topic|thing|one)|one\s+more(?:\s+(?:question|thing))?|unrelated|switching(?:\s+topics?)?|"
+            r"changing\s+(?:the\s+)?(?:topic|subject))")
+_STOP = r"(?:\s*[,.!;:…]+|\s+[-–—]+)\s*"
+_PREAMBLE = re.compile(rf"^\W*(?:{_ACK}(?:\s+{_ACK})*(?:{_STOP}|\s+(?={_HEADING}{_STOP})))*(?:{_HEADING}{_STOP})?",
+                       re.I)
+"""A chat turn's opening words that answer the last turn, not ask ("hmm ok. anything on ...?", "thanks. unrelated -
+is there ...?", "ok danke. gibt es ...?", "gracias. ¿y hay ...?"): `without_preamble` leaves them out of what is
+searched and judged, since MiniLM's similarity to every abstract falls with them."""
+
+
+def without_preamble(question: str) -> str:
+    """`question` without a chat turn's opening acknowledgement (`_PREAMBLE`); unchanged when that would leave
+    fewer than three words or the question is nothing else."""
+    m = _PREAMBLE.match(question)
+    if not m or not m.group(0).strip():
+        return question
+    rest = question[m.end():]
+    if len(re.findall(r"\w+", rest)) < 3:
+        return question
+    return rest[0].upper() + rest[1:] if rest[0].islower() and question[:1].isupper() else rest
 
 
 def _asked_before(turn) -> str:
@@ -1406,6 +1451,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         standalone = similar_papers_question(question, conversation) or standalone_question(question, conversation,
                                                                                             llm)
         rewritten = standalone  # before typos are corrected
+        standalone = without_preamble(standalone)  # "hmm ok. anything on ...?": searched without "hmm ok."
     except (QueryError, prompts.PromptError) as exc:
         yield fail(str(exc), exc.kind)
         return

@@ -215,13 +215,15 @@ wondering wonder interested tell know caught eye hi hello hey saw seen heard e.g
 form forms onto explicitly remember remembers versus vs wrote authored url urls
 please kindly every everything contain contains containing cover covers covering involve involves involved involving
 totally completely entirely separate thing things gears
+pitch pitches pitched tout touts touted advertise advertises advertised market markets marketed sell sells
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
 and a chat's "OK.", "Hi! ... I saw a paper", "Unrelated question:", "Switching topics:" or "gears", "is there
 anything on ...", a "URL" asked for, "Please list every one", "does the collection contain", "papers that cover
-...", "papers that involve quantization", "Totally separate thing: ..."): left out of the question's key words like
-stop words (a word no abstract uses counts fully against every paper)."""
+...", "papers that involve quantization", "Totally separate thing: ...", "papers that pitch their method as
+..."): left out of the question's key words like stop words (a word no abstract uses counts fully against every
+paper)."""
 
 
 @dataclass
@@ -2161,6 +2163,10 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             described.note = f"its abstract does not mention {', '.join(absent)}, which the question asks about it"
             asked_of, absent = list(absent), []
             named.append(described.title)
+    # "How much faster is GPT-5 than NorMuon?", "Is NorMuon better than Shampoo?": a name no paper of the collection
+    # mentions, set beside the paper the question names: that paper's abstract cannot answer it (a new user's trial:
+    # answered with NorMuon's figures)
+    beside = list(absent) if absent and pointers and strict and not searches_for_paper(question) else []
     for i, e in enumerate(evidence):
         p = 1 / (1 + math.exp(-e.score))
         if asked_of:  # the question is about the paper it describes: no other paper answers it
@@ -2178,6 +2184,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 # abstract does not say, rather than no paper is about it ("Has anyone applied WinQ to ..."
                 # asks for a paper)
                 named.append(e.title)
+        elif pointers and set(e.names) & pointers and beside:
+            e.note = f"its abstract does not mention {', '.join(beside)}, which the question asks about it"
+            named.append(e.title)
         elif pointers and set(e.names) & pointers and thing and not asked_object_stated(
                 thing, sentences_of[i], vectors_of[i], thing_vector, part):
             e.note = f"its abstract does not state {thing!r}, which the question asks about it"
@@ -2247,8 +2256,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     elif not relevant and topics and named:
         note = (f"the question asks about {', '.join(named)}, whose abstract does not mention "
                 f"{', '.join(repr(t) for t in topics)} or cover it in meaning")
-    elif not relevant and named and asked_of:
-        note = f"the question asks about {', '.join(named)}, whose abstract does not mention {', '.join(asked_of)}"
+    elif not relevant and named and (asked_of or beside):
+        note = (f"the question asks about {', '.join(named)}, whose abstract does not mention "
+                f"{', '.join(asked_of or beside)}")
     elif not relevant and named:
         note = (f"the question asks about {', '.join(named)}, whose abstract does not state {thing!r} (in its words "
                 f"or in other words)")

@@ -1812,3 +1812,15 @@ def test_a_negated_cognate_finds_the_papers_on_training_stability(bundled_store,
     one ("stabil", `store.bm25.STABILITY`), and a cognate's negative prefix goes with it."""
     obj, cited = _ask(bundled_store, settings, question)
     assert {"mHC", "PCR"} <= set(cited), obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # "pitch" says how the papers present their method: no abstract writes it, and it is no topic
+    ("Which papers pitch their method as a plug-and-play module?", {"EDEN", "ANN-to-SNN"}),
+    # a chat turn's "ok cool." first: MiniLM's similarity to PLAINTAIN fell 0.37 -> 0.31 with "hmm ok." (fresh29 kc10.4)
+    ("ok cool. anything on models that show their plan early so the user waits less?", {"PLAINTAIN"}),
+])
+def test_words_about_the_asking_do_not_refuse_a_theme(bundled_store, settings, question, expected):
+    obj, cited = _ask(bundled_store, settings, question)
+    assert expected <= {t.split(" ")[0] for t in cited}, obj["answer"]

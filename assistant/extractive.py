@@ -604,11 +604,17 @@ def defines(term: str, sentence: str) -> bool:
     folded = fold(sentence)
     text = folded.casefold()
     term = term.casefold()
-    if not term or term not in text:
+    # the term as a word, not inside another name ("What is Muon?" is not defined by "we propose NorMuon")
+    if not term or not re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text):
         return False
-    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|propos(?:e|es|ed|ing)\s+(?:an?\s+|the\s+)?\S*"
+    return bool(re.search(r"\b(?:we\s+(?:propose|introduce|present)|propos(?:e|es|ed|ing)\s+(?:an?\s+|the\s+)?[^\w\s]*"
                           rf"{re.escape(term)}|is\s+an?|named|called|known\s+as)\b", folded, re.I)
                 or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text) or spells_out(term, sentence))
+
+
+_KIND_NOUNS = ("optimizer|method|algorithm|model|framework|architecture|benchmark|dataset|technique|approach|"
+               "paradigm|objective|loss|metric|decoder|estimator|procedure|protocol")
+"""What a thing is said to be after its name ("the Muon optimizer", "the GRPO algorithm")."""
 
 
 def spells_out(name: str, sentence: str) -> bool:
@@ -1481,6 +1487,10 @@ _VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|
 Not "existing" or "different": those describe what a paper is set against ("existing decoding strategies")."""
 _IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|including\b|"
                                r"includ\w+\b|\(|:|—|–|,\s*(?:namely|i\.e\.|e\.g\.|the|including)\b)", re.I)
+_NAMED_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][\w-]*(?:[A-Z][\w-]*|\d[\w-]*),\s+(?:a|an)\s+"
+                           r"(?:[A-Za-z][\w-]*\s+){0,2}$")
+"""An appositive naming the thing before its indefinite noun: "we train ALIVE-Coder, a model achieving ..." (a
+name-like word, with a capital inside or a digit, then a comma)."""
 _VERB_AUXILIARY = frozenset("was were is are did does do has have had can could would will should may might".split())
 _NOT_AN_INSTANCE = frozenset("""paper papers work works study studies article articles method methods approach
 approaches technique techniques one ones kind kinds type types sort way ways part parts of is are was were does do
@@ -1513,7 +1523,8 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
             if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
                                  and _VAGUE_PLURAL_BEFORE.search(text[:x.start()]))
-                                and not _IDENTIFIED_AFTER.match(text, x.end()) for x in mentions):
+                                and not _IDENTIFIED_AFTER.match(text, x.end())
+                                and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
     return None
 
@@ -1906,8 +1917,11 @@ class ExtractiveSynthesizer:
             good = [x for x in good if not cats[x[2]] or near(x[2], noun, [*exclude, *cats[x[2]]])]
             # the named paper's sentences sharing a word of the question count too, whatever their similarity:
             # a short question ("What model did they train with ALIVE?") is far from the sentence naming it
-            # ("We leverage this pipeline to train ALIVE-Coder, a model achieving ...")
-            own = [x for x in scored if pointers and x[1] == top_n and x[4] > 0 and all(x is not y for y in good)
+            # ("We leverage this pipeline to train ALIVE-Coder, a model achieving ..."); so do those of the one paper
+            # kept for a question describing it ("the paper on evaluating LLM-made mini-games: what model did they
+            # train with it?")
+            own = [x for x in scored if (pointers or len(sources) == 1) and x[1] == top_n and x[4] > 0
+                   and all(x is not y for y in good)
                    and (not cats[x[2]] or near(x[2], noun, [*exclude, *cats[x[2]]]))]
             named = [x for x in [*good, *own] if near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
@@ -1954,6 +1968,11 @@ class ExtractiveSynthesizer:
         if kind == "definition":
             term = (defined_term(question) or "").casefold()
             defining = [x for x in scored if x[1] == top_n and defines(term, x[2])]
+            if not defining and term:
+                # "What is Muon?" about NorMuon's abstract: "the Muon optimizer has demonstrated ... by orthogonalizing
+                # parameter updates" says what kind of thing it is (a new user's trial: NorMuon's definition)
+                kind_of = re.compile(rf"\bthe\s+{re.escape(term)}\s+(?:{_KIND_NOUNS})\b", re.I)
+                defining = [x for x in scored if x[1] == top_n and kind_of.search(fold(x[2]))]
             if acronym_asked(question):  # its expansion, either way round, not a sentence proposing it
                 defining = [x for x in scored if x[1] == top_n and spells_out(term, x[2])] or defining
             if defining:
@@ -1990,9 +2009,20 @@ class ExtractiveSynthesizer:
                                key=lambda x: -learned[x[5]])[:2]
             if empirical:
                 return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
+        # "Does DiffuSearch work for code?": the paper's sentences naming the asked domain ("... shows promise for
+        # mathematical and code reasoning") answer it, beside those the question matches best (a new user's trial)
+        covering = sorted((x for x in scored if domain and kind == "other" and x[1] == top_n
+                           and covers_domain(domain, [x[2]])), key=lambda x: -x[0])[:self.max_domain_sentences]
+
+        def with_covering(chosen):
+            have = {c[1] for c in chosen}
+            added = [(x[1], x[2], x[3], None) for x in covering if x[2] not in have]
+            order = {x[2]: x[5] for x in scored if x[1] == top_n}
+            return sorted([*chosen, *added], key=lambda c: (c[0] != top_n, order.get(c[1], len(order))))
+
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
             chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, pointers=pointers)]
-            return kind, chosen
+            return kind, with_covering(chosen)
         chosen = pick(good, 3)
         if not chosen and kind in ("other", "definition"):
             # a yes/no or how/why question about the paper it names, when one of its sentences is
@@ -2001,9 +2031,10 @@ class ExtractiveSynthesizer:
             if mine and max(x[3] for x in mine) >= self.paper_similarity:
                 chosen = [(x[1], x[2], x[3], None)
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
-        return kind, chosen
+        return kind, with_covering(chosen) if chosen or covering else chosen
 
     max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
+    max_domain_sentences = 2  # at most this many sentences naming the domain a yes/no question asks about
 
     def _each_clause(self, question: str, picked: list[tuple], sources: Sequence[Source],
                      embedder: Embedder | None) -> list[tuple]:

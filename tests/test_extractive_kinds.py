@@ -1531,3 +1531,53 @@ def test_a_search_whose_topic_is_a_quantity_is_answered_with_the_paper_found(bun
 def test_a_requirement_the_abstract_neither_names_nor_waives_is_not_said(bundled_store, settings, question, said):
     obj = _extractive(bundled_store, settings, question)
     assert obj["answer"].startswith("The abstracts do not say") is not said, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_yes_no_question_about_a_domain_the_abstract_names_quotes_the_sentence_naming_it(bundled_store, settings):
+    """A new user's trial: "Does DiffuSearch work for code?" quoted three sentences on infilling orders; the abstract's
+    "... shows promise for mathematical and code reasoning" was not among them."""
+    obj = _extractive(bundled_store, settings, "Does DiffuSearch work for code?")
+    assert "code reasoning" in obj["answer"] and _cited_titles(obj) == ["DiffuSearch"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_what_is_x_for_a_name_inside_another_name_quotes_the_sentence_about_x(bundled_store, settings):
+    """A new user's trial: "What is Muon?" was answered with NorMuon's definition ("proposing NorMuon (Neuron-wise
+    Normalized Muon)"); "the Muon optimizer has demonstrated ... by orthogonalizing parameter updates" says what it
+    is."""
+    from assistant.extractive import defines
+
+    sentence = "We bridge this gap by proposing NorMuon (Neuron-wise Normalized Muon), an optimizer that ..."
+    assert not defines("muon", sentence) and defines("normuon", sentence)
+    obj = _extractive(bundled_store, settings, "What is Muon?")
+    assert obj["answer"].split("[1]")[0].startswith("Recently, the Muon optimizer"), obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, absent", [
+    ("How much faster is GPT-5 than NorMuon?", "GPT-5"),
+    ("Is NorMuon better than Shampoo?", "Shampoo"),
+])
+def test_a_name_no_paper_mentions_beside_a_named_paper_is_not_answered_from_it(bundled_store, settings, question,
+                                                                               absent):
+    """A new user's trial: "How much faster is GPT-5 than NorMuon?" was answered with NorMuon's figures. A name the
+    collection has ("Does NorMuon beat AdamW?") is still answered."""
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"] == "The abstracts do not say." and absent in obj["note"], (obj["answer"], obj["note"])
+    obj = _extractive(bundled_store, settings, "Does NorMuon beat AdamW?")
+    assert "21.74" in obj["answer"] and _cited_titles(obj) == ["NorMuon"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_which_model_of_a_described_paper_quotes_the_sentence_naming_it(bundled_store, settings):
+    """fresh24 c08.4: "the paper on evaluating LLM-made frontend mini-games: what model did they train with it?" was
+    answered "The abstracts do not say."; "we train ALIVE-Coder, a model ..." names it (the paper is described, not
+    named). An indefinite "a model" after a name is that name, not an unnamed model."""
+    from assistant.extractive import unnamed_instance
+
+    assert unnamed_instance("what model did they train?", "We train ALIVE-Coder, a model for frontend code.") is None
+    assert unnamed_instance("what model did they train?", "We train a model for frontend code.") == "model"
+    obj = _extractive(bundled_store, settings,
+                      "What about the paper on evaluating LLM-made frontend mini-games: what model did they train?")
+    assert "ALIVE-Coder" in obj["answer"] and _cited_titles(obj) == ["ALIVE"], obj["answer"]

@@ -1664,14 +1664,22 @@ _OPENER = re.compile(r"(?:^|[.?!:;]\s+)(?:what|which|who|whom|whose|when|where|w
 _WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 
 
+_TOPIC_REQUEST = re.compile(r"^\W*(?:(?:can|could)\s+you\s+)?(?:please\s+)?(?:(?:tell|show)\s+me\s+(?:more\s+|something\s+)?"
+                            r"about|give\s+me\s+(?:an?\s+)?overview\s+of|(?:an?\s+)?overview\s+of|"
+                            r"what\s+do\s+(?:we|you)\s+know\s+about|what\s+is\s+known\s+about)\s+", re.I)
+"""A request for what the collection has on a topic ("Tell me about federated learning for recommendation systems"):
+the topic after it is asked for as a search box's (a new user's trial: answered from the federated DPO paper)."""
+
+
 def is_topic_query(question: str) -> bool:
     """`question` is a topic typed as into a search box, no clause of it a question or a request ("quantization-
     aware training for speech recognition models", "KV cache compression for video models?"; no question word
-    anywhere: "At which model sizes ...?" asks one): it asks for the paper on that topic, as "Is there a paper on
-    ...?" does (`uncovered_topics`). Not when it names a paper ("EDEN = ? (acronym)": about EDEN). English only."""
+    anywhere: "At which model sizes ...?" asks one), or asked for by `_TOPIC_REQUEST` ("Tell me about ..."): it asks
+    for the paper on that topic, as "Is there a paper on ...?" does (`uncovered_topics`). Not when it names a paper
+    ("EDEN = ? (acronym)", "Tell me about NorMuon": about that paper). English only."""
     from assistant.text import fold
 
-    q = fold(question).strip()
+    q = _TOPIC_REQUEST.sub("", fold(question).strip())
     return (bool(q) and not is_foreign(q) and _OPENER.search(q) is None and _WH.search(q) is None
             and not question_names(q))
 

@@ -1824,3 +1824,22 @@ def test_a_negated_cognate_finds_the_papers_on_training_stability(bundled_store,
 def test_words_about_the_asking_do_not_refuse_a_theme(bundled_store, settings, question, expected):
     obj, cited = _ask(bundled_store, settings, question)
     assert expected <= {t.split(" ")[0] for t in cited}, obj["answer"]
+
+
+def test_a_request_for_a_topic_is_a_search_for_its_paper():
+    """A new user's trial: "Tell me about federated learning for recommendation systems" was answered from the federated
+    DPO paper: read as a question about a paper, the topic no abstract covers ("recommendation") was not asked for."""
+    from assistant.relevance import is_topic_query
+
+    assert is_topic_query("Tell me about federated learning for recommendation systems")
+    assert is_topic_query("Can you give me an overview of KV cache compression for video models?")
+    assert not is_topic_query("Tell me about NorMuon")  # a paper's name: about that paper
+    assert not is_topic_query("Tell me how WinQ speeds up training")
+
+
+@pytest.mark.integration
+def test_a_requested_topic_no_paper_covers_is_refused(bundled_store, settings):
+    obj, cited = _ask(bundled_store, settings, "Tell me about federated learning for recommendation systems")
+    assert obj["refused"] and not cited and "recommendation" in obj["note"], obj["answer"]
+    obj, cited = _ask(bundled_store, settings, "Tell me about quantization-aware training")
+    assert "WinQ" in cited, obj["answer"]

@@ -252,6 +252,8 @@ _DETAIL_Q = {
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
                        r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b", re.I),
+    # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
+    "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
 _DETAIL_EVIDENCE = {
     "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),
@@ -262,6 +264,7 @@ _DETAIL_EVIDENCE = {
     "code": re.compile(r"https?://\S+|\bgithub\.com\b|\bhuggingface\.co\b", re.I),
     "weights": re.compile(r"\bhuggingface\.co\b|\b(?:weights|checkpoints?)\b[^.]{0,40}\b(?:are|is|will\s+be)\s+"
                           r"(?:publicly\s+|openly\s+)?(?:available|released)\b", re.I),
+    "funding": re.compile(r"\b(?:funded|sponsored)\s+by\b|\bgrants?\s+(?:no\.|number|[A-Z0-9-]{4,})", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
@@ -1529,6 +1532,28 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
     return None
 
 
+def unstated_detail_clauses(question: str, paper) -> tuple[str, list[str]] | None:
+    """For a question asking two or more things (`asked_clauses`) of which some ask a detail `paper`'s abstract does
+    not state (`detail_asked`, `states_detail`: "..., and what learning rate did they use?") and others do not:
+    ``(the other clauses as one question, [the unstated detail clauses])``, names of the whole question that the
+    other clauses lack added in brackets ("how fast is it? (STAR-KV)"); None otherwise. Authors are not unstated when
+    the collection's record lists them."""
+    from assistant.text import split_sentences
+
+    clauses = asked_clauses(question)
+    if len(clauses) < 2:
+        return None
+    sentences = split_sentences(paper.abstract)
+    unstated = [c for c in clauses if (d := detail_asked(c)) and not (d == "authors" and paper.authors)
+                and not any(states_detail(d, s) for s in sentences)]
+    rest = [c for c in clauses if c not in unstated]
+    if not unstated or not rest:
+        return None
+    asked = " ".join(c if c.rstrip().endswith(("?", "？")) else f"{c.rstrip()}?" for c in rest)
+    missing = [n for n in name_tokens(fold(question)) if n not in name_tokens(fold(asked))]
+    return (f"{asked} ({', '.join(missing)})" if missing else asked), unstated
+
+
 MAX_AUTHORS = 10
 """At most this many authors are named in an answer (a consortium paper lists hundreds)."""
 
@@ -2110,14 +2135,22 @@ class ExtractiveSynthesizer:
         `assistant.store.embeddings.EmbeddingError` when the model cannot embed."""
         from assistant.prompts import CANNOT_ANSWER
 
-        if sources and unstated_number(question, sources[0].paper.abstract):
-            # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes
-            return CANNOT_ANSWER
-        if sources and unstated_requirement(question, sources[0].paper.abstract):
-            # "does it need retraining?" about STAR-KV, which says nothing of retraining
-            return CANNOT_ANSWER
-        if sources and unnamed_instance(question, sources[0].paper.abstract):
-            # "Exactly which manifold does mHC project onto?" answered with "... onto a specific manifold"
+        parts = unstated_detail_clauses(question, sources[0].paper) if sources else None
+        if parts:
+            # "How much faster is WinQ, and what learning rate did they use?": the first part from the abstract, the
+            # second said to be unstated (it had been "The abstracts do not say." for the whole question)
+            asked, unstated = parts
+            text = self.synthesize(asked, sources, embedder)
+            if text != CANNOT_ANSWER:
+                said = [re.sub(r"^(?:and|also|so|but|plus)\W+", "", c.strip(" ?"), flags=re.I) for c in unstated]
+                said = [re.sub(r"^(?:Which|What|Who|How|Where|When|Did|Does|Do|Is|Are|Was|Were)\b",
+                               lambda m: m.group(0).lower(), c) for c in said]  # a name keeps its capital
+                return " ".join([text, *(f'As for "{c}?", the abstract does not state it.' for c in said)])
+        # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes; "does it need retraining?"
+        # about STAR-KV, which says nothing of retraining; "Exactly which manifold does mHC project onto?" answered
+        # with "... onto a specific manifold"
+        if sources and any(unstated(question, sources[0].paper.abstract)
+                           for unstated in (unstated_number, unstated_requirement, unnamed_instance)):
             return CANNOT_ANSWER
         kind, picked = self._pick(question, sources, embedder)
         if picked and kind != "papers":

@@ -1581,3 +1581,26 @@ def test_which_model_of_a_described_paper_quotes_the_sentence_naming_it(bundled_
     obj = _extractive(bundled_store, settings,
                       "What about the paper on evaluating LLM-made frontend mini-games: what model did they train?")
     assert "ALIVE-Coder" in obj["answer"] and _cited_titles(obj) == ["ALIVE"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, stated, unstated", [
+    ("How much faster is WinQ, and what learning rate did they use?", "4×", "what learning rate did they use?"),
+    ("Which GPUs did STAR-KV use, and how much faster is its attention?", "6.9×", "which GPUs did STAR-KV use?"),
+    ("Does NorMuon beat AdamW? Also who funded it?", "21.74%", "who funded it?"),
+])
+def test_a_two_part_question_answers_the_part_the_abstract_states_and_says_the_other_is_not(
+        bundled_store, settings, question, stated, unstated):
+    """A new user's trial: "Does NorMuon beat Adam? Also who funded it?" answered the first part and was silent on the
+    second; "How much faster is WinQ, and what learning rate did they use?" was "The abstracts do not say." whole."""
+    obj = _extractive(bundled_store, settings, question)
+    assert stated in obj["answer"] and f'As for "{unstated}", the abstract does not state it.' in obj["answer"], (
+        obj["answer"])
+    assert not obj["refused"]
+
+
+def test_funding_is_a_detail_abstracts_do_not_state():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("Who funded NorMuon?") == "funding"
+    assert detail_asked("How does funding-free data selection work?") is None

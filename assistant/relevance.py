@@ -1664,8 +1664,8 @@ _OPENER = re.compile(r"(?:^|[.?!:;]\s+)(?:what|which|who|whom|whose|when|where|w
 _WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 
 
-_TOPIC_REQUEST = re.compile(r"^\W*(?:(?:can|could)\s+you\s+)?(?:please\s+)?(?:(?:tell|show)\s+me\s+(?:more\s+|something\s+)?"
-                            r"about|give\s+me\s+(?:an?\s+)?overview\s+of|(?:an?\s+)?overview\s+of|"
+_TOPIC_REQUEST = re.compile(r"^\W*(?:(?:can|could)\s+you\s+)?(?:please\s+)?"
+                            r"(?:(?:tell|show)\s+me\s+(?:more\s+|something\s+)?about|give\s+me\s+(?:an?\s+)?overview\s+of|(?:an?\s+)?overview\s+of|"
                             r"what\s+do\s+(?:we|you)\s+know\s+about|what\s+is\s+known\s+about)\s+", re.I)
 """A request for what the collection has on a topic ("Tell me about federated learning for recommendation systems"):
 the topic after it is asked for as a search box's (a new user's trial: answered from the federated DPO paper)."""

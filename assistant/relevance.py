@@ -1666,7 +1666,8 @@ _WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 
 _TOPIC_REQUEST = re.compile(r"^\W*(?:(?:can|could)\s+you\s+)?(?:please\s+)?"
                             r"(?:(?:tell|show)\s+me\s+(?:more\s+|something\s+)?about|"
-                            r"(?:give\s+me\s+)?(?:an?\s+)?overview\s+of|what\s+do\s+(?:we|you)\s+know\s+about|what\s+is\s+known\s+about)\s+", re.I)
+                            r"(?:give\s+me\s+)?(?:an?\s+)?overview\s+of|what\s+do\s+(?:we|you)\s+know\s+about|"
+                            r"what\s+is\s+known\s+about)\s+", re.I)
 """A request for what the collection has on a topic ("Tell me about federated learning for recommendation systems"):
 the topic after it is asked for as a search box's (a new user's trial: answered from the federated DPO paper)."""
 

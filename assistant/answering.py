@@ -405,10 +405,16 @@ _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRI
 _PREVIOUS = re.compile(rf"\bthe\s+(?:previous|earlier|prior)\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
                        rf"|\bthe\s+(?:one|paper)\s+(?:before|from\s+before)\b", re.I)
 """'the previous one', 'the one before': the paper the conversation was about before the one it is about now."""
+_CHOICE_OF_THEM = re.compile(rf"\b(?:which|who|whose)(?:\s+one)?\s+of\s+(?P<them>them|these|those|"
+                             rf"(?:these|those|the)\s+(?:{_GENERIC_NOUNS}))\b{_AFTER_NOUN_RESTRICTOR}", re.I)
+"""'which of them ...', 'which one of these papers ...': a choice among the papers of the latest list."""
 _PAIR = re.compile(
     rf"(?<=\bof )(?:the|these|those)\s+two\b(?:\s+(?:{_GENERIC_NOUNS})\b)?"
     rf"|\b(?:the|these|those)\s+two\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
     r"|\b(?:the|these|those)\s+two(?=\s*(?:[?,.!;:]|$))"
+    # "how do the two differ?": "the two" as the subject of a verb
+    r"|\b(?:the|these|those)\s+two(?=\s+(?:differ|compare|relate|overlap|contrast|agree|disagree|are|were|have|"
+    r"share|use|perform|stack|combine|match|each|both|really)\b)"
     rf"|\bboth(?:\s+(?:of\s+them|{_GENERIC_NOUNS})\b)?(?!\s+(?:and|or)\b)(?!(?:\s+[^\s,?.]+){{1,3}}\s+(?:and|&)\s)",
     re.I)
 """'the two', 'both papers', 'these two methods': the two papers under discussion ("Which of the two reports a
@@ -553,6 +559,26 @@ hyperparameters epoch epochs seed seeds hour hours day days time cost compute bu
 implementation implemented library weights checkpoint checkpoints hugging face public publicly available download
 downloadable github gitlab link links url urls repo repos repository repositories"""
 _COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
+_LATIN_ANAPHORA = re.compile(
+    # German, French, Spanish, Portuguese, Italian: a generic noun after a definite article or demonstrative ("das
+    # Modell", "la méthode", "l'acronyme", "el método"), or a possessive ("seine", "son", "su", "seu", "suo")
+    r"\b(?:das|die|der|dem|den|des|diese[smnr]?)\s+(?:modells?|methode|verfahrens?|ansatz(?:es)?|arbeit|papers?|"
+    r"optimierers?|benchmarks?|frameworks?|algorithmus|autoren)\b"
+    r"|(?:\bl['’]\s*|\b(?:le|la|ce|cette|cet|les|ces)\s+)(?:modèles?|méthodes?|approches?|articles?|optimiseurs?|"
+    r"benchmarks?|algorithmes?|acronymes?|auteurs?|travail)\b"
+    r"|\b(?:el|la|los|las|este|esta|ese|esa|o|a|os|as|esse|essa|il|lo|questo|questa|quel|quella)\s+"
+    r"(?:modelos?|método|métodos|enfoques?|artículos?|optimizador|algoritmos?|acrónimos?|autores|abordagem|"
+    r"artigos?|otimizador|modell[oi]|metod[oi]|approcci?o|articol[oi]|ottimizzatore|autori)\b"
+    r"|\b(?:sein(?:e[nmrs]?)?|ihr(?:e[nmrs]?)?|son|sa|ses|leurs?|su|sus|seus?|suas?|suo|suoi|sue)\s+\w", re.I)
+"""A reference back in a question in another language written in Latin letters (`relevance.is_foreign`): "Wie groß
+ist das Modell beim Pretraining?", "Quel est le nom de la méthode ?" after a turn about one paper (a new user's
+trial: answered from another paper, and refused)."""
+_FOREIGN_SEARCH = re.compile(r"\bgibt\s+es\b|\by\s+a[-\s]t[-\s]il\b|\bexisten?\b|\bhay\b|\bh[áa]\s+(?:algum|alguma)\b"
+                             r"|\bc['’]è\b|\bci\s+sono\b|\b(?:welche|quels?|quelles?|qu[ée]|cu[áa]les?|quais|quali)"
+                             r"\s+(?:arbeiten|papers?|articles?|artículos|artigos|articoli|trabajos|travaux|lavori)\b",
+                             re.I)
+"""A question in another language asking whether or which paper there is ("Gibt es eine Arbeit, die ...?", "Y a-t-il
+...", "¿Hay algún trabajo ...?", "Welche Arbeiten ...?"): a search, whatever its articles point at."""
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
 _INTERROGATIVE = re.compile(
@@ -585,6 +611,12 @@ def _entities(text: str) -> list[str]:
         if name not in out:
             out.append(name)
     return out
+
+
+def _is_foreign(text: str) -> bool:
+    from assistant.relevance import is_foreign
+
+    return is_foreign(text)
 
 
 def _german(text: str) -> bool:
@@ -758,8 +790,11 @@ def needs_history(question: str) -> bool:
     all: no name, no quoted term and no topic word, only words any paper's results share ("How large are
     the gains?") or a study's details ("How long does training take?", `_asks_study_detail`). A question that names its subject or asks a full question about a topic is
     self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?"). References are
-    recognised in English and a few Chinese forms (它, 这篇, 第二个); a follow-up in another language is
-    taken as self-contained, so it is never glued to an old topic, but it is not resolved either.
+    recognised in English, a few Chinese forms (它, 这篇, 第二个) and, in German, French, Spanish, Portuguese and
+    Italian, a generic noun after a definite article or a possessive ("das Modell", "la méthode", "su memoria") in a
+    question that names nothing and does not search (`_LATIN_ANAPHORA`, `_FOREIGN_SEARCH`); another follow-up in
+    another language is taken as self-contained, so it is never glued to an old topic, but it is not resolved
+    either.
     """
     q = " ".join(question.split())
     if not q:
@@ -768,6 +803,8 @@ def needs_history(question: str) -> bool:
     if (_FRAGMENT.search(q) and not (own and _entities(own.group("clause")))) or (_VERBLESS.match(q) and not _entities(q)):
         return True
     if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
+        return True
+    if _LATIN_ANAPHORA.search(q) and not _FOREIGN_SEARCH.search(q) and not _entities(q) and _is_foreign(q):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q) or _PREVIOUS.search(q):
         return True
@@ -1066,11 +1103,19 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
+    choice = _CHOICE_OF_THEM.search(text)
+    if choice and len(referents) >= 2 and len(_entities(text[:choice.start()])) < 2:
+        # "which of them uses reinforcement learning?" after a list: a choice among the list's papers, named in place
+        # (named in brackets after the question, they read as examples and the choice was refused)
+        text = text[:choice.start("them")] + join_names(referents) + text[choice.end("them"):]
+        changed = True
     pair = next((m for m in _PAIR.finditer(text) if len(_entities(text[:m.start()])) < 2), None)
-    if pair and len(referents) >= 2:
-        # "Which of the two reports a bigger percentage?": the two papers of the latest list; of a longer list, the
-        # two the turns since were about (`_recent_pair`), else its last two
-        two = referents if len(referents) == 2 else (_recent_pair(conversation) or referents[-2:])
+    recent = _recent_pair(conversation) if pair else None
+    if pair and (recent or len(referents) >= 2):
+        # "Which of the two reports a bigger percentage?": the two papers the turns since the latest list were about
+        # (`_recent_pair`: "What is PowerFlow?", "What is RankTuner?", "how do the two differ?"), else the list's two,
+        # or a longer list's last two
+        two = recent or (referents if len(referents) == 2 else referents[-2:])
         text = text[:pair.start()] + join_names(two) + text[pair.end():]
         changed = True
     other = _OTHER.search(text)

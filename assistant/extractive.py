@@ -251,7 +251,11 @@ _DETAIL_Q = {
                           r"open-?sourced?|share[sd]?)\b[^?]*\b(?:weights|checkpoints?)\b", re.I),
     "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
-                       r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b", re.I),
+                       r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b"
+                       # "does it come with code?", "is there any code?" (a new user's trial)
+                       r"|(?:\b(?:come|comes|came|ship|ships)\s+with\s+(?:\w+\s+)?code"
+                       r"|\bis\s+there\s+(?:any\s+|some\s+)?(?:code|implementation))"
+                       r"(?=\s*(?:[?.!]|$)|\s+(?:for|of|to)\b)", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
@@ -1063,6 +1067,10 @@ _ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can
                      r"(?P<rest>[^?]+?),?\s+(?:too|as\s+well|either)\s*\??\s*(?:\([^)]*\))?\s*$", re.I)
 """A yes/no question adding something to what the paper is known for ("Can it generate native iOS apps as
 well?", "Is it better than autoregressive models too?"): what follows its subject is the asked addition."""
+_CAN_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:can|could)\s+(?!there\b|you\b|i\b|we\b|one\b)"
+                    r"(?P<rest>[^?]+?)\s*\??\s*(?:\([^)]*\))?\s*$", re.I)
+"""A yes/no question about what the paper can do ("Can RePro filter toxic documents?", "Could it run on phones?"):
+what follows its subject is the asked capability (a new user's trial: three RePro sentences read as a yes)."""
 _SUBJECT = re.compile(r"\b(?:it|they|this|that|these|those)\b", re.I)
 
 
@@ -1076,11 +1084,22 @@ def domain_phrase(question: str, pointers: Sequence[str] = ()) -> str:
     if m:
         return re.sub(r"\([^)]*\)\s*$", "", m.group("domain")).strip()  # the subject a follow-up rewrite appends
     m = _ADDS_Q.search(q)
-    if not m:
+    can = None if m else _CAN_Q.search(q)
+    if not (m or can):
         return ""
+    rest = (m or can).group("rest")
     names = "".join(f"|(?<![\\w-]){re.escape(p)}(?![\\w-])" for p in pointers)
-    subject = re.search(_SUBJECT.pattern + names, m.group("rest"), re.I)
-    return m.group("rest")[subject.end():].strip() if subject else ""
+    subject = re.search(_SUBJECT.pattern + names, rest, re.I)
+    if not subject:
+        return ""
+    phrase = rest[subject.end():].strip()
+    if can:
+        # what it can do is asked of the thing after the verb: "filter toxic documents" -> "toxic documents", "beat
+        # AdamW" -> "AdamW" (a verb of comparison is no domain), "be combined with quantization" -> "quantization"
+        phrase = re.sub(r"^(?:(?:also|even|still|really|actually)\s+)*(?:be\s+)?[\w-]+\s*"
+                        r"(?:(?:with|to|on|for|in|at|as|into|below|above|beyond|under|over)\s+)?", "", phrase,
+                        flags=re.I)
+    return phrase
 
 
 def asked_domain(question: str, pointers: Sequence[str] = ()) -> set[str]:

@@ -528,9 +528,9 @@ def _turn(question, cited=(), standalone=""):
     ([_turn("Is there a method where a policy consults external experts?", ["EAPO"]),
       _turn("Did they put the weights on Hugging Face?", [], "Did they put the weights on Hugging Face? (EAPO)")],
      "Are the checkpoints public?", "Are the checkpoints public? (EAPO)"),
-    # "them": every paper the last answer cited
+    # "which of them": a choice among every paper the last answer cited, named in place
     ([_turn("Which papers report results on AIME?", ["DiffuSearch", "EAPO"])], "Which of them also reports GPQA?",
-     "Which of them also reports GPQA? (DiffuSearch and EAPO)"),
+     "Which of DiffuSearch and EAPO also reports GPQA?"),
     # a demonstrative before any noun points back, at what the last question described: its words go along
     ([_turn("Is there a paper that picks pretraining data with the optimizer?", ["OPUS"])],
      "How much extra compute does that selection cost?",
@@ -1406,3 +1406,46 @@ def test_the_previous_one_is_the_paper_discussed_before_the_current_one():
     assert deterministic_rewrite("compare it with the previous one", conv) == "compare STAR-KV with WinQ"
     assert deterministic_rewrite("Does the earlier method need retraining?", conv) == (
         "Does WinQ need retraining?")
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Wie groß ist das Modell beim Pretraining?", True),
+    ("Quel est le nom de la méthode et que signifie l'acronyme ?", True),
+    ("¿Cuánta memoria usa el método?", True),
+    ("Wie schnell ist seine Konvergenz?", True),
+    # a search, or a question naming its paper: self-contained
+    ("Gibt es eine Arbeit über das Modell-Pruning?", False),
+    ("¿Hay algún trabajo sobre cuantización?", False),
+    ("Quelle est la taille du modèle de RePro ?", False),
+])
+def test_a_reference_back_in_another_language_needs_the_history(question, needs):
+    """A new user's trial: "Wie groß ist das Modell beim Pretraining?" after "Tell me about NorMuon" was answered from
+    RePro, and "Quel est le nom de la méthode et que signifie l'acronyme ?" after "What is PLAINTAIN?" was refused."""
+    from assistant.answering import deterministic_rewrite, needs_history
+    from assistant.conversation import Conversation
+
+    assert needs_history(question) is needs
+    if needs:
+        conv = Conversation([_turn("Tell me about NorMuon", ["NorMuon"])])
+        assert deterministic_rewrite(question, conv) == f"{question} (NorMuon)"
+
+
+def test_the_two_after_two_single_paper_turns_are_those_papers():
+    """A new user's trial: "What is PowerFlow?", "What is RankTuner?", "how do the two differ?" became "how do the two
+    differ? (RankTuner)": "the two" before a verb was not read as the pair, and no turn listed both."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("What is PowerFlow?", ["PowerFlow"]), _turn("What is RankTuner?", ["RankTuner"])])
+    assert deterministic_rewrite("how do the two differ?", conv) == "how do PowerFlow and RankTuner differ?"
+
+
+def test_which_of_them_names_the_lists_papers_in_place():
+    """A new user's trial: "which of them uses reinforcement learning?" after a four-paper list became "... (RePro,
+    NorMuon, OPUS and ALIVE)" and was refused: names in brackets read as examples, not the papers to choose from."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("What's in here on pretraining data?", ["RePro", "NorMuon", "OPUS", "ALIVE"])])
+    assert deterministic_rewrite("which of them uses reinforcement learning?", conv) == (
+        "which of RePro, NorMuon, OPUS and ALIVE uses reinforcement learning?")

@@ -1604,3 +1604,33 @@ def test_funding_is_a_detail_abstracts_do_not_state():
 
     assert detail_asked("Who funded NorMuon?") == "funding"
     assert detail_asked("How does funding-free data selection work?") is None
+
+
+@pytest.mark.integration
+def test_which_of_several_named_papers_is_the_one_matching_the_criterion(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "which of RePro, NorMuon, OPUS and ALIVE uses reinforcement learning?")
+    assert _cited_titles(obj) == ["RePro"] and "reinforcement learning" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_what_a_paper_can_do_is_not_stated_when_its_abstract_never_names_the_thing(bundled_store, settings):
+    """A new user's trial: "Can RePro filter toxic documents?" quoted three RePro sentences that read as a yes (toxic
+    documents are OPUS's). What follows the verb is asked: "Can NorMuon beat AdamW?" is answered."""
+    from assistant.extractive import domain_phrase
+
+    assert domain_phrase("Can RePro also filter toxic documents?", ["RePro"]) == "toxic documents"
+    assert domain_phrase("Can STAR-KV be combined with quantization?", ["STAR-KV"]) == "quantization"
+    assert _extractive(bundled_store, settings, "Can RePro filter toxic documents?")["answer"] == (
+        "The abstracts do not say.")
+    obj = _extractive(bundled_store, settings, "Can OPUS filter toxic documents?")
+    assert "toxic documents" in obj["answer"] and _cited_titles(obj) == ["OPUS"], obj["answer"]
+    obj = _extractive(bundled_store, settings, "Can NorMuon beat AdamW?")
+    assert "outperforms both AdamW" in obj["answer"], obj["answer"]
+
+
+def test_asking_whether_a_paper_comes_with_code_asks_for_the_code_link():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("does it come with code?") == "code"
+    assert detail_asked("Is there any code?") == "code"
+    assert detail_asked("Is there code generation work?") is None

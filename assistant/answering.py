@@ -1242,7 +1242,10 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
 
 _DESCRIBED_ONE = re.compile(r"\b(?<!which )(?<!what )the\s+(?P<topic>(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+"
                             r"(?:one|paper|approach|method|work|study)\b"
-                            r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)", re.I)
+                            r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)"
+                            # "back to the optimizer - does it scale ...?": the paper of before, by its kind
+                            r"|(?:(?<=\bback to )|(?<=\breturn to )|(?<=\breturning to ))the\s+"
+                            r"(?P<back>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])", re.I)
 
 
 def resolve_described_one(question: str, conversation: Conversation | None) -> str:
@@ -1259,9 +1262,10 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     heads = "|".join(sorted(MODIFIER_HEADS))
     stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
     for m in _DESCRIBED_ONE.finditer(text):
+        topic = m.group("topic") or m.group("back")
         # "the entropy-based one": the paper about entropy ("entropy-bas" is no stem of its sentences)
-        words = stems(re.sub(rf"-(?:{heads})\b", "", m.group("topic"), flags=re.I))
-        if not words or m.group("topic").split()[-1].lower() in _ORDINAL_WORDS or _entities(m.group("topic")):
+        words = stems(re.sub(rf"-(?:{heads})\b", "", topic, flags=re.I))
+        if not words or topic.split()[-1].lower() in _ORDINAL_WORDS or _entities(topic):
             continue
         from assistant.text import split_sentences
 

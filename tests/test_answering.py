@@ -1449,3 +1449,22 @@ def test_which_of_them_names_the_lists_papers_in_place():
     conv = Conversation([_turn("What's in here on pretraining data?", ["RePro", "NorMuon", "OPUS", "ALIVE"])])
     assert deterministic_rewrite("which of them uses reinforcement learning?", conv) == (
         "which of RePro, NorMuon, OPUS and ALIVE uses reinforcement learning?")
+
+
+def test_back_to_the_kind_of_paper_is_the_paper_of_that_kind_discussed_before():
+    """A chat-focused new user's trial: "back to the optimizer - does it scale to multiple GPUs?" after NorMuon and a KV
+    cache question was not rewritten: "the optimizer" read as the question's own subject."""
+    from assistant.answering import resolve_described_one
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    normuon = Paper(abstract="We propose NorMuon, an optimizer that combines orthogonalization with adaptive rates.",
+                    title="NorMuon", id="p1")
+    starkv = Paper(abstract="We propose STAR-KV, a low-rank KV cache compression framework.", title="STAR-KV", id="p2")
+    conv = Conversation([Turn("Tell me about NorMuon", answer="NorMuon [1].", citations=(Citation(1, normuon),)),
+                         Turn("Is there work on KV cache compression?", answer="STAR-KV [1].",
+                              citations=(Citation(1, starkv),))])
+    assert resolve_described_one("back to the optimizer - does it scale to multiple GPUs?", conv) == (
+        "back to NorMuon - does it scale to multiple GPUs?")
+    assert resolve_described_one("Does the optimizer scale?", conv) == "Does the optimizer scale?"

@@ -395,7 +395,10 @@ _ORDINAL = re.compile(
     r"|\bthe\s+(?P<ord2>former\b|latter\b|(?:first|second|third|fourth|fifth|last)(?=\s*(?:[,?.!:;)]|$)))"
     # "compare the first and the third": two ordinals sharing one elided noun
     r"|\bthe\s+(?P<ord3>first|second|third|fourth|fifth|last)\s+and\s+(?:the\s+)?"
-    r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones|papers|methods|works)\b)?", re.I)
+    r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones?|papers?|methods?|works?)\b)?"
+    # "compare the first two": the list's first (or last) two
+    r"|\bthe\s+(?P<ord5>first|last|top)\s+two(?:\s+(?:ones|papers|methods|works|approaches)\b|(?=\s*(?:[?,.!;:]|$)))",
+    re.I)
 _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
                            "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
 """Generic nouns that are also verbs ("Does that work ...?", "Does this model ...?"): after an auxiliary the
@@ -1043,7 +1046,7 @@ def resolve_own_ordinal(question: str) -> str:
     the first one use experts?" -> "Between EAPO and PCR, does EAPO use experts?")."""
     text = " ".join(question.split())
     for m in _ORDINAL.finditer(text):
-        if m.group("ord3"):  # a pair of the question's own names is left as it is
+        if m.group("ord3") or m.group("ord5"):  # a pair of the question's own names is left as it is
             continue
         names = _entities(text[:m.start()])
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
@@ -1090,12 +1093,16 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
 
     def ordinal(m: re.Match) -> str:
         nonlocal changed
-        if m.group("ord3"):  # "the first and the third": both, as "NorMuon and OPUS"
-            pair = [_ORDINAL_WORDS[m.group(g).lower()] for g in ("ord3", "ord4")]
+        if m.group("ord3") or m.group("ord5"):  # "the first and the third", "the first two": as "NorMuon and OPUS"
+            pair = ([_ORDINAL_WORDS[m.group(g).lower()] for g in ("ord3", "ord4")] if m.group("ord3")
+                    else [0, 1] if m.group("ord5").lower() != "last" else [-2, -1])
             if len(_entities(text[:m.start()])) >= 2 or not referents or max(pair) >= len(referents):
                 return m.group(0)
+            two = [referents[i] for i in pair]
+            if two[0] == two[1]:  # "the first and the last one" of a one-paper list: no pair to name
+                return m.group(0)
             changed = True
-            return join_names([referents[i] for i in pair])
+            return join_names(two)
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
         if len(_entities(text[:m.start()])) >= 2 or not referents or i >= len(referents):
             return m.group(0)

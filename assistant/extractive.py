@@ -1298,19 +1298,27 @@ def states_requirement(sentence: str) -> bool:
     return bool(_REQUIREMENT.search(plain(sentence)))
 
 
+_AMOUNT_STEMS = frozenset(content_stems("extra additional more much many further large larger big bigger huge heavy "
+                                        "expensive costly special separate dedicated"))
+"""Words saying how much of the required thing, not what it is ("extra compute" is named by "additional compute")."""
+
+
 def unstated_requirement(question: str, abstract: str) -> bool:
     """True when `question` asks whether the method needs something (`asks_requirement`: "Does STAR-KV need
-    retraining?") that `abstract` neither names (none of the content words after "need"/"require", other than the
-    names the question uses) nor states it does without (`states_requirement`): whether it does is not said, and its
-    other sentences (its components, its speed-ups) do not answer it (a new user's trial)."""
+    retraining?") that `abstract` neither names (no sentence holds every content word after "need"/"require", other
+    than the names the question uses: `covers_domain`) nor states it does without (`states_requirement`): whether it
+    does is not said, and its other sentences (its components, its speed-ups) do not answer it (a new user's
+    trial)."""
     from assistant.text import split_sentences
 
     m = _REQUIREMENT_Q.search(fold(question))
     if m is None or searches_for_paper(question) or any(states_requirement(x) for x in split_sentences(abstract)):
         return False  # (a search for a method that needs no X names the paper found)
     thing = re.split(r"[?？.!]", fold(question)[m.end():])[0]
-    wanted = stems(thing, name_tokens(fold(question)))
-    return bool(wanted) and not wanted & stems(abstract)
+    wanted = stems(thing, name_tokens(fold(question))) - _AMOUNT_STEMS
+    # named: all its words in one sentence ("human feedback labels" is not named by "Human speakers ...", a chat
+    # trial's answer to "Does it need human feedback labels?")
+    return bool(wanted) and not covers_domain(wanted, split_sentences(abstract))
 
 
 # --- the learned sentence scorer ------------------------------------------------------------------------

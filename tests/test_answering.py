@@ -1468,3 +1468,18 @@ def test_back_to_the_kind_of_paper_is_the_paper_of_that_kind_discussed_before():
     assert resolve_described_one("back to the optimizer - does it scale to multiple GPUs?", conv) == (
         "back to NorMuon - does it scale to multiple GPUs?")
     assert resolve_described_one("Does the optimizer scale?", conv) == "Does the optimizer scale?"
+
+
+def test_the_first_two_are_the_lists_first_two_papers():
+    """A chat-focused new user's trial: "compare the first two." after a three-paper list was asked of the collection
+    and named four other papers; "compare the first and the last one" after a one-paper list became "compare AAD and
+    AAD one"."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("What's in the collection about training instability?", ["PCR", "mHC", "PLAINTAIN"])])
+    assert deterministic_rewrite("compare the first two.", conv) == "compare PCR and mHC."
+    assert deterministic_rewrite("compare the last two papers", conv) == "compare mHC and PLAINTAIN"
+    assert deterministic_rewrite("Do the first two layers matter?", conv) == "Do the first two layers matter?"
+    one = Conversation([_turn("Which papers change decoding at inference time?", ["AAD"])])
+    assert "AAD and AAD" not in deterministic_rewrite("compare the first and the last one", one)

@@ -1634,3 +1634,14 @@ def test_asking_whether_a_paper_comes_with_code_asks_for_the_code_link():
     assert detail_asked("does it come with code?") == "code"
     assert detail_asked("Is there any code?") == "code"
     assert detail_asked("Is there code generation work?") is None
+
+
+def test_a_required_thing_is_named_only_by_a_sentence_holding_all_its_words():
+    """A chat-focused new user's trial: "Does it need human feedback labels?" about PLAINTAIN quoted "Human speakers, in
+    contrast, use lightweight incremental check-ins ..."; "human" alone does not name human feedback labels."""
+    from assistant.extractive import unstated_requirement
+
+    abstract = ("Human speakers use lightweight check-ins. We instantiate this idea with PLAINTAIN, a post-training "
+                "recipe that teaches a model to externalize a plan.")
+    assert unstated_requirement("Does PLAINTAIN need human feedback labels?", abstract)
+    assert not unstated_requirement("Does PLAINTAIN need post-training?", abstract)

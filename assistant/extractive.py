@@ -1089,16 +1089,20 @@ def domain_phrase(question: str, pointers: Sequence[str] = ()) -> str:
         return ""
     rest = (m or can).group("rest")
     names = "".join(f"|(?<![\\w-]){re.escape(p)}(?![\\w-])" for p in pointers)
-    subject = re.search(_SUBJECT.pattern + names, rest, re.I)
+    subject = (re.match(rf"\s*(?:{_SUBJECT.pattern}{names})(?=\s)", rest, re.I) if can  # "Can RePro filter ...?"
+               else re.search(_SUBJECT.pattern + names, rest, re.I))
     if not subject:
         return ""
     phrase = rest[subject.end():].strip()
     if can:
         # what it can do is asked of the thing after the verb: "filter toxic documents" -> "toxic documents", "beat
-        # AdamW" -> "AdamW" (a verb of comparison is no domain), "be combined with quantization" -> "quantization"
+        # AdamW" -> "AdamW" (a verb of comparison is no domain), "be combined with quantization" -> "quantization";
+        # not a condition ("Can AAD help when labeled data is scarce?": whether it helps then, not a domain)
         phrase = re.sub(r"^(?:(?:also|even|still|really|actually)\s+)*(?:be\s+)?[\w-]+\s*"
                         r"(?:(?:with|to|on|for|in|at|as|into|below|above|beyond|under|over)\s+)?", "", phrase,
                         flags=re.I)
+        if re.match(r"(?:when|whenever|if|unless|while|where|because|since|once|even)\b", phrase, re.I):
+            return ""
     return phrase
 
 

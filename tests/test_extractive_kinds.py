@@ -1645,3 +1645,13 @@ def test_a_required_thing_is_named_only_by_a_sentence_holding_all_its_words():
                 "recipe that teaches a model to externalize a plan.")
     assert unstated_requirement("Does PLAINTAIN need human feedback labels?", abstract)
     assert not unstated_requirement("Does PLAINTAIN need post-training?", abstract)
+
+
+def test_what_a_paper_can_do_under_a_condition_is_no_domain():
+    """fresh17, fresh26, fresh27 (development chats): "can AAD also help when labeled data is scarce?" became "The
+    abstracts do not say." when "when labeled data is scarce" was read as the asked capability; the abstract's
+    "a practical solution when labeled data is limited" answers it."""
+    from assistant.extractive import domain_phrase
+
+    assert domain_phrase("can AAD also help when labeled data is scarce?", ["AAD"]) == ""
+    assert domain_phrase("can the OPUS utility score be used offline, e.g. to remove toxic docs?", ["OPUS"]) == ""

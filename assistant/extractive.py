@@ -1309,10 +1309,9 @@ _AMOUNT_STEMS = frozenset(content_stems("extra additional more much many further
 
 def unstated_requirement(question: str, abstract: str) -> bool:
     """True when `question` asks whether the method needs something (`asks_requirement`: "Does STAR-KV need
-    retraining?") that `abstract` neither names (no sentence holds every content word after "need"/"require", other
-    than the names the question uses: `covers_domain`) nor states it does without (`states_requirement`): whether it
-    does is not said, and its other sentences (its components, its speed-ups) do not answer it (a new user's
-    trial)."""
+    retraining?") that `abstract` neither names (the head noun of what follows "need"/"require", not a name the
+    question uses) nor states it does without (`states_requirement`): whether it does is not said, and its other
+    sentences (its components, its speed-ups) do not answer it (a new user's trial)."""
     from assistant.text import split_sentences
 
     m = _REQUIREMENT_Q.search(fold(question))
@@ -1320,9 +1319,14 @@ def unstated_requirement(question: str, abstract: str) -> bool:
         return False  # (a search for a method that needs no X names the paper found)
     thing = re.split(r"[?？.!]", fold(question)[m.end():])[0]
     wanted = stems(thing, name_tokens(fold(question))) - _AMOUNT_STEMS
-    # named: all its words in one sentence ("human feedback labels" is not named by "Human speakers ...", a chat
-    # trial's answer to "Does it need human feedback labels?")
-    return bool(wanted) and not covers_domain(wanted, split_sentences(abstract))
+    # named: the head noun of the thing ("labels" of "human feedback labels", which "Human speakers ..." does not
+    # name: a chat trial's answer to "Does it need human feedback labels?"; "annotators" of "human annotators to
+    # write its tasks", named by "manual annotation"), or, with no head found, any of its words
+    phrase = re.split(r"\b(?:to|that|which|who|for|in|on|at|when|while|with|from|during|of)\b", thing)[0]
+    heads = [w for w in re.findall(r"[\w-]+", phrase) if stems(w, name_tokens(fold(question))) - _AMOUNT_STEMS]
+    if heads:
+        wanted = stems(heads[-1]) - _AMOUNT_STEMS
+    return bool(wanted) and not wanted & stems(abstract)
 
 
 # --- the learned sentence scorer ------------------------------------------------------------------------

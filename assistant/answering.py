@@ -601,7 +601,8 @@ def _entities(text: str) -> list[str]:
     for m in _QUOTED.finditer(text):
         found.append((m.start(), f"'{m.group(1).strip()}'"))
     quoted = "".join(q for _, q in found)
-    for m in _PROPER_NOUN.finditer(text if not _german(text) else ""):  # "Triton": capitalised inside a sentence
+    # "Triton", "Ghost": capitalised inside a sentence (not in German, which capitalises every noun)
+    for m in () if _german(text) else _PROPER_NOUN.finditer(text):
         if m.group(0).casefold() not in _NOT_PROPER and m.group(0) not in quoted:
             found.append((m.start(), m.group(0)))
     for tok in name_tokens(text):
@@ -616,15 +617,11 @@ def _entities(text: str) -> list[str]:
     return out
 
 
-def _is_foreign(text: str) -> bool:
-    from assistant.relevance import is_foreign
-
-    return is_foreign(text)
-
-
+@functools.lru_cache(maxsize=256)
 def _german(text: str) -> bool:
     """Whether `text` is German (`relevance.is_foreign`, then `relevance.question_language`), whose nouns are
-    all capitalised: "und wie schneiden Menschen im Vergleich ab?" names nothing."""
+    all capitalised: "und wie schneiden Menschen im Vergleich ab?" names nothing. Cached: `_entities` asks it of
+    the same question and its prefixes many times per rewrite."""
     from assistant.relevance import is_foreign, question_language
 
     return is_foreign(text) and question_language(text)[0] == "de"
@@ -807,8 +804,11 @@ def needs_history(question: str) -> bool:
         return True
     if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True
-    if _LATIN_ANAPHORA.search(q) and not _FOREIGN_SEARCH.search(q) and not _entities(q) and _is_foreign(q):
-        return True
+    if _LATIN_ANAPHORA.search(q) and not _FOREIGN_SEARCH.search(q) and not _entities(q):
+        from assistant.relevance import is_foreign
+
+        if is_foreign(q):
+            return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _ORDINAL.finditer(q)) or _OTHER.search(q) or _PREVIOUS.search(q):
         return True
     if any(len(_entities(q[:m.start()])) < 2 for m in _PAIR.finditer(q)):

@@ -95,6 +95,9 @@ _WHO_IN_COLLECTION = (r"^\s*who\s+(?!(?:are|is|was|were|wrote|authored|proposed|
                       r"(?:collection|corpus|papers|abstracts)\b)")
 """"who does quantisation in this collection": the papers doing it, as "which papers ..." asks (not "Who wrote ...?",
 the authors, nor "Who trains a small model ...?" without the collection, which asked for one paper twice of twice)."""
+_NOT_VERB = r"(?!(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b)"
+"""Not a verb between "which" and "paper": "Which datasets did the paper ... use?" asks for datasets of a paper the
+question names, not for a paper (a chat's standalone question names an unnamed paper so: round 21, fresh30 kc05)."""
 _OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
 """Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
 _PAPERS = re.compile(
@@ -102,7 +105,7 @@ _PAPERS = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos|artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
-    r"|^\s*which\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
+    rf"|^\s*which\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
     rf"|{_WHO_IN_COLLECTION}"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b"
@@ -366,7 +369,7 @@ def asks_number(question: str) -> bool:
 
 
 _ASKS_PAPER = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:any|a|some)\s+(?:paper|work|stud|method)"
-                         r"|^\s*(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:papers?|works?|stud(?:y|ies)|articles?|"
+                         rf"|^\s*(?:which|what)\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:papers?|works?|stud(?:y|ies)|articles?|"
                          r"methods?|approach(?:es)?|techniques?)\b", re.I)
 
 

@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 import threading
 import weakref
@@ -633,6 +634,57 @@ def _mentions_term(term: str, document_folded_lower: str) -> bool:
     return re.search(pattern, document_folded_lower) is not None
 
 
+FAMILY_MIN = 6
+"""Letters a word no paper uses must share from its start with a stem of the collection to be taken as that stem's
+derivation (`word_family`): "respond" and "response" ("respon"); "particle" and "participant" share only five
+("partic") and two letters more each."""
+_FAMILY_STEMS: dict[int, tuple[frozenset, dict]] = {}
+_COMPARATIVE = re.compile(r"^([a-z]{3,}?)(?:(?<=([bdgmnpt]))\2)?(i?)(?:er|est)$")
+"""An adjective's comparative or superlative ("earlier", "bigger", "cheapest"), whose base Snowball does not strip:
+``(base, doubled consonant, "i" for a "y")``."""
+
+
+def word_family(word: str, bm25) -> str:
+    """A word of the collection (`bm25`) of the same family as `word`, an English word no paper uses (lower case),
+    or "" when there is none: the base of a comparative or superlative ("earlier" -> "early", "bigger" -> "big",
+    4+ letters) or a stem of `bm25.vocabulary` that shares all but at most one letter of `word`'s Snowball stem
+    from the start, at least `FAMILY_MIN` letters, and has at most one letter more ("respond" -> "response").
+    A question paraphrases its paper in the words' other forms ("making them respond earlier" of "before any
+    visible response", "early feedback"); taken as absent, such words were a topic no paper covers (round 21:
+    the fresh30 conversation that asked so was refused for 'respond earlier')."""
+    from assistant.text import _stemmer
+
+    if not (word.isascii() and word.isalpha() and len(word) >= 5):
+        return ""
+    m = _COMPARATIVE.match(word)
+    if m:
+        base = m.group(1) + ("y" if m.group(3) else "")
+        if len(base) >= 4 and (bm25.scores(base) > 0).any():
+            return base
+    vocab = getattr(bm25, "vocabulary", frozenset())
+    if not vocab:
+        return ""
+    stem = _stemmer()
+    key = id(vocab)
+    cached = _FAMILY_STEMS.get(key)
+    if cached is None or cached[0] is not vocab:
+        if len(_FAMILY_STEMS) >= 8:  # a collection's index, and the few papers of recent answers
+            _FAMILY_STEMS.clear()
+        by_start: dict[str, list[str]] = {}
+        for s in sorted(vocab):  # sorted: the same family word across runs (PYTHONHASHSEED)
+            if len(s) >= FAMILY_MIN and s.isascii() and s.isalpha():
+                by_start.setdefault(s[:FAMILY_MIN], []).append(s)
+        cached = _FAMILY_STEMS[key] = (vocab, by_start)
+    own = stem(word)
+    for s in cached[1].get(own[:FAMILY_MIN], ()):
+        common = len(os.path.commonprefix([own, s]))
+        if len(own) - common <= 1 and len(s) - common <= 1:
+            found = next((w for w in (s, s + "e") if stem(w) == s), "")
+            if found:
+                return found
+    return ""
+
+
 def unknown_words(words: Sequence[str], bm25) -> list[str]:
     """The alphabetic `words` of 4+ letters that no document of `bm25`'s collection contains, also not
     as two words (``honeybee`` as "honey bee", ``pretraining`` as "pre-training"): BM25's stemmed
@@ -645,6 +697,8 @@ def unknown_words(words: Sequence[str], bm25) -> list[str]:
             continue
         if any(w.startswith(p) and len(w) - len(p) >= 4 and (bm25.scores(w[len(p):]) > 0).any() for p in _PREFIXES):
             continue  # "reworked": a prefix on a word the collection uses ("worked") adds no topic
+        if word_family(w, bm25):
+            continue  # "respond": another form of a word the collection uses ("response")
         out.append(w)
     return out
 
@@ -1289,6 +1343,8 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
             for row in np.flatnonzero(scores > 0):
                 if not written.search(papers[row].document):
                     scores[row] = 0.0
+        if not (scores > 0).any() and (family := word_family(w, bm25)):
+            scores = bm25.scores(family)  # "respond" is held where "response" is written (`word_family`)
         df = int((scores > 0).sum())
         if df == 0 and known_only and w not in english:
             continue
@@ -1559,7 +1615,8 @@ def means_clauses(folded_question: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group(1).strip().casefold()) for m in MEANS_CLAUSE.finditer(folded_question)]
 
 
-def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder, gaps: dict) -> dict:
+def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embedder, gaps: dict,
+                unwritten: Collection[str] = ()) -> dict:
     """`uncovered_terms`' gap of each run of two or more adjacent key words of `question` that no abstract
     uses and every retrieved paper lacks ("machine translation", "hospital patient records"), removed from the
     question together: ``{"machine translation": [gap of row i]}`` (`gaps` as `uncovered_terms` filled it).
@@ -1582,7 +1639,8 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
     tokens = list(re.finditer(r"[^\W_][\w\-]*", q))
 
     def is_absent(token) -> bool:  # "vision-language": a compound one of whose words no abstract uses
-        return token is not None and any(part in absent for part in token.group(0).casefold().split("-"))
+        return token is not None and (any(part in absent for part in token.group(0).casefold().split("-"))
+                                      or token.group(0).casefold() in unwritten)
 
     # "shrinking the KV cache by evicting unimportant tokens": the means the question asks for, whole, when a
     # word of it is one no abstract uses (`MEANS_CLAUSE`)
@@ -2098,7 +2156,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             if own != question:
                 own_vec, topic_gaps = reference.embed([own])[0], {}
                 uncovered_terms(own, own_vec, hits, vectors_of, reference, topic_gaps)
-            phrases = phrase_gaps(own, own_vec, hits, vectors_of, reference, topic_gaps)
+            phrases = phrase_gaps(own, own_vec, hits, vectors_of, reference, topic_gaps,
+                                  unwritten_compounds(own, papers, bm25))
         elif strict and not gate_off:  # ABSENT_WORD_MIN_PAPERS or more: hyphenated terms no abstract writes
             phrases = {}
             compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,

@@ -457,9 +457,11 @@ its subject (`_entities`; "And on GSM8K?", "And for code, what is the speedup?" 
 _VERBLESS = re.compile(r"^\s*(?:and\s+)?(?:which|what|how\s+many)\s+(?!(?:is|are|was|were|do|does|did|can|could|has|have|"
                        r"had|will|would|should)\b)(?:[\w\-]+\s+)?[\w\-]+\s*\?*\s*$", re.I)
 """A short question without a verb ("Which specific models?", "What hardware?"): a fragment of the one before."""
-_ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:[\w-]+\s+){{1,5}}?"
-                             rf"(?:{_GENERIC_NOUNS})\b", re.I)
-"""'What about the KV cache paper, ...': a new subject described by its topic, not a follow-up."""
+_ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|an)\s+(?:(?:[\w-]+\s+){{1,5}}?"
+                             rf"(?:{_GENERIC_NOUNS})\b|(?:{_GENERIC_NOUNS})\s+(?:on|about|that|which|for|with)\s+"
+                             rf"(?!(?:it|them|this|that|those|these)\b)[\w-]+)", re.I)
+"""'What about the KV cache paper, ...', 'what about the paper on residual streams, ...': a new subject described by
+its topic, not a follow-up."""
 _PAPER_PARTS = "name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|idea"
 """Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
 _DEFINITE_SUBJECT = re.compile(
@@ -669,8 +671,10 @@ def _earlier_sentences(text: str) -> str:
     """`text` up to its last sentence or clause boundary ("I need a cheap decoder. Is that method ...":
     the first sentence; "Which paper merges X into one signal, and what is that signal called?": the
     first clause; "There's also a decoding paper about alignment — how does that one work?": the part before the
-    dash); "" when `text` is one clause."""
-    boundaries = re.finditer(r",\s+(?:and|but|or)\s|\s[—–-]+\s", text)
+    dash; "what about the residual connection paper, does that one ...": the topic before the question); "" when
+    `text` is one clause."""
+    boundaries = re.finditer(r",\s+(?:and|but|or)\s|\s[—–-]+\s|,\s+(?=(?:does|do|did|is|are|was|were|can|could|will|"
+                             r"would|how|what|which|why|where|who)\s)", text)
     cut = max([text.rfind(c) for c in ".!?;:"] + [m.start() for m in boundaries])
     return text[:cut] if cut >= 0 else ""
 
@@ -1549,7 +1553,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(str(exc) if own else f"judging relevance failed ({type(exc).__name__}: {str(exc)[:160]})",
                    exc.kind if own else ErrorKind.STORE)
         return
-    subject = continued_subject(question, rewritten, conversation) if not judgement.relevant else ""
+    # a topic the collection lacks ("whats the best recipe for sourdough bread") is no question about the paper under
+    # discussion either (a new user's trial, round 21: answered from the optimizer paper's abstract)
+    subject = (continued_subject(question, rewritten, conversation)
+               if not judgement.relevant and not judgement.lacked else "")
     if subject:
         continued = f"{standalone} ({subject})"
         # "how big is the accuracy hit" after a paper was discussed: read on its own it finds no paper, so it goes

@@ -258,7 +258,12 @@ _DETAIL_Q = {
                        # "does it come with code?", "is there any code?" (a new user's trial)
                        r"|(?:\b(?:come|comes|came|ship|ships)\s+with\s+(?:\w+\s+)?code"
                        r"|\bis\s+there\s+(?:any\s+|some\s+)?(?:code|implementation))"
-                       r"(?=\s*(?:[?.!]|$)|\s+(?:for|of|to)\b)", re.I),
+                       r"(?=\s*(?:[?.!]|$)|\s+(?:for|of|to)\b)"
+                       # "can I grab their implementation somewhere?", "is the data public?" (a new user's trial)
+                       r"|\b(?:grab|get|find|download|access|obtain)\s+(?:[\w'’-]+\s+){0,2}?(?:code|implementation|source)\b"
+                       r"|\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?(?:implementation|source\s+code|"
+                       r"data(?:sets?)?|benchmark)\s+(?:\w+\s+)?(?:public(?:ly)?|available|released|online|"
+                       r"open[-\s]?sourced?)\b", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
@@ -655,7 +660,37 @@ def stems(text: str, exclude: Sequence[str] = ()) -> set[str]:
 
 
 def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
-    return stems(question, exclude=pointers)
+    """The content stems of `question` a sentence answering it may carry (`stems`, the `pointers` left out), and
+    the words an abstract states each of its `PARAPHRASES` concepts in (`paraphrase_stems`)."""
+    return stems(question, exclude=pointers) | paraphrase_stems(question)
+
+
+PARAPHRASES = (
+    # (what a question asks, as a regular expression; the words an abstract states it in)
+    (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b",
+     "cheap cost overhead efficient efficiency scalability lightweight"),
+    (r"\bmulti-?(?:gpus?|node|device)\b|\b(?:many|multiple|several)\s+(?:gpus|devices|machines|nodes)\b",
+     "distributed devices parallel parallelism multi-gpu gpus"),
+    (r"\b(?:labels?|label(?:l)?ed|annotat(?:ed|ions?)|human[- ]written)\b",
+     "supervision supervised unsupervised labels labeled annotations annotated"),
+    (r"\b(?:test[- ]time|at\s+test|inference[- ]time|at\s+inference|deploy(?:ed|ment|ing)?)\b",
+     "inference evaluation test deployment"),
+)
+"""Concepts a question asks in other words than an abstract states them, for `focus_stems` and
+`relevance.asked_object_stated` (as `SPEED_STATED` and `MEMORY_STATED` for speed and memory): cost ("how do they keep
+it cheap?" against "... for computational efficiency, ... incurring only 4.7% additional compute overhead"), several
+GPUs ("does it work for multi-GPU training?" against "a distributed implementation ... across devices"), labels
+("doesn't it need any labels?" against "without external supervision"), test time ("does the model still call the
+experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"). MiniLM ranks
+those sentences below the abstract's introduction (round 21: fresh30's conversations asked all four)."""
+_PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
+
+
+def paraphrase_stems(question: str) -> set[str]:
+    """The stems (`stems`) of the words an abstract states each `PARAPHRASES` concept of `question` in; empty when
+    it asks none."""
+    q = fold(question)
+    return set().union(*(stems(words) for asked, words in _PARAPHRASES if asked.search(q)))
 
 
 def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float]:
@@ -1063,7 +1098,7 @@ _APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|d
                         r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
 _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
                                           "domains application applications other also well too case cases "
-                                          "kind kinds type types"))
+                                          "kind kinds type types setup setups scenario scenarios stuff thing things"))
 
 
 _ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can|could|will|would|is|are)\s+(?!there\b)"
@@ -1850,7 +1885,14 @@ class ExtractiveSynthesizer:
         top_n = sources[0].n
         domain = asked_domain(question, pointers)
         own = [x[2] for x in scored if x[1] == top_n]
-        if domain and not covers_domain(domain, own):
+        # "multi-GPU training" said as "a distributed implementation ... across devices" (`PARAPHRASES`)
+        phrase = domain_phrase(question, pointers) if domain else ""
+        said = paraphrase_stems(phrase)
+        # the rest of the domain ("... of vision transformers") must be named as it is asked
+        rest = domain - set().union(*(stems(m.group(0)) for asked, _ in _PARAPHRASES for m in asked.finditer(phrase)))
+        says = lambda sentence: bool(said and stems(plain(sentence)) & said  # noqa: E731
+                                     and (not rest or covers_domain(rest, own)))
+        if domain and not covers_domain(domain, own) and not any(says(x) for x in own):
             # "Does it also work for code generation?" about a paper whose abstract never names code
             # generation: whether it does is not stated, whatever its other sentences say. Named in other
             # words ("creative writing" against "creative tasks", "instruction tuning" against "supervised
@@ -1878,7 +1920,12 @@ class ExtractiveSynthesizer:
         if detail:
             # a detail of the paper the question names ("Is STAR-KV's code on GitHub?") is that paper's:
             # another kept paper's code link does not answer it
-            return "detail", pick([x for x in good if states_detail(detail, x[2])], 1, one_source=bool(pointers))
+            # "is the code for the web rephrasing method public?": the first paper's statement of the detail, when no
+            # sentence matching the question states it ("Our code is available at ..." shares only "code" with it)
+            stating = ([x for x in good if states_detail(detail, x[2])]
+                       or sorted((x for x in scored if x[1] == top_n and states_detail(detail, x[2])),
+                                 key=lambda x: -x[0]))
+            return "detail", pick(stating, 1, one_source=bool(pointers))
         if kind == "papers" and several:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))
@@ -2075,7 +2122,8 @@ class ExtractiveSynthesizer:
         # "Does DiffuSearch work for code?": the paper's sentences naming the asked domain ("... shows promise for
         # mathematical and code reasoning") answer it, beside those the question matches best (a new user's trial)
         covering = sorted((x for x in scored if domain and kind == "other" and x[1] == top_n
-                           and covers_domain(domain, [x[2]])), key=lambda x: -x[0])[:self.max_domain_sentences]
+                           and (covers_domain(domain, [x[2]]) or says(x[2]))),
+                          key=lambda x: -x[0])[:self.max_domain_sentences]
 
         def with_covering(chosen):
             have = {c[1] for c in chosen}

@@ -638,6 +638,8 @@ FAMILY_MIN = 6
 """Letters a word no paper uses must share from its start with a stem of the collection to be taken as that stem's
 derivation (`word_family`): "respond" and "response" ("respon"); "particle" and "participant" share only five
 ("partic") and two letters more each."""
+FAMILY_HIT = 0.5
+"""How much a paper holding another form of a word (`word_family`) holds the word, in `WordHits.matrix`."""
 _FAMILY_STEMS: dict[int, tuple[frozenset, dict]] = {}
 _COMPARATIVE = re.compile(r"^([a-z]{3,}?)(?:(?<=([bdgmnpt]))\2)?(i?)(?:er|est)$")
 """An adjective's comparative or superlative ("earlier", "bigger", "cheapest"), whose base Snowball does not strip:
@@ -1343,6 +1345,7 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
             for row in np.flatnonzero(scores > 0):
                 if not written.search(papers[row].document):
                     scores[row] = 0.0
+        family = ""
         if not (scores > 0).any() and (family := word_family(w, bm25)):
             scores = bm25.scores(family)  # "respond" is held where "response" is written (`word_family`)
         df = int((scores > 0).sum())
@@ -1370,7 +1373,7 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
                 hit[i] = False  # "coding" against "Our code is available at ...": incidental
         kept.append(w)
         idfs.append(idf)
-        columns.append(hit.astype(float))
+        columns.append(hit.astype(float) * (FAMILY_HIT if family else 1.0))
     matrix = np.array(columns).T if columns else np.zeros((len(rows), 0))
     return WordHits(kept, idfs, matrix, max_idf)
 
@@ -1819,6 +1822,11 @@ def _stems_of_sentence(sentence: str) -> set[str]:
     return content_stems(sentence) | content_stems(sentence.replace("-", " "))
 
 
+_FILLER = frozenset({"stuff", "thing"})
+"""Stems of words a user adds to a thing asked without naming more ("SQL stuff", "RL things"): not what a sentence must
+state (a new user's trial, round 21: "does it work for SQL stuff?" of a paper evaluated on text-to-SQL)."""
+
+
 def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vector=None, part=None) -> bool:
     """Whether the abstract of `sentences` states `thing` (`asked_object`: "vision transformers", "1.1B
     pretraining"): its sentences hold every specific word of it (stems; a word of the question of four or more
@@ -1843,7 +1851,7 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
         unit = rf"\s*-?\s*{re.escape(unit[:3])}" if unit else r"(?![\d])"
         if not re.search(rf"(?<![\d.]){re.escape(number)}{unit}", text, re.I):
             return False
-    wanted = content_stems(thing) - result_stems()
+    wanted = content_stems(thing) - result_stems() - _FILLER
     if not wanted:
         return True
     have = set().union(*(_stems_of_sentence(x) for x in sentences if not is_availability_statement(x)))
@@ -1852,7 +1860,7 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
                       or (w.endswith("s") and w[:-1] in have))
     if all(held(w) for w in wanted):
         return True
-    from assistant.extractive import MEMORY_STATED, SPEED, SPEED_STATED
+    from assistant.extractive import MEMORY_STATED, SPEED, SPEED_STATED, paraphrase_stems
     from assistant.text import fold
 
     for asked, stated in ((re.compile(r"\bmemory\b", re.I), MEMORY_STATED), (SPEED, SPEED_STATED)):
@@ -1860,6 +1868,9 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
         # a speed as fewer steps or less time, as the extractive answer reads them
         if asked.search(thing) and any(stated.search(fold(x)) for x in sentences if not is_availability_statement(x)):
             return True
+    if (said := paraphrase_stems(thing)) and any(_stems_of_sentence(x) & said for x in sentences
+                                                 if not is_availability_statement(x)):
+        return True  # "multi-GPU training" stated as "a distributed implementation ... across devices"
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
     if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):
         return True  # "Is PCR applied to GRPO or PPO?": the abstract states one of the alternatives asked
@@ -2021,6 +2032,10 @@ class Judgement:
     whose abstracts do not cover the domain it adds ("Does WinQ work for vision transformers?") or do not
     state the thing it asks them to support or be tried on (`asked_object_stated`): the abstracts do not say,
     rather than no paper is about the question."""
+    lacked: list[str] = field(default_factory=list)
+    """When nothing is relevant and the question names no paper: the names, words and topics of the question that no
+    paper of the collection mentions or covers in meaning (the refusal's reason, as `note` names them): a topic the
+    collection lacks, which no paper under discussion in a chat is asked about either (`answering.continued_subject`)."""
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,
@@ -2341,7 +2356,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 f"{_uncovered_note(top)})")
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
-    return Judgement(evidence, relevant, note, named if not relevant else [])
+    lacked = [] if relevant or pointers or named else [*absent, *topics]
+    return Judgement(evidence, relevant, note, named if not relevant else [], lacked)
 
 
 def member_features(log_odds: float, dense_gap: float, rank: int) -> list[float]:

@@ -431,6 +431,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     # "its" names the approach the question describes by its topic (fresh24 chats: glued to NorMuon)
     "And the rephrasing approach, how big is its rephraser?",
     "the cache compression method: what is its speedup?",
+    # "that one" is the paper described before the comma (round 21, a new user's trial: glued to the paper before)
+    "what about the paper on residual streams, does that one also fix training instability?",
+    "and the one on spiking models, can that method avoid floating point math?",
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -1312,6 +1315,19 @@ def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_dis
     assert continued_subject(question, question + " (WinQ)", conv) == ""  # rewritten already
     assert continued_subject(question, question, Conversation()) == ""
 
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", ["whats a good recipe for banana bread", "best hiking trails near the alps"])
+def test_a_terse_question_off_the_topic_does_not_go_on_about_the_paper_under_discussion(bundled_store, settings,
+                                                                                     question):
+    """A new user's trial (round 21): "whats the best recipe for sourdough bread" after NorMuon was read as going on
+    about NorMuon and answered with its sentences: a topic the collection lacks (`Judgement.lacked`)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    last = _converse(bundled_store, settings, ["What is NorMuon?", question])
+    assert last.text == NO_RELEVANT_PAPER and last.citations == (), last.text
+    assert last.standalone_question == question
 
 
 @pytest.mark.integration

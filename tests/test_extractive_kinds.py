@@ -306,6 +306,10 @@ def test_which_noun_phrase_of_two_nouns_asks_for_an_entity(question, kind):
     # a cost the abstract states in words, not as a number: the sentence stating it, not "do not say"
     ("Apart from hurting training stability, what hardware-level cost do widened residual streams such as "
      "Hyper-Connections incur?", "memory access overhead"),
+    # "cheap" shares no word with the sentence stating the cost, and MiniLM ranks the introduction above it (round 21)
+    ("Which paper picks pretraining data by projecting each candidate's optimizer update onto a target direction, and "
+     "how is that kept cheap?", "4.7% additional compute overhead"),
+    ("Is OPUS expensive to run?", "4.7% additional compute overhead"),
 ])
 def test_extractive_what_it_costs_quotes_the_cost_as_a_number_or_in_words(bundled_store, settings, question,
                                                                          expected):
@@ -686,11 +690,17 @@ def test_a_discourse_marker_before_what_is_x_still_gets_the_definition(bundled_s
     ("OK. Is there anything on data selection, and what does it cost?", True),
     ("How much faster is WinQ?", False),
     ("What does NorMuon gain over AdamW?", False),
+    # a verb before "paper": the paper is named, its datasets are asked (round 21: a chat's standalone question naming
+    # an unnamed paper by its first words was read as a search and answered with sentences, not "do not say")
+    ('Which datasets did the paper that begins "Preference-based reinforcement learning" use?', False),
+    ("What benchmarks does the paper on masked diffusion report?", False),
 ])
 def test_asks_for_paper_reads_whether_or_which_paper_is_asked_first(question, asks):
-    from assistant.extractive import asks_for_paper
+    from assistant.extractive import asks_for_paper, searches_for_paper
 
     assert asks_for_paper(question) is asks
+    if "paper" in question:
+        assert searches_for_paper(question) is asks
 
 
 @pytest.mark.integration
@@ -1634,6 +1644,22 @@ def test_asking_whether_a_paper_comes_with_code_asks_for_the_code_link():
     assert detail_asked("does it come with code?") == "code"
     assert detail_asked("Is there any code?") == "code"
     assert detail_asked("Is there code generation work?") is None
+    # round 21, a new user's trial: the implementation, the data, asked as a user would
+    assert detail_asked("can I grab A2RBench's implementation somewhere?") == "code"
+    assert detail_asked("is the data public?") == "code"
+    assert detail_asked("Does it use data available online to train?") is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("is the code for the web rephrasing method public?", "github.com/cxcscmu/RePro"),  # was "do not say"
+    ("where can I download the implementation of the KV cache paper?", "github.com/PriyanshBhatnagar/STAR-KV"),
+])
+def test_a_code_question_about_a_described_paper_quotes_its_code_link(bundled_store, settings, question, expected):
+    """The code statement shares one word with the question ("code"): below the sentences a question matches, it is
+    still the described paper's statement of the detail asked."""
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
 
 
 def test_a_required_thing_is_named_by_its_head_noun():
@@ -1658,3 +1684,40 @@ def test_what_a_paper_can_do_under_a_condition_is_no_domain():
 
     assert domain_phrase("can AAD also help when labeled data is scarce?", ["AAD"]) == ""
     assert domain_phrase("can the OPUS utility score be used offline, e.g. to remove toxic docs?", ["OPUS"]) == ""
+
+
+# --- round 21: a concept asked in other words than the abstract states it (`PARAPHRASES`) -------------------------
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("does NorMuon work for multi-GPU setups?", "FSDP2"),  # "a distributed implementation ... across devices"
+    ("At test time, does EAPO's policy still consult the experts?", "solve questions independently"),  # "evaluation"
+    ("does PLAINTAIN work for SQL stuff?", "text-to-SQL"),  # "stuff" names nothing more (a new user's trial)
+])
+def test_a_yes_no_question_asked_in_other_words_quotes_the_sentence_stating_it(bundled_store, settings, question,
+                                                                               expected):
+    """fresh30's conversations asked so: the first was "The abstracts do not say.", the second quoted the sentences
+    on consulting experts during training only."""
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", ["Does NorMuon work for multi-GPU training of vision transformers?",
+                                      "Does STAR-KV work for multi-GPU inference?"])
+def test_a_paraphrased_concept_does_not_state_the_rest_of_what_is_asked(bundled_store, settings, question):
+    """The distributed implementation states several GPUs, not vision transformers; STAR-KV states no GPUs at all."""
+    from assistant.prompts import CANNOT_ANSWER
+
+    obj = _extractive(bundled_store, settings, question)
+    assert obj["answer"] == CANNOT_ANSWER, obj["answer"]
+
+
+def test_paraphrase_stems_name_the_words_an_abstract_states_a_concept_in():
+    from assistant.extractive import paraphrase_stems, stems
+
+    assert stems("efficiency overhead") <= paraphrase_stems("How do they keep it cheap?")
+    assert stems("distributed devices") <= paraphrase_stems("does it run on multiple GPUs?")
+    assert stems("supervision") <= paraphrase_stems("no labels needed?")
+    assert stems("evaluation inference") <= paraphrase_stems("what happens at test time?")
+    assert paraphrase_stems("How much faster is WinQ?") == set()

@@ -861,10 +861,42 @@ def test_a_near_miss_whose_added_topic_no_paper_covers_is_refused_and_the_note_n
 @pytest.mark.parametrize("question, paper", [
     ("Is there a paper that speeds up low-bit training of language models?", "WinQ"),
     ("Which paper makes the optimizer's per-neuron update magnitudes more uniform?", "NorMuon"),
+    # "respond" and "earlier" are other forms of the abstract's "response" and "early" (`word_family`; round 21:
+    # refused as a topic no paper covers)
+    ("Is there work on making reasoning models respond earlier?", "PLAINTAIN"),
 ])
 def test_a_paraphrase_with_words_the_abstract_does_not_use_is_answered(bundled_store, settings, question, paper):
     obj, cited = _ask(bundled_store, settings, question)
     assert not obj["refused"] and cited == [paper]
+
+
+class _Vocabulary:
+    """A BM25 index's vocabulary and scores over the words of a few documents (Snowball stems, as `BM25Index`)."""
+
+    def __init__(self, *documents):
+        from assistant.text import _stemmer
+
+        self.stem = _stemmer()
+        self.documents = [{self.stem(w) for w in d.casefold().split()} for d in documents]
+        self.vocabulary = frozenset().union(*self.documents)
+
+    def scores(self, word):
+        import numpy as np
+
+        return np.array([float(self.stem(word.casefold()) in d) for d in self.documents])
+
+
+@pytest.mark.parametrize("word, family", [
+    ("respond", "response"), ("responds", "response"), ("earlier", "early"), ("cheapest", "cheap"),
+    ("particle", ""),  # "participants" shares five letters and adds two: another word
+    ("protein", ""), ("robot", ""),
+])
+def test_a_word_no_paper_uses_is_held_by_another_form_of_it(word, family):
+    from assistant.relevance import unknown_words, word_family
+
+    bm25 = _Vocabulary("a visible response early feedback", "cheap participants protect")
+    assert word_family(word, bm25) == family
+    assert unknown_words([word], bm25) == ([] if family else [word])
 
 
 # --- both embedding precisions decide alike (issue 12: int8 as the default) ---------------------------
@@ -980,6 +1012,10 @@ def test_a_topic_word_no_abstract_uses_and_no_paper_covers_refuses_only_a_search
     ("Is there a paper that uses Monte Carlo tree search to compose music or poetry?", "music or poetry",
      "Is there a paper that uses Monte Carlo tree search to choose the order in which a masked diffusion model "
      "fills its slots?", "DiffuSearch"),
+    # a hyphenated term no abstract writes ("multi-agent"; its words are written apart) is part of the phrase
+    # (round 21: "debate" alone was covered by the expert-consulting paper and the question answered)
+    ("Is there work on multi-agent debate to make LLMs reason better?", "multi-agent debate",
+     "Is there work on consulting external experts during RL to make LLMs reason better?", "EAPO"),
     # a topic typed as a search asks for a paper, as "Is there a paper on ...?" does
     ("low-rank KV cache compression for drones or satellites", "drones or satellites",
      "adaptive low-rank compression of the key-value cache with mixed-precision quantization", "STAR-KV"),

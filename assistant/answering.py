@@ -439,8 +439,8 @@ _NO_VERB_AFTER = re.compile(r"\s*(?:[?!.,;:？]|$|(?:for|on|in|with|at|beyond|ac
 """What may follow a verb with no object: punctuation, the end, a preposition or an adverb (after
 "Does that work" it says "work" is the verb, not a noun "that work" waiting for its verb)."""
 _FUNCTION_WORD_BEFORE = re.compile(
-    r"(?:^|\b(?:does|did|do|is|was|are|were|about|on|in|for|of|from|with|by|to|than|like|and|how|why|use|uses|"
-    r"used|behind|proposed|propose|introduced)\s+)$", re.I)
+    r"(?:^|\b(?:does|did|do|is|was|are|were|can|could|will|would|should|has|have|had|about|on|in|for|of|from|with|by|"
+    r"to|than|like|and|how|why|use|uses|used|behind|proposed|propose|introduced)\s+)$", re.I)
 _SCENE = r"(?:for|on|in|with|at|under|without|across)\b"
 """The prepositions a fragment opens with after "and" ("And on GSM8K?", "And for code, ...")."""
 _FRAGMENT = re.compile(rf"^\s*(?:and|but|or|also|what|how)\s+(?:about\s+)?{_SCENE}"

@@ -675,14 +675,18 @@ PARAPHRASES = (
      "supervision supervised unsupervised labels labeled annotations annotated"),
     (r"\b(?:test[- ]time|at\s+test|inference[- ]time|at\s+inference|deploy(?:ed|ment|ing)?)\b",
      "inference evaluation test deployment"),
+    (r"\b(?:cod(?:e|ing)|programming)\b(?!\s+(?:base|link|repo\w*|release\w*|availab\w*|public\w*))",
+     "HumanEval MBPP EvalPlus LiveCodeBench CodeContests"),
 )
 """Concepts a question asks in other words than an abstract states them, for `focus_stems` and
 `relevance.asked_object_stated` (as `SPEED_STATED` and `MEMORY_STATED` for speed and memory): cost ("how do they keep
 it cheap?" against "... for computational efficiency, ... incurring only 4.7% additional compute overhead"), several
 GPUs ("does it work for multi-GPU training?" against "a distributed implementation ... across devices"), labels
 ("doesn't it need any labels?" against "without external supervision"), test time ("does the model still call the
-experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"). MiniLM ranks
-those sentences below the abstract's introduction (round 21: fresh30's conversations asked all four)."""
+experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"), code (the
+benchmarks of code generation: "does it help on coding too?" against "... generalizes to non-math benchmarks, including
+HumanEval, ..., EvalPlus"). MiniLM ranks those sentences below the abstract's introduction (round 21: fresh30's
+conversations asked the first four, a new user's trial the last)."""
 _PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
 
 
@@ -1098,7 +1102,7 @@ _APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|d
                         r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
 _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
                                           "domains application applications other also well too case cases "
-                                          "kind kinds type types setup setups scenario scenarios stuff thing things"))
+                                          "kind kinds type types setup setups scenario scenarios stuff thing things help helps"))
 
 
 _ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can|could|will|would|is|are)\s+(?!there\b)"

@@ -1693,6 +1693,7 @@ def test_what_a_paper_can_do_under_a_condition_is_no_domain():
     ("does NorMuon work for multi-GPU setups?", "FSDP2"),  # "a distributed implementation ... across devices"
     ("At test time, does EAPO's policy still consult the experts?", "solve questions independently"),  # "evaluation"
     ("does PLAINTAIN work for SQL stuff?", "text-to-SQL"),  # "stuff" names nothing more (a new user's trial)
+    ("does EAPO help on coding too?", "HumanEval"),  # code named by its benchmarks only (a new user's trial)
 ])
 def test_a_yes_no_question_asked_in_other_words_quotes_the_sentence_stating_it(bundled_store, settings, question,
                                                                                expected):
@@ -1704,9 +1705,11 @@ def test_a_yes_no_question_asked_in_other_words_quotes_the_sentence_stating_it(b
 
 @pytest.mark.integration
 @pytest.mark.parametrize("question", ["Does NorMuon work for multi-GPU training of vision transformers?",
-                                      "Does STAR-KV work for multi-GPU inference?"])
+                                      "Does STAR-KV work for multi-GPU inference?",
+                                      "Does STAR-KV help on coding too?"])
 def test_a_paraphrased_concept_does_not_state_the_rest_of_what_is_asked(bundled_store, settings, question):
-    """The distributed implementation states several GPUs, not vision transformers; STAR-KV states no GPUs at all."""
+    """The distributed implementation states several GPUs, not vision transformers; STAR-KV states no GPUs at all, and
+    its code link is no code benchmark."""
     from assistant.prompts import CANNOT_ANSWER
 
     obj = _extractive(bundled_store, settings, question)

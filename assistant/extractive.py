@@ -260,7 +260,8 @@ _DETAIL_Q = {
                        r"|\bis\s+there\s+(?:any\s+|some\s+)?(?:code|implementation))"
                        r"(?=\s*(?:[?.!]|$)|\s+(?:for|of|to)\b)"
                        # "can I grab their implementation somewhere?", "is the data public?" (a new user's trial)
-                       r"|\b(?:grab|get|find|download|access|obtain)\s+(?:[\w'’-]+\s+){0,2}?(?:code|implementation|source)\b"
+                       r"|\b(?:grab|get|find|download|access|obtain)\s+(?:[\w'’-]+\s+){0,2}?"
+                       r"(?:code|implementation|source)\b"
                        r"|\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?(?:implementation|source\s+code|"
                        r"data(?:sets?)?|benchmark)\s+(?:\w+\s+)?(?:public(?:ly)?|available|released|online|"
                        r"open[-\s]?sourced?)\b", re.I),
@@ -374,8 +375,8 @@ def asks_number(question: str) -> bool:
 
 
 _ASKS_PAPER = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:any|a|some)\s+(?:paper|work|stud|method)"
-                         rf"|^\s*(?:which|what)\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:papers?|works?|stud(?:y|ies)|articles?|"
-                         r"methods?|approach(?:es)?|techniques?)\b", re.I)
+                         rf"|^\s*(?:which|what)\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:papers?|works?|stud(?:y|ies)|"
+                         r"articles?|methods?|approach(?:es)?|techniques?)\b", re.I)
 
 
 def asks_for_paper(question: str) -> bool:
@@ -1102,7 +1103,8 @@ _APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|d
                         r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
 _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
                                           "domains application applications other also well too case cases "
-                                          "kind kinds type types setup setups scenario scenarios stuff thing things help helps"))
+                                          "kind kinds type types setup setups scenario scenarios stuff thing things "
+                                          "help helps"))
 
 
 _ADDS_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:does|do|did|can|could|will|would|is|are)\s+(?!there\b)"

@@ -1631,7 +1631,9 @@ def phrase_gaps(question: str, qvec, hits: WordHits, vectors_of: Sequence, embed
     models", "mobile phones?" are). Alternatives joined by "or" / "and" ("to design molecules or proteins",
     "for video or vision-language models") are one run: removed alone, each leaves the other saying the domain
     (gaps 0.17-0.29 against every paper), removed together the domain is gone (0.55-0.60 against the paper the
-    answer quoted); a hyphenated word joins a run when one of its parts no abstract uses ("vision-language")."""
+    answer quoted); a hyphenated word joins a run when one of its parts no abstract uses ("vision-language") or when
+    no abstract writes it (`unwritten`, `unwritten_compounds`: "multi-agent debate", whose "debate" alone the
+    expert-consulting paper covered in part; round 21, fresh30)."""
     from assistant.text import fold
 
     absent = {w.casefold() for w, idf in zip(hits.words, hits.idf)
@@ -2035,7 +2037,7 @@ class Judgement:
     lacked: list[str] = field(default_factory=list)
     """When nothing is relevant and the question names no paper: the names, words and topics of the question that no
     paper of the collection mentions or covers in meaning (the refusal's reason, as `note` names them): a topic the
-    collection lacks, which no paper under discussion in a chat is asked about either (`answering.continued_subject`)."""
+    collection lacks, which no paper under discussion in a chat is asked about either (`answering.answer`)."""
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,

@@ -299,6 +299,10 @@ _VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b
 _NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
                    r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?|"
                    r"corp(?:ora|us)|sizes?|scales?)", re.I)
+_IDEA_NOUN = re.compile(r"(?:ideas?|concepts?|principles?|insights?|mechanisms?|notions?|paradigms?|tricks?)", re.I)
+"""Head nouns of ideas (a closed class): "which earlier architecture idea does mHC extend?" asks for an idea, which the
+abstract states in a sentence ("studies exemplified by Hyper-Connections (HC) have extended the ... residual
+connection paradigm"), not for a named thing near "architecture" (round 21, fresh31: "The abstracts do not say.")."""
 _AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
 of by with from to at during""".split())
 
@@ -343,7 +347,8 @@ def question_kind(question: str) -> str:
         return "papers"
     if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
         return "papers"
-    if _NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q)):
+    if (_NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q))
+            and not (_WHAT_THING.match(asked := interrogative(q)) and not asks_number(asked))):
         return "number"
     if _PAPERS.search(q):
         return "papers"
@@ -355,6 +360,8 @@ def question_kind(question: str) -> str:
         while after and _NOUN.fullmatch(after[0].strip(",?")):  # "which language models were ..."
             after = after[1:]
         if len(after) > 1 and after[0].casefold() not in _AUXILIARY and after[1].casefold() in _VERB_AUXILIARY:
+            if _IDEA_NOUN.fullmatch(after[0].strip(",?")):
+                return "other"  # "which earlier architecture idea does mHC extend?": an idea, not a named thing
             after = after[1:]  # "which model families did they analyse?": a word before the auxiliary ends the noun
         if after and after[0].casefold() not in _AUXILIARY:
             return "which"  # "papers" unless the question names the paper (then "entity")
@@ -364,6 +371,11 @@ def question_kind(question: str) -> str:
     return "other"
 
 
+_WHAT_THING = re.compile(r"^\s*(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|"
+                         r"about|if)\b)[a-z][\w-]*\s", re.I)
+"""A question asking for a thing ("What property of the graph controls how fast it optimizes?"): a "how fast" inside it
+(after its verb, `asks_number`) says what the thing governs, not a quantity asked (round 21, fresh31: "The abstracts
+do not say." for want of a number; the answer is "spectral connectivity governs optimization speed")."""
 _CLAUSE_START = re.compile(r"(?:^|[.?!;:,(]|\band|\bor|\bbut|\b(?:in|by|at|for|on|to|of|with))\s*$", re.I)
 
 

@@ -1724,3 +1724,29 @@ def test_paraphrase_stems_name_the_words_an_abstract_states_a_concept_in():
     assert stems("supervision") <= paraphrase_stems("no labels needed?")
     assert stems("evaluation inference") <= paraphrase_stems("what happens at test time?")
     assert paraphrase_stems("How much faster is WinQ?") == set()
+
+
+@pytest.mark.parametrize("question, kind", [
+    # round 21, fresh31: a "how fast" after the verb says what the asked thing governs, not a quantity asked
+    ("What property of the graph controls how fast decentralized DPO converges?", "other"),
+    ("I want a theory paper on DPO over a communication graph. What property of the graph controls how fast it "
+     "optimizes?", "other"),
+    ("How much faster is WinQ?", "number"),
+    ("What speedup does WinQ get, and how much faster is it than plain QAT?", "number"),
+    # an idea is asked, not a named thing near "architecture"
+    ("which earlier architecture idea does mHC extend?", "other"),
+    ("which model families did they analyse?", "entity"),
+])
+def test_the_kind_of_a_question_asking_for_a_thing_or_an_idea(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.integration
+def test_what_governs_how_fast_is_answered_with_the_sentence_naming_it(bundled_store, settings):
+    """fresh31: "The abstracts do not say." for want of a number; the abstract says "spectral connectivity governs
+    optimization speed"."""
+    obj = _extractive(bundled_store, settings, "What property of the communication graph controls how fast "
+                                               "decentralized DPO converges?")
+    assert "spectral connectivity" in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]

@@ -1879,3 +1879,16 @@ def test_a_requested_topic_no_paper_covers_is_refused(bundled_store, settings):
     assert obj["refused"] and not cited and "recommendation" in obj["note"], obj["answer"]
     obj, cited = _ask(bundled_store, settings, "Tell me about quantization-aware training")
     assert "WinQ" in cited, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_german_compound_of_a_known_abbreviation_and_a_noun_is_no_absent_name(bundled_store, settings):
+    """fresh31 (round 21): "RL-Verfahren" (an RL method) was a name no abstract mentions, and the German question on
+    PowerFlow was refused; an abbreviation the collection lacks still names a missing thing."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, "Welche Arbeit formuliert unüberwachtes Fine-Tuning als Distribution "
+                                               "Matching mit GFlowNets, und welches RL-Verfahren erreicht sie?")
+    assert cited == ["PowerFlow"], obj["answer"]
+    obj, cited = _ask(bundled_store, settings, "Gibt es eine Arbeit über BERT-Modelle für Proteinfaltung?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "BERT-Modelle" in obj["note"]

@@ -177,7 +177,9 @@ _ENTITY_Q = re.compile(
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
-    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b", re.I)
+    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b"
+    # "在哪些语言模型上做了实验" (on which language models): Chinese asks so, without spaces (round 21, fresh31)
+    r"|(?:哪些|哪个|哪种|什么)(?:具体的?)?(?:语言|大)?(?P<cjk>模型|数据集|基准)", re.I)
 """A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
 "What do reasoning models waste ...?" (the noun after a verb is the subject of the question). Not "which
 tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks"), asked like "what kinds of
@@ -207,6 +209,9 @@ def asks_mechanism(question: str) -> bool:
     return bool(_FACTOR_Q.search(q) or (_MECHANISM_Q.match(q) or _DECIDED.search(q)) and not asks_number(q))
 
 
+_CJK_NOUNS = {"模型": "models", "数据集": "datasets", "基准": "benchmarks"}
+
+
 def entity_noun(question: str) -> str | None:
     """The kind of thing an entity question asks to be named ("models", "benchmarks"), or None; of a
     run of such nouns the last, the head ("which math competition benchmarks" -> "benchmarks")."""
@@ -214,6 +219,8 @@ def entity_noun(question: str) -> str | None:
     m = _ENTITY_Q.search(q)
     if not m:
         return None
+    if m.group("cjk"):
+        return _CJK_NOUNS[m.group("cjk")]
     noun = m.group("noun") or "written"
     for w in q[m.end():].split():
         if not _NOUN.fullmatch(w.strip(",?")):

@@ -1750,3 +1750,16 @@ def test_what_governs_how_fast_is_answered_with_the_sentence_naming_it(bundled_s
     obj = _extractive(bundled_store, settings, "What property of the communication graph controls how fast "
                                                "decentralized DPO converges?")
     assert "spectral connectivity" in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_chinese_question_asking_which_models_is_an_entity_question(bundled_store, settings):
+    """fresh31 (round 21): "which language models exactly?" in Chinese was answered with "16 settings with different
+    language models"; the abstract names none. Which benchmarks, asked so, are named."""
+    from assistant.extractive import entity_noun
+    from assistant.prompts import CANNOT_ANSWER
+
+    assert entity_noun("WinQ 在哪些语言模型上做了实验？") == "models"
+    assert _extractive(bundled_store, settings, "WinQ 在哪些语言模型上做了实验？模型叫什么？")["answer"] == CANNOT_ANSWER
+    obj = _extractive(bundled_store, settings, "EAPO在哪些基准上评测？")
+    assert "HumanEval" in obj["answer"] and _cited_titles(obj) == ["EAPO"], obj["answer"]

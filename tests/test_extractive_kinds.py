@@ -1763,3 +1763,20 @@ def test_a_chinese_question_asking_which_models_is_an_entity_question(bundled_st
     assert _extractive(bundled_store, settings, "WinQ 在哪些语言模型上做了实验？模型叫什么？")["answer"] == CANNOT_ANSWER
     obj = _extractive(bundled_store, settings, "EAPO在哪些基准上评测？")
     assert "HumanEval" in obj["answer"] and _cited_titles(obj) == ["EAPO"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    ("How do the federated DPO analysis and alignment-aware decoding relate to each other?",
+     ["alignment-aware decoding", "first convergence and time-complexity analysis of DPO"]),
+    ("What is the relationship between WinQ and STAR-KV?", ["WinQ", "STAR-KV"]),
+])
+def test_how_two_papers_relate_is_a_comparison_naming_both(bundled_store, settings, question, expected):
+    """fresh31 (round 21): "How do X and Y relate to each other?" cited one of the two."""
+    from assistant.extractive import asks_comparison
+
+    assert asks_comparison(question)
+    obj = _extractive(bundled_store, settings, question)
+    abstracts = {p.title: p.abstract for p in bundled_store.papers()}
+    cited = [abstracts[c["title"]] for c in obj["citations"]]
+    assert len(cited) == 2 and all(any(e in a for a in cited) for e in expected), obj["answer"]

@@ -102,6 +102,11 @@ _NOT_VERB = r"(?!(?:did|does|do|is|are|was|were|has|have|had|can|could|will|woul
 """Not a verb between "which" and "paper": "Which datasets did the paper ... use?" asks for datasets of a paper the
 question names, not for a paper (a chat's standalone question names an unnamed paper so: round 21, fresh30 kc05)."""
 _OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
+_WHICH_ONES = (r"\b(?:papers|works|studies|articles|abstracts|methods|approaches)\b[^?]*?[.!:;]\s+"
+               r"(?:(?:so|but|and|now)\s+)?(?:which|what)\s+(?:ones|of\s+(?:them|these|those))\b")
+"""Papers named in one sentence and asked for in the next ("Planning shows up in several abstracts. Which ones involve
+some kind of plan?", "Some methods use projection. Which of them ...?"): "which ones" asks for the papers the question
+itself spoke of, as "which papers" does (round 21, fresh31: answered from one paper's sentences)."""
 """Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+{_OF_THOSE}(?:[\w-]+\s+){{0,3}}?"
@@ -118,7 +123,8 @@ _PAPERS = re.compile(
     # "Papers about the shortage of ...?", "papers that build ...": a question that is only its noun phrase
     rf"|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_COLLECTION_PLURAL}"
     # "... What's out there?", "Is anything out there on ...?": the papers there are
-    r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b",
+    r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b"
+    rf"|{_WHICH_ONES}",
     re.I)
 
 
@@ -157,7 +163,7 @@ _PLURAL = re.compile(
     rf"|{_THINGS_DESCRIBED}"
     r"|\bwhat(?:'s|’s|\s+is)\s+out\s+there\b|\banything\s+out\s+there\b"  # what work there is
     r"|\beach\s+(?:of\s+(?:them|these|those|the)\b|do\b|does\b|one\b|paper\b|method\b)"
-    rf"|{_REQUESTED}|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_DIFFER}", re.I)
+    rf"|{_REQUESTED}|{_BARE_PLURAL}|{_TOPIC_PLURAL}|{_MASS_WORK}|{_DIFFER}|{_WHICH_ONES}", re.I)
 _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          r"(?:papers|works|studies|articles|methods|approaches)\b"
                          r"|\beach\s+(?:of\s+(?:them|these|those|the\s+(?:two|three|papers|methods))\b"

@@ -1780,3 +1780,29 @@ def test_how_two_papers_relate_is_a_comparison_naming_both(bundled_store, settin
     abstracts = {p.title: p.abstract for p in bundled_store.papers()}
     cited = [abstracts[c["title"]] for c in obj["citations"]]
     assert len(cited) == 2 and all(any(e in a for a in cited) for e in expected), obj["answer"]
+
+
+@pytest.mark.parametrize("question, kind, several", [
+    # round 21, fresh31: "which ones" asks for the papers the question's sentence before spoke of
+    ("Planning shows up in several abstracts. Which ones involve some kind of plan?", "papers", True),
+    ("Some methods use projection. Which of them project onto a manifold?", "papers", True),
+    ("Quantization comes up in a few papers. Which ones?", "papers", True),
+    # without papers spoken of before, "which of them" is a choice among the papers of a conversation
+    ("Which of them uses reinforcement learning?", "other", False),
+    ("I read the STAR-KV paper. Which of them is faster?", "other", False),
+])
+def test_which_ones_after_papers_spoken_of_asks_for_papers(question, kind, several):
+    from assistant.extractive import asks_several, question_kind
+
+    assert (question_kind(question), asks_several(question)) == (kind, several)
+
+
+@pytest.mark.integration
+def test_which_ones_after_papers_spoken_of_names_each_paper(bundled_store, settings):
+    """fresh31 (round 21): answered with four sentences of DiffuSearch alone, naming one of its four papers."""
+    obj = _extractive(bundled_store, settings, "Planning shows up in several abstracts. Which ones involve some kind "
+                                               "of plan (generation plans, planning steps, preplanning)?")
+    cited = {c["title"] for c in obj["citations"]}
+    for phrase in ("DiffuSearch", "PLAINTAIN", "preplan-and-anchor"):
+        paper = next(p for p in bundled_store.papers() if phrase in p.abstract)
+        assert paper.title in cited, (phrase, obj["answer"])

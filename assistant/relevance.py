@@ -2042,8 +2042,11 @@ class Judgement:
     rather than no paper is about the question."""
     lacked: list[str] = field(default_factory=list)
     """When nothing is relevant and the question names no paper: the names, words and topics of the question that no
-    paper of the collection mentions or covers in meaning (the refusal's reason, as `note` names them): a topic the
-    collection lacks, which no paper under discussion in a chat is asked about either (`answering.answer`)."""
+    paper of the collection mentions or covers in meaning (absent names and words, `uncovered_topics`, and in a
+    collection below `ABSENT_WORD_MIN_PAPERS` papers the phrases of any question (`phrase_gaps`: two or more adjacent
+    key words no abstract uses) whose gap reaches `TOPIC_GAP` for every paper the answer would quote: "sourdough
+    bread" of "What's the best recipe for sourdough bread?"): a topic the collection lacks, which no paper under
+    discussion in a chat is asked about either (`answering.answer`)."""
 
 
 def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, *,
@@ -2139,6 +2142,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []
+    unused: list[str] = []  # key words no abstract uses and no retrieved paper covers in meaning, whatever is asked
     named: list[str] = []  # titles: the question names them and they do not cover its domain (`Judgement.named`)
     phrases: dict | None = None
     compounds: dict = {}
@@ -2229,6 +2233,12 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             topics = [t for t in topics if t not in means]
         topics += [c for c, row in compounds.items()
                    if all(row[i] is not None and row[i] >= TOPIC_GAP for i in kept)]
+        # as `uncovered_topics` reads a search question's phrases, for any question ("What's the best recipe for
+        # sourdough bread?" asks for no paper, yet no paper is about it; not single words: "how big is the accuracy
+        # hit" uses two words no abstract does, and goes on about the paper under discussion): `Judgement.lacked`
+        unused = [phrase for phrase, gaps_of in phrases.items()
+                  if (row := [gaps_of[i] for i in kept if i < len(gaps_of)]) and None not in row
+                  and min(row) >= TOPIC_GAP]
     if unknown:
         # a word no abstract writes that the best paper says in other words ("stole" against "the stolen model")
         # is no topic the collection lacks (`UNKNOWN_COVERED_GAP`)
@@ -2364,7 +2374,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 f"{_uncovered_note(top)})")
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
-    lacked = [] if relevant or pointers or named else [*absent, *topics]
+    lacked = [] if relevant or pointers or named else list(dict.fromkeys([*absent, *topics, *unused]))
     return Judgement(evidence, relevant, note, named if not relevant else [], lacked)
 
 

@@ -1321,7 +1321,11 @@ def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_dis
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("question", ["whats a good recipe for banana bread", "best hiking trails near the alps"])
+@pytest.mark.parametrize("question", ["whats a good recipe for banana bread", "best hiking trails near the alps",
+                                      # a full question asks for no paper, yet names a topic no paper covers (a second
+                                      # new user's trial: "What's the best recipe for sourdough bread?" after EDEN)
+                                      "What's the best recipe for sourdough bread?",
+                                      "How do I fix a flat bicycle tire?"])
 def test_a_terse_question_off_the_topic_does_not_go_on_about_the_paper_under_discussion(bundled_store, settings,
                                                                                      question):
     """A new user's trial (round 21): "whats the best recipe for sourdough bread" after NorMuon was read as going on

@@ -278,9 +278,11 @@ _DETAIL_Q = {
                        # "can I grab their implementation somewhere?", "is the data public?" (a new user's trial)
                        r"|\b(?:grab|get|find|download|access|obtain)\s+(?:[\w'’-]+\s+){0,2}?"
                        r"(?:code|implementation|source)\b"
-                       r"|\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?(?:implementation|source\s+code|"
-                       r"data(?:sets?)?|benchmark)\s+(?:\w+\s+)?(?:public(?:ly)?|available|released|online|"
-                       r"open[-\s]?sourced?)\b", re.I),
+                       # "is the A2RBench data public?", "is the data for the reasoning benchmark public?" (a new user's
+                       # trial, round 21): a name or a description of whose data between the noun and the verb
+                       r"|\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?(?:[^\s?]+\s+){0,2}?(?:implementation|"
+                       r"source\s+code|data(?:sets?)?|benchmark)\s+(?:(?:for|of|behind)\s+(?:[^\s?]+\s+){1,5}?)?"
+                       r"(?:\w+\s+)?(?:public(?:ly)?|available|released|online|open[-\s]?sourced?)\b", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }

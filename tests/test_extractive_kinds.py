@@ -1647,6 +1647,9 @@ def test_asking_whether_a_paper_comes_with_code_asks_for_the_code_link():
     # round 21, a new user's trial: the implementation, the data, asked as a user would
     assert detail_asked("can I grab A2RBench's implementation somewhere?") == "code"
     assert detail_asked("is the data public?") == "code"
+    assert detail_asked("Is the A2RBench data public?") == "code"  # a second trial: "The abstracts do not say."
+    assert detail_asked("Is the data for the abstract reasoning benchmark public?") == "code"
+    assert detail_asked("Is the speedup of WinQ available on CPUs?") is None
     assert detail_asked("Does it use data available online to train?") is None
 
 
@@ -1654,6 +1657,7 @@ def test_asking_whether_a_paper_comes_with_code_asks_for_the_code_link():
 @pytest.mark.parametrize("question, expected", [
     ("is the code for the web rephrasing method public?", "github.com/cxcscmu/RePro"),  # was "do not say"
     ("where can I download the implementation of the KV cache paper?", "github.com/PriyanshBhatnagar/STAR-KV"),
+    ("Is the A2RBench data public?", "github.com/MAC-AutoML/A2Rbench"),
 ])
 def test_a_code_question_about_a_described_paper_quotes_its_code_link(bundled_store, settings, question, expected):
     """The code statement shares one word with the question ("code"): below the sentences a question matches, it is

@@ -505,6 +505,18 @@ def test_how_long_does_training_take_is_not_answered_by_a_percentage(bundled_sto
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # a second new user's trial (round 21): "up to 4×" was quoted; WinQ's abstract gives no share of eigenvalues
+    ("What percentage of Hessian eigenvalues are near zero in QAT?", "The abstracts do not say."),
+    ("By what percentage does NorMuon reduce training steps compared with AdamW?", "21.74%"),
+])
+def test_what_percentage_is_answered_by_a_share_not_a_factor(bundled_store, settings, question, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert expected in obj["answer"], obj["answer"]
+    assert "4×" not in obj["answer"]
+
+
+@pytest.mark.integration
 def test_a_yes_no_question_about_a_named_paper_is_answered_from_it_not_refused(bundled_store, settings):
     """No sentence of ALIVE's abstract shares a word with "screenshots" or "page structure": its best
     sentences are quoted and cited, not "The abstracts do not say."."""

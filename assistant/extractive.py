@@ -1934,8 +1934,11 @@ class ExtractiveSynthesizer:
         said = paraphrase_stems(phrase)
         # the rest of the domain ("... of vision transformers") must be named as it is asked
         rest = domain - set().union(*(stems(m.group(0)) for asked, _ in _PARAPHRASES for m in asked.finditer(phrase)))
-        says = lambda sentence: bool(said and stems(plain(sentence)) & said  # noqa: E731
-                                     and (not rest or covers_domain(rest, own)))
+        rest_named = bool(said) and (not rest or covers_domain(rest, own))
+
+        def says(sentence: str) -> bool:  # the concept stated in the abstract's words, the rest named as asked
+            return rest_named and bool(stems(plain(sentence)) & said)
+
         if domain and not covers_domain(domain, own) and not any(says(x) for x in own):
             # "Does it also work for code generation?" about a paper whose abstract never names code
             # generation: whether it does is not stated, whatever its other sentences say. Named in other

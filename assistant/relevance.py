@@ -640,7 +640,6 @@ derivation (`word_family`): "respond" and "response" ("respon"); "particle" and 
 ("partic") and two letters more each."""
 FAMILY_HIT = 0.5
 """How much a paper holding another form of a word (`word_family`) holds the word, in `WordHits.matrix`."""
-_FAMILY_STEMS: dict[int, tuple[frozenset, dict]] = {}
 _COMPARATIVE = re.compile(r"^([a-z]{3,}?)(?:(?<=([bdgmnpt]))\2)?(i?)(?:er|est)$")
 """An adjective's comparative or superlative ("earlier", "bigger", "cheapest"), whose base Snowball does not strip:
 ``(base, doubled consonant, "i" for a "y")``."""
@@ -666,25 +665,32 @@ def word_family(word: str, bm25) -> str:
     vocab = getattr(bm25, "vocabulary", frozenset())
     if not vocab:
         return ""
-    stem = _stemmer()
-    key = id(vocab)
-    cached = _FAMILY_STEMS.get(key)
-    if cached is None or cached[0] is not vocab:
-        if len(_FAMILY_STEMS) >= 8:  # a collection's index, and the few papers of recent answers
-            _FAMILY_STEMS.clear()
-        by_start: dict[str, list[str]] = {}
-        for s in sorted(vocab):  # sorted: the same family word across runs (PYTHONHASHSEED)
-            if len(s) >= FAMILY_MIN and s.isascii() and s.isalpha():
-                by_start.setdefault(s[:FAMILY_MIN], []).append(s)
-        cached = _FAMILY_STEMS[key] = (vocab, by_start)
-    own = stem(word)
-    for s in cached[1].get(own[:FAMILY_MIN], ()):
+    own = _stemmer()(word)
+    for s in _family_index(vocab).get(own[:FAMILY_MIN], ()):
         common = len(os.path.commonprefix([own, s]))
-        if len(own) - common <= 1 and len(s) - common <= 1:
-            found = next((w for w in (s, s + "e") if stem(w) == s), "")
-            if found:
-                return found
+        if len(own) - common <= 1 and len(s) - common <= 1 and (found := _word_of_stem(s)):
+            return found
     return ""
+
+
+@functools.lru_cache(maxsize=8)  # a collection's index, and the few papers of recent answers
+def _family_index(vocab: frozenset[str]) -> dict[str, list[str]]:
+    """`word_family`'s candidates: the ASCII stems of `vocab` of `FAMILY_MIN`+ letters by their first `FAMILY_MIN`
+    letters, sorted (the same family word across runs, whatever PYTHONHASHSEED)."""
+    by_start: dict[str, list[str]] = {}
+    for s in sorted(vocab):
+        if len(s) >= FAMILY_MIN and s.isascii() and s.isalpha():
+            by_start.setdefault(s[:FAMILY_MIN], []).append(s)
+    return by_start
+
+
+def _word_of_stem(stem: str) -> str:
+    """A word BM25 and `text.content_stems` stem to `stem`: the stem itself, or the stem and "e" (``respons`` is
+    "response"); "" when neither is."""
+    from assistant.text import _stemmer
+
+    stemmer = _stemmer()
+    return next((w for w in (stem, stem + "e") if stemmer(w) == stem), "")
 
 
 def unknown_words(words: Sequence[str], bm25) -> list[str]:
@@ -857,7 +863,6 @@ COGNATE_MIN = 5
 """Letters an English stem of the collection needs to stand for a word of another language that begins
 with it (`cognates`): "decod" for "decodificación", "entropi" for "entropía"; shorter stems ("mode",
 "comp") begin too many unrelated words."""
-_COGNATE_STEMS: dict[int, tuple[frozenset, dict]] = {}
 
 
 def _prefix_distance(stem: str, word: str) -> int:
@@ -893,6 +898,28 @@ def _spelling(word: str) -> str:
     return re.sub(r"(.)\1", r"\1", word)
 
 
+@functools.lru_cache(maxsize=8)  # a collection's index, and the few papers of recent answers
+def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
+    """`cognates`' candidates: ``(spelling, word)`` of the stems of `vocab` (`_spelling`; passed on as `_word_of_stem`)
+    of `COGNATE_MIN`+ letters, generic words left out, by their spelling's first two letters, longest first."""
+    from assistant.text import GENERIC_WORDS, _stemmer
+
+    stem = _stemmer()
+    # (not "abstract": another language's word for an abstract is no cognate of it, "abstrait"/"abstracto" is the
+    # adjective of "abstract reasoning")
+    generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()} - {stem("abstract")}
+    by_start: dict[str, list[tuple[str, str]]] = {}
+    for s in vocab:
+        word = _word_of_stem(s)
+        if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
+            spelt = _spelling(s)
+            if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
+                by_start.setdefault(spelt[:2], []).append((spelt, word))
+    # longest first, ties in spelling order: a set's order changes with the process's string hashing, and
+    # two stems one letter off the same word gave two answers across runs (PYTHONHASHSEED)
+    return {k: sorted(v, key=lambda sw: (-len(sw[0]), sw)) for k, v in by_start.items()}
+
+
 def cognates(question: str, bm25) -> list[str]:
     """English stems of the collection (`bm25.vocabulary`) that stand for words of a question in another
     language the collection does not use: a word of 5+ letters, accents removed, that begins with a stem
@@ -908,32 +935,10 @@ def cognates(question: str, bm25) -> list[str]:
     unknown or none matches)."""
     import unicodedata
 
-    from assistant.text import GENERIC_WORDS, _stemmer
-
     vocab = getattr(bm25, "vocabulary", frozenset())
     if not vocab:
         return []
-    key = id(vocab)
-    cached = _COGNATE_STEMS.get(key)
-    if cached is None or cached[0] is not vocab:
-        if len(_COGNATE_STEMS) >= 8:  # a collection's index, and the few papers of recent answers
-            _COGNATE_STEMS.clear()
-        stem = _stemmer()
-        # (not "abstract": another language's word for an abstract is no cognate of it, "abstrait"/"abstracto" is the
-        # adjective of "abstract reasoning")
-        generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()} - {stem("abstract")}
-        by_start: dict[str, list[str]] = {}
-        for s in vocab:  # passed on as a word that stems to the stem: itself, or with an "e" ("respons")
-            word = next((w for w in (s, s + "e") if stem(w) == s), None)
-            if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
-                spelt = _spelling(s)
-                if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
-                    by_start.setdefault(spelt[:2], []).append((spelt, word))
-        # longest first, ties in spelling order: a set's order changes with the process's string hashing, and
-        # two stems one letter off the same word gave two answers across runs (PYTHONHASHSEED)
-        by_start = {k: sorted(v, key=lambda sw: (-len(sw[0]), sw)) for k, v in by_start.items()}
-        cached = _COGNATE_STEMS[key] = (vocab, by_start)
-    by_start = cached[1]
+    by_start = _cognate_index(vocab)
     out: list[str] = []
     for w in salient_words(question):
         if len(w) < COGNATE_MIN or not w.isalpha() or (bm25.scores(w) > 0).any():
@@ -1889,6 +1894,13 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
             and float(_gap(length, float((vectors @ direction).max()))) < TOPIC_GAP)
 
 
+def uncovered_phrase(row: Sequence[float | None], kept: Sequence[int] | None = None) -> bool:
+    """Whether a phrase's `phrase_gaps` row (its gap against each retrieved paper) reaches `TOPIC_GAP` for every
+    paper of `kept` (rows; None: every paper): no paper the answer would quote covers the phrase in meaning."""
+    row = row if kept is None else [row[i] for i in kept if i < len(row)]
+    return bool(row) and None not in row and min(row) >= TOPIC_GAP
+
+
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
                      phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
@@ -1941,8 +1953,7 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         words = set(phrase.split())
         if (out and not words & set(out)) or (domain is not None and not words <= domain):
             continue
-        row = row if kept is None else [row[i] for i in kept if i < len(row)]
-        if row and None not in row and min(row) >= TOPIC_GAP:
+        if uncovered_phrase(row, kept):
             topics.append(phrase)
     in_phrase = {w for phrase in topics for w in phrase.split()}
     return [w for w in out if w not in in_phrase] + topics
@@ -2142,7 +2153,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     introduced = [] if gate_off else introduced_terms(question)
     lacking: dict[str, list[str]] = {}
     topics: list[str] = []
-    unused: list[str] = []  # key words no abstract uses and no retrieved paper covers in meaning, whatever is asked
+    unused: list[str] = []  # phrases no abstract uses and no quoted paper covers in meaning, whatever is asked
     named: list[str] = []  # titles: the question names them and they do not cover its domain (`Judgement.named`)
     phrases: dict | None = None
     compounds: dict = {}
@@ -2236,9 +2247,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         # as `uncovered_topics` reads a search question's phrases, for any question ("What's the best recipe for
         # sourdough bread?" asks for no paper, yet no paper is about it; not single words: "how big is the accuracy
         # hit" uses two words no abstract does, and goes on about the paper under discussion): `Judgement.lacked`
-        unused = [phrase for phrase, gaps_of in phrases.items()
-                  if (row := [gaps_of[i] for i in kept if i < len(gaps_of)]) and None not in row
-                  and min(row) >= TOPIC_GAP]
+        unused = [phrase for phrase, row in phrases.items() if uncovered_phrase(row, kept)]
     if unknown:
         # a word no abstract writes that the best paper says in other words ("stole" against "the stolen model")
         # is no topic the collection lacks (`UNKNOWN_COVERED_GAP`)

@@ -88,7 +88,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -900,8 +900,14 @@ def _spelling(word: str) -> str:
 
 @functools.lru_cache(maxsize=8)  # a collection's index, and the few papers of recent answers
 def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
-    """`cognates`' candidates: ``(spelling, word)`` of the stems of `vocab` (`_spelling`; passed on as `_word_of_stem`)
-    of `COGNATE_MIN`+ letters, generic words left out, by their spelling's first two letters, longest first."""
+    """`cognates`' candidates: the stems of `vocab` of `COGNATE_MIN`+ letters (passed on as `_word_of_stem`) in
+    `_by_spelling`'s index."""
+    return _by_spelling((s, _word_of_stem(s)) for s in vocab)
+
+
+def _by_spelling(stems: Iterable[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
+    """``(spelling, word)`` of ``(stem, word)`` pairs whose stem has `COGNATE_MIN`+ letters (`_spelling`), generic
+    words left out, by their spelling's first two letters, longest first."""
     from assistant.text import GENERIC_WORDS, _stemmer
 
     stem = _stemmer()
@@ -909,8 +915,7 @@ def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
     # adjective of "abstract reasoning")
     generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()} - {stem("abstract")}
     by_start: dict[str, list[tuple[str, str]]] = {}
-    for s in vocab:
-        word = _word_of_stem(s)
+    for s, word in stems:
         if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
             spelt = _spelling(s)
             if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
@@ -933,8 +938,6 @@ def cognates(question: str, bm25) -> list[str]:
     Returns words that BM25 and `text.content_stems` stem to those stems (the stem itself, or the stem and
     "e": ``respons`` is passed on as "response"), in question order, each once (empty when no word is
     unknown or none matches)."""
-    import unicodedata
-
     vocab = getattr(bm25, "vocabulary", frozenset())
     if not vocab:
         return []
@@ -943,25 +946,73 @@ def cognates(question: str, bm25) -> list[str]:
     for w in salient_words(question):
         if len(w) < COGNATE_MIN or not w.isalpha() or (bm25.scores(w) > 0).any():
             continue
-        plain = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
-        if not plain.isascii():
-            continue
-        plain = _spelling(plain)
-        found = None
-        # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
-        # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
-        forms = [plain, _PROTHETIC_E.sub(r"\1s", plain)]
-        forms += [f[len(m.group(0)):] for f in forms if (m := _NEGATIVE_PREFIX.match(f))]
-        for form in dict.fromkeys(forms):
-            stems = by_start.get(form[:2], ())
-            found = next((w for s, w in stems if form.startswith(s)), None)
-            if found is None:
-                found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(form) + 1
-                              and _prefix_distance(s, form) <= 1), None)
-            if found:
-                break
+        found = _cognate(w, by_start)
         if found and found not in out:
             out.append(found)
+    return out
+
+
+def _cognate(word: str, by_start: dict[str, list[tuple[str, str]]]) -> str:
+    """The word of `by_start` (`_by_spelling`'s index) whose stem `word` (another language's, lower case) begins
+    with, or with one letter changed, added or left out for a stem of 7+ letters, both in `_spelling` and with
+    accents removed; the longest such stem, an exact beginning before a changed one; "" when none is."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    if not plain.isascii():
+        return ""
+    plain = _spelling(plain)
+    # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
+    # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
+    forms = [plain, _PROTHETIC_E.sub(r"\1s", plain)]
+    forms += [f[len(m.group(0)):] for f in forms if (m := _NEGATIVE_PREFIX.match(f))]
+    for form in dict.fromkeys(forms):
+        stems = by_start.get(form[:2], ())
+        found = next((w for s, w in stems if form.startswith(s)), None)
+        if found is None:
+            found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(form) + 1
+                          and _prefix_distance(s, form) <= 1), None)
+        if found:
+            return found
+    return ""
+
+
+ENGLISH_MARGIN = 0.5
+"""`foreign_absent`: how much more frequent (Zipf, wordfreq) a word of a question in another language must be in
+general English than in the question's language to be read as an English word ("retrieval": 3.33 against German's
+2.15; "routing" 3.55 against 2.92)."""
+ENGLISH_MIN_ZIPF = 2.0
+"""`foreign_absent`: the least Zipf frequency in general English of such a word ("watermarking" 2.04)."""
+FOREIGN_MAX_ZIPF = 3.5
+"""`foreign_absent`: the most Zipf frequency such a word may have in the question's language: a word of that
+language itself ("stark" 5.28 in German, 4.01 in English; "article" 5.41 in French; "vision" 4.72) is no English
+term, whatever English makes of it."""
+
+
+def foreign_absent(question: str, bm25) -> list[str]:
+    """The English terms a question in another language (`is_foreign`, not CJK) writes that no paper of the
+    collection (`bm25`) uses (`unknown_words`): words more frequent in general English than in the question's
+    language (`question_language`; `ENGLISH_MARGIN`, `ENGLISH_MIN_ZIPF`, `FOREIGN_MAX_ZIPF`; wordfreq, R. Speer
+    2022), "Retrieval-Augmented Generation für große Sprachmodelle": retrieval, augmented. A question in English
+    with such a word is judged by its meaning (MiniLM); one in another language has only its words, and named a
+    paper sharing its other loanwords (held-out fresh32: a decoding paper for that question; development sets:
+    4 of 5 out-of-collection questions in other languages answered).
+
+    Returns those words, lower case, in question order; empty for an English or CJK question. Words of the
+    question's language are not translated here (`cognates` matches those the collection shares)."""
+    if not is_foreign(question) or _CJK.search(question):
+        return []
+    from wordfreq import zipf_frequency
+
+    language, _ = question_language(question)
+    out: list[str] = []
+    for w in salient_words(question):
+        if len(w) < COGNATE_MIN or not w.isascii() or not w.isalpha() or w in out:
+            continue
+        english, own = zipf_frequency(w, "en"), zipf_frequency(w, language)
+        if (english >= ENGLISH_MIN_ZIPF and own < FOREIGN_MAX_ZIPF and english >= own + ENGLISH_MARGIN
+                and unknown_words([w], bm25)):
+            out.append(w)
     return out
 
 
@@ -2140,6 +2191,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     gate_off = threshold is not None and threshold <= 0  # ASSISTANT_MIN_RELEVANCE=0: every paper is given
     absent = [] if gate_off else [a for a in absent_terms(question, [r.paper.document for r in results], papers,
                                                          bm25) if a.casefold() not in venues]
+    if foreign and not gate_off:  # its English terms no abstract uses ("Retrieval-Augmented Generation für ...")
+        absent += [w for w in foreign_absent(question, bm25) if w not in {a.casefold() for a in absent}]
     unknown: list[str] = []  # key words no abstract uses (a large collection): absent unless the quoted paper covers it
     if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign and not gate_off:
         unknown = [w for w in unknown_words(words, bm25) if not any(

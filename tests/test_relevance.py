@@ -1892,3 +1892,34 @@ def test_a_german_compound_of_a_known_abbreviation_and_a_noun_is_no_absent_name(
     assert cited == ["PowerFlow"], obj["answer"]
     obj, cited = _ask(bundled_store, settings, "Gibt es eine Arbeit über BERT-Modelle für Proteinfaltung?")
     assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and "BERT-Modelle" in obj["note"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, term", [
+    ("Gibt es eine Arbeit über Retrieval-Augmented Generation mit Wissensgraphen?", "retrieval"),
+    ("¿Hay algún trabajo sobre speech recognition con LLMs?", "speech"),
+    ("Existe-t-il un article sur le watermarking des textes générés par LLM ?", "watermarking"),
+])
+def test_an_english_term_no_abstract_uses_refuses_a_question_in_another_language(bundled_store, settings, question,
+                                                                                 term):
+    """fresh32 po06 (round 22): "Gibt es eine Arbeit zu Retrieval-Augmented Generation ...?" was answered from a
+    decoding paper: a question in another language has no MiniLM meaning to judge, and its English terms no abstract
+    uses are the sign of a topic the collection lacks (`relevance.foreign_absent`)."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, question)
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == [] and term in obj["note"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_words_of_the_questions_own_language_are_no_absent_english_terms(bundled_store):
+    """"stark" (German "strongly"), "article", "vision" are English words too, but frequent in their own language;
+    "Low-Rank" and "Attention" are English terms the abstracts use."""
+    from assistant.relevance import foreign_absent
+
+    _, bm25 = bundled_store.bm25()
+    assert foreign_absent("Gibt es eine Arbeit, die den KV-Cache mit Low-Rank-Projektion komprimiert? Wie stark "
+                          "beschleunigt sie die Attention?", bm25) == []
+    assert foreign_absent("Existe-t-il un article sur la vision ?", bm25) == []
+    assert foreign_absent("Which papers use retrieval-augmented generation?", bm25) == []  # English: MiniLM judges
+    assert foreign_absent("Gibt es Arbeiten zu Mixture-of-Experts-Modellen?", bm25) == ["mixture"]

@@ -88,7 +88,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -900,14 +900,8 @@ def _spelling(word: str) -> str:
 
 @functools.lru_cache(maxsize=8)  # a collection's index, and the few papers of recent answers
 def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
-    """`cognates`' candidates: the stems of `vocab` of `COGNATE_MIN`+ letters (passed on as `_word_of_stem`) in
-    `_by_spelling`'s index."""
-    return _by_spelling((s, _word_of_stem(s)) for s in vocab)
-
-
-def _by_spelling(stems: Iterable[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
-    """``(spelling, word)`` of ``(stem, word)`` pairs whose stem has `COGNATE_MIN`+ letters (`_spelling`), generic
-    words left out, by their spelling's first two letters, longest first."""
+    """`cognates`' candidates: ``(spelling, word)`` of the stems of `vocab` (`_spelling`; passed on as `_word_of_stem`)
+    of `COGNATE_MIN`+ letters, generic words left out, by their spelling's first two letters, longest first."""
     from assistant.text import GENERIC_WORDS, _stemmer
 
     stem = _stemmer()
@@ -915,7 +909,8 @@ def _by_spelling(stems: Iterable[tuple[str, str]]) -> dict[str, list[tuple[str, 
     # adjective of "abstract reasoning")
     generic = {stem(g) for g in GENERIC_WORDS | _META if g.isalpha()} - {stem("abstract")}
     by_start: dict[str, list[tuple[str, str]]] = {}
-    for s, word in stems:
+    for s in vocab:
+        word = _word_of_stem(s)
         if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
             spelt = _spelling(s)
             if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
@@ -938,6 +933,8 @@ def cognates(question: str, bm25) -> list[str]:
     Returns words that BM25 and `text.content_stems` stem to those stems (the stem itself, or the stem and
     "e": ``respons`` is passed on as "response"), in question order, each once (empty when no word is
     unknown or none matches)."""
+    import unicodedata
+
     vocab = getattr(bm25, "vocabulary", frozenset())
     if not vocab:
         return []
@@ -946,35 +943,26 @@ def cognates(question: str, bm25) -> list[str]:
     for w in salient_words(question):
         if len(w) < COGNATE_MIN or not w.isalpha() or (bm25.scores(w) > 0).any():
             continue
-        found = _cognate(w, by_start)
+        plain = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
+        if not plain.isascii():
+            continue
+        plain = _spelling(plain)
+        found = None
+        # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
+        # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
+        forms = [plain, _PROTHETIC_E.sub(r"\1s", plain)]
+        forms += [f[len(m.group(0)):] for f in forms if (m := _NEGATIVE_PREFIX.match(f))]
+        for form in dict.fromkeys(forms):
+            stems = by_start.get(form[:2], ())
+            found = next((w for s, w in stems if form.startswith(s)), None)
+            if found is None:
+                found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(form) + 1
+                              and _prefix_distance(s, form) <= 1), None)
+            if found:
+                break
         if found and found not in out:
             out.append(found)
     return out
-
-
-def _cognate(word: str, by_start: dict[str, list[tuple[str, str]]]) -> str:
-    """The word of `by_start` (`_by_spelling`'s index) whose stem `word` (another language's, lower case) begins
-    with, or with one letter changed, added or left out for a stem of 7+ letters, both in `_spelling` and with
-    accents removed; the longest such stem, an exact beginning before a changed one; "" when none is."""
-    import unicodedata
-
-    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    if not plain.isascii():
-        return ""
-    plain = _spelling(plain)
-    # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
-    # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
-    forms = [plain, _PROTHETIC_E.sub(r"\1s", plain)]
-    forms += [f[len(m.group(0)):] for f in forms if (m := _NEGATIVE_PREFIX.match(f))]
-    for form in dict.fromkeys(forms):
-        stems = by_start.get(form[:2], ())
-        found = next((w for s, w in stems if form.startswith(s)), None)
-        if found is None:
-            found = next((w for s, w in stems if COGNATE_MIN + 2 <= len(s) <= len(form) + 1
-                          and _prefix_distance(s, form) <= 1), None)
-        if found:
-            return found
-    return ""
 
 
 ENGLISH_MARGIN = 0.5

@@ -1899,6 +1899,8 @@ def test_a_german_compound_of_a_known_abbreviation_and_a_noun_is_no_absent_name(
     ("Gibt es eine Arbeit über Retrieval-Augmented Generation mit Wissensgraphen?", "retrieval"),
     ("¿Hay algún trabajo sobre speech recognition con LLMs?", "speech"),
     ("Existe-t-il un article sur le watermarking des textes générés par LLM ?", "watermarking"),
+    # a Latin-script word in Chinese text is English (or a name): no Chinese frequency is asked
+    ("有没有关于 speculative decoding 的论文？", "speculative"),
 ])
 def test_an_english_term_no_abstract_uses_refuses_a_question_in_another_language(bundled_store, settings, question,
                                                                                  term):
@@ -1923,3 +1925,11 @@ def test_words_of_the_questions_own_language_are_no_absent_english_terms(bundled
     assert foreign_absent("Existe-t-il un article sur la vision ?", bm25) == []
     assert foreign_absent("Which papers use retrieval-augmented generation?", bm25) == []  # English: MiniLM judges
     assert foreign_absent("Gibt es Arbeiten zu Mixture-of-Experts-Modellen?", bm25) == ["mixture"]
+
+
+@pytest.mark.integration
+def test_an_english_term_the_named_papers_abstract_lacks_is_not_in_it(bundled_store, settings):
+    """The same terms asked of a paper the question names: its abstract does not say (fresh34, round 22: "¿STAR-KV
+    funciona también con vision transformers ...?" was answered with STAR-KV's method)."""
+    obj, cited = _ask(bundled_store, settings, "¿WinQ funciona también con modelos de machine translation?")
+    assert obj["answer"] == "The abstracts do not say." and "machine" in obj["note"], obj["answer"]

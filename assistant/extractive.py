@@ -286,6 +286,42 @@ _DETAIL_Q = {
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
+_FOREIGN_DETAIL_Q = {
+    # the same details as other languages ask them (German, French, Spanish, Italian, Portuguese, Chinese, Japanese):
+    # "作者是谁？来自哪个机构？", "Qual é o link do repositório de código ...?" (fresh34, round 22: each was answered with
+    # the paper's method sentences, where the English twin said the abstracts do not say)
+    "authors": re.compile(r"作者|著者|机构|機関|所属|单位|"
+                          r"\b(?:qui[ée]n(?:es)?|wer|qui|chi|quem)\b[^?？]{0,40}\b(?:autor|auteur|autori)\w*|"
+                          r"\b(?:instituci[óo]n|institui[çc][ãa]o|istituzion[ei]|afiliaci[óo]n|afilia[çc][ãa]o|"
+                          r"affiliazion[ei]|zugeh[öo]rigkeit)\w*", re.I),
+    "hardware": re.compile(r"显卡|硬件|算力|ハードウェア|"
+                           r"\b(?:gpus?|tpus?)[-\s]?(?:stunden|heures?|horas?|ore)\b|"
+                           r"\b(?:heures?|horas?|ore)\s+(?:de\s+|di\s+)?(?:gpus?|tpus?)\b|"
+                           r"\b(?:welche[nrs]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|qual(?:i|is)?|quant[oa]s|"
+                           r"cu[áa]nt[oa]s|combien\s+de)\s+(?:\w+\s+){0,2}?(?:gpus?|tpus?|hardware|mat[ée]riel)\b"
+                           r"(?![-\s]*kern)", re.I),
+    "hyperparameters": re.compile(r"学习率|学習率|批大小|批量大小|バッチサイズ|超参数|ハイパーパラメータ|随机种子|"
+                                  r"\b(?:taux|tasa|tasso|taxa)\s+d[ei']\s*(?:l')?\s*a?p?pren[dt]\w*|\blernrate\b|"
+                                  r"\b(?:taille|tamaño|tamanho|dimensione)\s+(?:de|do|del)\s+(?:lote|lot|batch)\b|"
+                                  r"\b(?:hiperpar[áa]metros?|iperparametri|hyperparam[eè]tres?|hyperparameter\w*)\b|"
+                                  r"\bscheduler\b", re.I),
+    "licence": re.compile(r"许可证|开源协议|ライセンス|\b(?:lizenz|licencia|licen[çc]a|licenza)\w*", re.I),
+    # a word for code and one for where it is or whether it is out, in either order ("¿Está disponible el código?",
+    # "Où se trouve le code ?", "Qual é o link do repositório de código?")
+    "code": re.compile(r"^(?=.*(?:代码|源码|コード|\bc[óo]digo\b|\bcodice\b|\bquellcode\b|\bcode\b))"
+                       r"(?=.*(?:链接|地址|哪里|公开|开源|リンク|どこ|公開|\b(?:enlace|link|lien|o[uù]|d[óo]nde|wo|dove|onde|"
+                       r"repositori\w*|reposit[óo]rio|d[ée]p[ôo]t|disponibles?|dispon[íi]vel|disponibile|verf[üu]gbar|"
+                       r"[öo]ffentlich|p[úu]blic[oa]|pubblic[oa]|publi[ée]|github)\b))|仓库|リポジトリ", re.I | re.S),
+    # the model a method was trained or evaluated on, and its size ("ALIVE-Coder 的基座模型是什么？参数量有多大？",
+    # "Su quali modelli base (e di che dimensione) ...?"): English asks it as an entity ("Which base models ...?")
+    "base model": re.compile(r"基座模型|基础模型|底座模型|ベースモデル|参数量|参数规模|パラメータ数|"
+                             r"多大的模型|模型的?(?:规模|大小|尺寸|名字|名称)|モデル名|"
+                             r"\bmod(?:elo|elos|[èe]le|[èe]les|ello|elli)\s+(?:de\s+)?base\b|\bbasismodell\w*|"
+                             r"\b(?:n[úu]mero|nombre|numero|anzahl)\s+(?:de|di|der)\s+par[áaâ]m[èe]tr\w*|"
+                             r"\bparameteranzahl\b", re.I),
+}
+"""`detail_asked` for a question in another language (`relevance.is_foreign`), by its whole text: the details of
+`_DETAIL_Q` in the words of German, French, Spanish, Italian, Portuguese, Chinese and Japanese, and the base model."""
 _DETAIL_EVIDENCE = {
     "authors": re.compile(r"\b(?:university|institute|laborator(?:y|ies)|authors?)\b", re.I),
     "hardware": re.compile(r"\b(?:[AHVBLP]\d{2,3}|TPU\w*|GPU[- ]hours?|Loihi\w*|TrueNorth|SpiNNaker|"
@@ -296,6 +332,10 @@ _DETAIL_EVIDENCE = {
     "weights": re.compile(r"\bhuggingface\.co\b|\b(?:weights|checkpoints?)\b[^.]{0,40}\b(?:are|is|will\s+be)\s+"
                           r"(?:publicly\s+|openly\s+)?(?:available|released)\b", re.I),
     "funding": re.compile(r"\b(?:funded|sponsored)\s+by\b|\bgrants?\s+(?:no\.|number|[A-Z0-9-]{4,})", re.I),
+    # a model family's name or a parameter count ("Qwen2.5-7B", "on 1.4B models", "7 billion parameters")
+    "base model": re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BM]\b|\b\d+(?:\.\d+)?\s?(?:billion|million)\s+param|"
+                             r"\b(?:Qwen|Llama|LLaMA|Mistral|Mixtral|Gemma|Phi|DeepSeek|OLMo|Pythia|GPT|OPT|Falcon|"
+                             r"Vicuna|BLOOM|T5|BERT|RoBERTa)\b", re.I),
 }
 _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
@@ -602,6 +642,10 @@ def detail_asked(question: str) -> str | None:
         if any(pattern.search(c) and not (_ASKS_PAPER.search(_proper(c)) and not _THERE_DETAIL.match(_proper(c)))
                for c in clauses):
             return name
+    from assistant.relevance import is_foreign
+
+    if is_foreign(q):
+        return next((name for name, pattern in _FOREIGN_DETAIL_Q.items() if pattern.search(q)), None)
     return None
 
 

@@ -988,9 +988,9 @@ def foreign_absent(question: str, bm25) -> list[str]:
     4 of 5 out-of-collection questions in other languages answered).
 
     In a Chinese, Japanese or Korean question every Latin-script word is English or a name ("视觉语言模型
-    （vision-language model）"): its own language's frequency is not asked. (Not the English spellings UniDic gives
-    katakana loanwords: "スペクトル" is "spectre" and "ベイズ" "bayes" where the abstracts write "spectrum" and
-    "Bayesian".)
+    （vision-language model）", "在 Loihi 之类的神经形态芯片上"): its frequencies are not asked. (Not the English
+    spellings UniDic gives katakana loanwords: "スペクトル" is "spectre" and "ベイズ" "bayes" where the abstracts
+    write "spectrum" and "Bayesian".)
 
     Returns those words, lower case, in question order; empty for an English question. Words of the question's
     language are not translated here (`cognates` matches those the collection shares)."""
@@ -1004,9 +1004,11 @@ def foreign_absent(question: str, bm25) -> list[str]:
     for w in salient_words(question):
         if len(w) < COGNATE_MIN or not w.isascii() or not w.isalpha() or w in out:
             continue
-        english, own = zipf_frequency(w, "en"), 0.0 if cjk else zipf_frequency(w, language)
-        if (english >= ENGLISH_MIN_ZIPF and own < FOREIGN_MAX_ZIPF and english >= own + ENGLISH_MARGIN
-                and unknown_words([w], bm25)):
+        if not cjk:
+            english, own = zipf_frequency(w, "en"), zipf_frequency(w, language)
+            if not (english >= ENGLISH_MIN_ZIPF and own < FOREIGN_MAX_ZIPF and english >= own + ENGLISH_MARGIN):
+                continue
+        if unknown_words([w], bm25):
             out.append(w)
     return out
 

@@ -1822,3 +1822,42 @@ def test_which_ones_after_papers_spoken_of_names_each_paper(bundled_store, setti
     for phrase in ("DiffuSearch", "PLAINTAIN", "preplan-and-anchor"):
         paper = next(p for p in bundled_store.papers() if phrase in p.abstract)
         assert paper.title in cited, (phrase, obj["answer"])
+
+
+@pytest.mark.parametrize("question, detail", [
+    ("Wer sind die Autoren von NorMuon?", "authors"),
+    ("mHC 这篇论文的作者来自哪个机构？", "authors"),
+    ("¿Está disponible el código de EDEN?", "code"),
+    ("Où se trouve le code de EDEN ?", "code"),
+    ("WinQ 的代码链接在哪里？", "code"),
+    ("Quel taux d'apprentissage utilise NorMuon ?", "hyperparameters"),
+    ("¿Qué tasa de aprendizaje usa NorMuon?", "hyperparameters"),
+    ("Wie viele GPU-Stunden brauchte WinQ?", "hardware"),
+    ("Quelle est la licence de RePro ?", "licence"),
+    ("¿Qué modelo base usa RankTuner y cuántos parámetros tiene?", "base model"),
+    ("RePro 用的是多大的模型？", "base model"),
+    # not details: the authors as the subject, GPU kernels, a theme
+    ("Les auteurs proposent quoi ?", None),
+    ("Welche GPU-Kernel nutzt STAR-KV?", None),
+    ("Quels articles évaluent la génération de code ?", None),
+])
+def test_details_asked_in_other_languages_are_the_same_details(question, detail):
+    """fresh34 (round 22): "作者是谁？来自哪个机构？", "Qual é o link do repositório de código ...?", "Su quali modelli base
+    ...?" were answered with the paper's method sentences, where their English twins said the abstracts do not say."""
+    from assistant.extractive import detail_asked
+
+    assert detail_asked(question) == detail
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, stated", [
+    ("Wer sind die Autoren von NorMuon?", None),
+    ("¿Cuál es el modelo base de RankTuner y cuántos parámetros tiene?", None),
+    ("RePro 用的是多大的模型？", "1.4B"),  # its abstract states the sizes: quoted
+])
+def test_a_detail_asked_in_another_language_is_quoted_only_where_stated(bundled_store, settings, question, stated):
+    obj = _extractive(bundled_store, settings, question)
+    if stated:
+        assert stated in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+    else:
+        assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]

@@ -52,11 +52,12 @@ if TYPE_CHECKING:
     from assistant.store.embeddings import Embedder
 
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|quais|quali)"
-_DIFFER = (r"\b\w+\s+and\s+\S+\s+(?:\w+\s+)?(?:differ|relate)\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
+_DIFFER = (r"[\w\"”’)…]\s+and\s+\S+\s+(?:\w+\s+)?(?:differ|relate)\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
            r"|\b(?:relate[sd]?|connected)\s+to\s+(?:each\s+other|one\s+another)\b"
            r"|\b(?:relationship|relation|connection)s?\s+between\b")
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y", "How do X and Y
-relate to each other?", "the relationship between X and Y" (round 21, fresh31: the second paper was left out)."""
+relate to each other?", "the relationship between X and Y" (round 21, fresh31: the second paper was left out); X may
+be a rewrite's quoted opening words ('How do the paper that begins "The reasoning ...…" and PLAINTAIN differ ...?')."""
 _BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts|methods|"
                 r"approaches)\s+(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b"
                 r"|^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles)\s+"

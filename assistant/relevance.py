@@ -484,6 +484,8 @@ def matched_names(question: str, document: str) -> list[str]:
     return out
 
 
+_OPENING = re.compile(r'\bthe paper that begins "([^"]{3,300})"')
+"""A paper referred to by the opening words its title was derived from, as `answering._DESCRIPTION` writes it."""
 _QUOTED = re.compile(r"(?<!\w)['\"‘“«]([^'\"’”»]{2,40}?)['\"’”»](?!\w)")
 
 
@@ -2285,6 +2287,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     pointers = {n for e, r in zip(evidence, results) for n in e.names
                 if is_name_like(n) and df(n) <= POINTER_MAX_DF and _is_title_name(n, r.paper.title)}
+    # 'How do the paper that begins "The reasoning patterns of ...…" and PLAINTAIN differ ...?': a chat's rewrite names
+    # a paper without a name by the opening words its title was derived from (`answering._DESCRIPTION`); compared
+    # with a named paper, those words point at it as a name does (fresh32 pc08.5: PLAINTAIN was kept alone, the other
+    # paper "does not mention PLAINTAIN"). Only in a comparison: elsewhere a rewrite that glued the paper under
+    # discussion onto a new question ("Last one, which paper looks at ...?") would be answered from that paper.
+    openings = {m.group(1) for m in _OPENING.finditer(question)} if asks_comparison(question) else set()
+    for e, r in zip(evidence, results):
+        if r.paper.title.strip() in openings:
+            e.names.append(r.paper.title.strip())
+            pointers.add(r.paper.title.strip())
     best = max(e.score for e in evidence)
     if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]

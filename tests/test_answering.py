@@ -1506,3 +1506,15 @@ def test_the_first_two_are_the_lists_first_two_papers():
     assert deterministic_rewrite("Do the first two layers matter?", conv) == "Do the first two layers matter?"
     one = Conversation([_turn("Which papers change decoding at inference time?", ["AAD"])])
     assert "AAD and AAD" not in deterministic_rewrite("compare the first and the last one", one)
+
+
+@pytest.mark.integration
+def test_a_paper_without_a_name_compared_with_a_named_one_is_cited_beside_it(bundled_store, settings):
+    """fresh32 pc08.5 (round 22): the rewrite names the attention-heads paper by its opening words ('the paper that
+    begins "The reasoning patterns ..."'), and the comparison with PLAINTAIN cited PLAINTAIN alone: the other paper
+    "does not mention PLAINTAIN, which the question names". The opening words point at their paper as a name does."""
+    last = _converse(bundled_store, settings, [
+        "Which paper studies attention heads during reasoning and finds preplan and anchor tokens?",
+        "How do that paper and PLAINTAIN differ in what planning means?"])
+    assert 'the paper that begins "' in last.standalone_question
+    assert sorted(c.paper.title[:20] for c in last.citations) == ["PLAINTAIN", "The reasoning patter"], last.text

@@ -1861,3 +1861,4 @@ def test_a_detail_asked_in_another_language_is_quoted_only_where_stated(bundled_
         assert stated in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
     else:
         assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+

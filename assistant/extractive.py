@@ -174,7 +174,7 @@ _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
 "How do both methods handle noise?", "What does each of them report?"."""
 _NUMBER_Q = re.compile(
     r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
-    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?:is|are|was|were)\s+(?:the\s+)?)?(?:[\w-]+\s+){0,3}?"
+    r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?:is|are|was|were)\s+(?:the\s+)?)?(?:[\w'’-]+\s+){0,3}?"
     r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
     r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|"
     r"perplexity|margin|"

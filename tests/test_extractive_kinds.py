@@ -1862,3 +1862,22 @@ def test_a_detail_asked_in_another_language_is_quoted_only_where_stated(bundled_
     else:
         assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
 
+
+@pytest.mark.parametrize("question", [
+    "What is NorMuon's efficiency gain over Adam?",
+    "What is STAR-KV’s compression ratio?",
+    "What was WinQ's speedup?",
+])
+def test_a_quantity_of_a_possessive_subject_is_asked_as_a_number(question):
+    """fresh32 pn08 (round 22): "What is EDEN's wall-clock latency overhead ...?" was no number question (the possessive
+    broke the words before the quantity) and was answered with EDEN's method sentences."""
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == "number"
+    assert question_kind("What is NorMuon's main idea?") == "definition"
+
+
+@pytest.mark.integration
+def test_a_quantity_no_sentence_states_asked_of_a_possessive_subject_is_not_said(bundled_store, settings):
+    obj = _extractive(bundled_store, settings, "What is PLAINTAIN's memory overhead in gigabytes?")
+    assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]

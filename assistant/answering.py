@@ -387,8 +387,10 @@ _AFTER_NOUN_RESTRICTOR = r"(?!\s+(?:to|that|which|who|whose|where)\b)"
 _ORDINAL_WORDS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "latter": 1,
                   "last": -1}
 _ORDINAL = re.compile(
-    # not a heading without "the" ("thanks, last one: any paper on ...?", "second question - ..."): the question's own
-    r"\b(?!(?:first|second|third|fourth|fifth|last)\s+\w+\s*(?::|\s[-–—]))"
+    # not a heading without "the" ("thanks, last one: any paper on ...?", "second question - ...", "Last one, which paper
+    # ...?": chats fresh22 c08.4 glued the paper under discussion on): the question's own
+    r"\b(?!(?:first|second|third|fourth|fifth|last)\s+\w+\s*(?::|\s[-–—])|last\s+\w+\s*,\s*(?:(?:which|what)\s+"
+    r"(?:paper|work|study|method)|any\s+papers?|(?:is|are)\s+there)\b)"
     r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     # "the former"; "and the second, what's the compute overhead": an ordinal ending its phrase

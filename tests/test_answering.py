@@ -1059,6 +1059,11 @@ def test_an_ordinal_heading_is_not_a_reference():
     question = "thanks, last one: any paper on mixture-of-experts routing?"
     assert deterministic_rewrite(question, conv) == question
     assert deterministic_rewrite("And the second one: does it use RL?", conv) == "And PCR: does it use RL?"
+    # "Last one, which paper ...?": the conversation's last question, before a search for a paper (chats fresh22
+    # c08.4, round 22: the paper under discussion was glued on); "Last one, which dataset?" still points back
+    question = "Last one, which paper looks at attention heads to find anchor tokens?"
+    assert deterministic_rewrite(question, conv) == question
+    assert deterministic_rewrite("Last one, which dataset?", conv) != "Last one, which dataset?"
 
 
 def test_an_ordinal_after_described_topics_counts_in_the_order_the_user_described_them():

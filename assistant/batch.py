@@ -127,6 +127,8 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise BatchError(f"{path}: no such file or directory; check the path") from None
+    except IsADirectoryError:
+        raise BatchError(f"{path}: is a folder; give the questions file inside it (.jsonl or .txt)") from None
     except OSError as exc:
         raise BatchError(f"{path}: cannot read the questions file ({exc.strerror}); check permissions") from None
     # Bytes that are not UTF-8 are kept as lone surrogates (as `assistant.store.readers.read_file` does), so

@@ -410,7 +410,9 @@ def _read_json_array(text: str, source: str) -> Iterator[Record]:
 
 def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
     csv.field_size_limit(1 << 30)
-    reader = csv.DictReader(text.splitlines(keepends=True), delimiter=delimiter)
+    # strict: a quote closed inside a cell ('"Broken title,An abstract ...' closed by a later row's quote) is an error,
+    # not text merged with the rows it swallowed (a new user's trial, round 21: the file was added as one paper, rc 0)
+    reader = csv.DictReader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
     if not reader.fieldnames or not any(
         (f or "").strip().lower() in ABSTRACT_FIELDS for f in reader.fieldnames
     ):
@@ -425,7 +427,16 @@ def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
         except StopIteration:
             break
         except csv.Error as exc:
-            yield Record(source, reader.line_num, skip_reason=f"broken CSV row ({exc})")
+            if "unexpected end of data" in str(exc):
+                reason = (f"broken CSV row: a quoted cell opened on line {start} is never closed (it runs to the end "
+                          f"of the file); close the quote")
+            elif "expected after" in str(exc):
+                reason = (f"broken CSV row: a quote on line {start} opens a cell that a later quote closes in the "
+                          f"middle of a cell; close the quote where the cell ends (the rows in between were read "
+                          f"as part of it)")
+            else:
+                reason = f"broken CSV row ({exc})"
+            yield Record(source, start, skip_reason=reason)
             continue
         if None in row:  # more cells than header columns
             row.pop(None)

@@ -93,6 +93,16 @@ def test_a_missing_questions_file_is_one_line_naming_it(tmp_path):
     assert str(err.value) == f"{tmp_path / 'nope.txt'}: no such file or directory; check the path"
 
 
+def test_a_folder_given_as_the_questions_file_is_named_as_a_folder(tmp_path):
+    """A new user's trial (round 21): `batch qdir` said "cannot read the questions file (Is a directory); check
+    permissions"."""
+    from assistant.batch import BatchError, read_questions
+
+    with pytest.raises(BatchError) as err:
+        read_questions(tmp_path)
+    assert str(err.value) == f"{tmp_path}: is a folder; give the questions file inside it (.jsonl or .txt)"
+
+
 def test_read_questions_expands_a_conversation_into_turns(tmp_path):
     from assistant.batch import read_questions
 

@@ -23,6 +23,16 @@ def test_ingest_of_a_missing_file_is_one_error_line_naming_it(tmp_path):
     assert result.stdout == ""
 
 
+def test_ingest_to_a_file_writes_no_blank_progress_line(tmp_path):
+    """A new user's trial (round 21): stderr redirected to a file held a blank line before the errors: the progress
+    bar's, which is drawn only on a terminal now."""
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"title": "T", "abstract": "An abstract about quantization."}\nnot json\n')
+    result = run("ingest", str(f))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {f}:2: ")
+
+
 @pytest.mark.parametrize("n, says", [(1, "note: 1 abstract is longer"), (2, "note: 2 abstracts are longer")])
 def test_the_truncation_note_agrees_in_number(n, says, capsys):
     _print_ingest_report(IngestReport(added=3, truncated=n), log=None)

@@ -257,5 +257,16 @@ def test_an_unterminated_quote_in_a_csv_is_named_as_such(tmp_path):
     f.write_text('title,abstract\n"unterminated,hello\nWinQ,We propose WinQ for faster quantization-aware training.\n')
     (record,) = read_file(f)
     assert record.paper is None and record.line == 2
-    assert record.skip_reason == "broken CSV row: a quoted cell opened on line 2 is never closed (it runs to line 3); " \
-                                 "close the quote"
+    assert record.skip_reason == "broken CSV row: a quoted cell opened on line 2 is never closed (it runs to the end " \
+                                 "of the file); close the quote"
+
+
+def test_a_quote_closed_inside_a_later_cell_is_a_broken_row_not_a_merged_paper(tmp_path):
+    """A new user's trial (round 21): the quote opened on line 2 was closed by line 3's, the rows between were read
+    as one title, and the file was added as one paper with exit code 0. The row is reported; the rows after are kept."""
+    f = tmp_path / "bad.csv"
+    f.write_text('title,abstract\n"Broken title,An abstract about things\nGood,"Another abstract, fine."\n'
+                 'Third,A third abstract that is fine.\n')
+    broken, third = read_file(f)
+    assert broken.paper is None and broken.line == 2 and "a quote on line 2 opens a cell" in broken.skip_reason
+    assert third.paper is not None and third.paper.title == "Third"

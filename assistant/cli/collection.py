@@ -141,10 +141,11 @@ def _run_ingest(paths, store, quiet: bool, venue: str = "", year: int | None = N
 
     from rich.console import Console
 
-    if quiet:
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:  # a bar on a file or pipe leaves only a blank line in it
         return do_ingest(paths, store, venue=venue, year=year)
     with Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True, console=Console(stderr=True)) as bar:
+                  transient=True, console=console) as bar:
         task = bar.add_task("embed", total=None)
 
         def progress(done: int, total: int) -> None:

@@ -143,11 +143,12 @@ def _run_with_progress(questions, results: list, retriever, backend, settings, f
     from assistant.evaluation import iter_eval
 
     scored = iter_eval(questions, retriever=retriever, llm=backend, settings=settings, filters=filters, top_k=k)
-    if quiet:
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:  # a bar on a file or pipe leaves only a blank line in it
         results.extend(scored)
         return
     with Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), transient=True, console=Console(stderr=True)) as bar:
+                  TextColumn("{task.description}"), transient=True, console=console) as bar:
         task = bar.add_task("", total=len(questions))
         for result in scored:
             results.append(result)

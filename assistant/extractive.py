@@ -196,9 +196,10 @@ tasks": tasks are kinds of problems ("math, coding, and text-to-SQL benchmarks")
 tasks", and abstracts describe them rather than name them."""
 
 
-_FACTOR_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?:determines?|decides?|affects?|governs?|controls?|drives?|influences?|"
-                       r"explains?)\s+how\b", re.I)
-""""What determines how fast it converges?" asks for a factor, not a number."""
+_FACTOR_Q = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,6}?(?:determines?|decides?|affects?|governs?|controls?|drives?|"
+                       r"influences?|explains?)\s+how\b", re.I)
+""""What determines how fast it converges?", "what property of the graph governs how fast ... happen?" (fresh33 qs09,
+round 22: answered "the abstracts do not say" for want of a speed) asks for a factor, not a number."""
 _MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|were)|why)\b", re.I)
 """A question asking how or why ("How does X decide how many candidates to expand?"): a quantity phrase inside it
 that starts no clause (`asks_number` false) is the object of the mechanism asked, not a number asked for."""

@@ -1881,3 +1881,15 @@ def test_a_quantity_of_a_possessive_subject_is_asked_as_a_number(question):
 def test_a_quantity_no_sentence_states_asked_of_a_possessive_subject_is_not_said(bundled_store, settings):
     obj = _extractive(bundled_store, settings, "What is PLAINTAIN's memory overhead in gigabytes?")
     assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+
+
+@pytest.mark.integration
+def test_what_of_a_thing_governs_how_fast_asks_for_a_factor(bundled_store, settings):
+    """fresh33 qs09 (round 22): "what property of the graph governs how fast ...?" was a number question (four words
+    between "what" and "governs"), and with no speed stated it was answered "the abstracts do not say"."""
+    from assistant.extractive import asks_mechanism
+
+    question = "What aspect of the communication graph determines how quickly decentralized DPO converges?"
+    assert asks_mechanism(question)
+    obj = _extractive(bundled_store, settings, question)
+    assert "spectral connectivity" in obj["answer"], obj["answer"]

@@ -650,7 +650,7 @@ def _has_antecedent(before: str) -> bool:
     of at least two words ("I want something cheaper than beam search. Is there a method for that?"), or a
     paper it describes ("And the one that rewrites data: where were its recycled tokens sampled from?")."""
     return (bool(_entities(before)) or len(_specific_stems(before)) >= 2 or bool(_DESCRIBED.search(before))
-            or any(_specific_stems(m.group("topic")) - _DEICTIC for m in _DESCRIBED_ONE.finditer(before)))
+            or any(_specific_stems(m.group("topic") or "") - _DEICTIC for m in _DESCRIBED_ONE.finditer(before)))
 
 
 _DEICTIC = {*_ORDINAL_WORDS, "previous", "earlier", "above", "aforementioned", "whole", "other", "next"}
@@ -803,8 +803,10 @@ def needs_history(question: str) -> bool:
     either.
     """
     q = " ".join(question.split())
-    if not q:
+    if not q or _SWITCHES.match(q):
         return False
+    if _RETURNS.match(q):
+        return True
     own = _OWN_CLAUSE.search(q)
     if (_FRAGMENT.search(q) and not (own and _entities(own.group("clause")))) or (_VERBLESS.match(q) and not _entities(q)):
         return True
@@ -941,10 +943,16 @@ def _paper_name(paper) -> str:
 
 
 def _turn_entities(turn) -> list[str]:
-    """The names of a turn's standalone question; of a follow-up that cited nothing, the names its rewrite
-    added, when it added some: "Did they release model weights on Hugging Face? (EAPO)" is about EAPO, not
-    Hugging Face."""
+    """The names of a turn's standalone question, without the papers its rewrite referred to by their opening words
+    when its answer cited some; of a follow-up that cited nothing, the names its rewrite added, when it added some:
+    "Did they release model weights on Hugging Face? (EAPO)" is about EAPO, not Hugging Face."""
     named = _entities(turn.standalone_question or turn.question)
+    if turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
+        # the opening words the rewrite quoted for papers without a name ('the paper that begins "…"' of "which of
+        # them ...?") are those papers; the ones the answer cited are the turn's citations (a new user's trial, round
+        # 22: "What gain does it report?" after a one-paper answer became a question about three papers)
+        named = [n for n in named
+                 if not (n.startswith("'") and f'{_DESCRIPTION}"{n[1:-1]}"' in turn.standalone_question)]
     if not turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
         own = set(_entities(turn.question))
         return [n for n in named if n not in own] or named
@@ -991,6 +999,11 @@ _DESCRIBED = re.compile(r"\b(the\s+(?:one|paper|work|method|study)\s+(?:that|whi
 _BACK_TO = re.compile(r"\b(?:back\s+to|return(?:ing)?\s+to|revisit(?:ing)?)\b", re.I)
 """A question returning to an earlier topic ("Back to the first optimizer — how does it ...?"): its ordinal
 counts through the papers the conversation discussed, not through the latest list."""
+_RETURNS = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|anyway|now)\W+)*(?:going\s+|coming\s+|getting\s+)?"
+                      r"(?:back\s+to|return(?:ing)?\s+to)\s+(?:the|that|this|those|these|our)\b", re.I)
+"""A turn that opens by going back to a thing the conversation discussed ("back to the benchmark, where can i get the
+code"): it needs that history, whatever else it names (fresh33 qc08.4, round 22: "benchmark" read as its own subject,
+and the question was answered on its own: "the abstracts do not say")."""
 
 
 def _ordered_referents(conversation: Conversation, returning: bool = False) -> list[str]:
@@ -1194,15 +1207,21 @@ _FOLLOW_UP = "follow-up to: "
 _ACK = (r"(?:hmm+|h[mu]+|ok(?:ay)?|thanks?|thank\s+you|thx|great|cool|nice|good|got\s+it|i\s+see|right|alright|"
         r"all\s+right|sure|perfect|interesting|wow|yes|yeah|no|danke(?:\s+schön)?|merci|gracias|obrigad[oa]|grazie|"
         r"super|genial|gut|bien|d'accord|vale|va\s+bene|ja|oui|sí)")
-_HEADING = (r"(?:(?:(?:a|one)\s+)?(?:different|unrelated|separate|another|new|other|last|final|next)\s+"
-            r"(?:q|question|topic|thing|one)|one\s+more(?:\s+(?:question|thing))?|unrelated|switching(?:\s+topics?)?|"
-            r"changing\s+(?:the\s+)?(?:topic|subject))")
-_STOP = r"(?:\s*[,.!;:…]+|\s+[-–—]+)\s*"
+_SWITCH = (r"(?:(?:(?:a|one)\s+)?(?:(?:totally|completely|entirely|quite)\s+)?(?:different|unrelated|separate)\s+"
+           r"(?:q|question|topic|thing|one)|new\s+topic|(?:(?:totally|completely|entirely|quite)\s+)?unrelated|"
+           r"off[\s-]topic|switching(?:\s+topics?)?|changing\s+(?:the\s+)?(?:topic|subject))")
+"""Opening words saying the conversation moves to another topic ("totally unrelated, but ...", "different topic:")."""
+_HEADING = (rf"(?:{_SWITCH}|(?:(?:a|one)\s+)?(?:another|new|other|last|final|next)\s+(?:q|question|topic|thing|one)|"
+            r"one\s+more(?:\s+(?:question|thing))?)")
+_STOP = r"(?:\s*[,.!;:…]+|\s+[-–—]+)\s*(?:but\s+)?"
 _PREAMBLE = re.compile(rf"^\W*(?:{_ACK}(?:\s+{_ACK})*(?:{_STOP}|\s+(?={_HEADING}{_STOP})))*(?:{_HEADING}{_STOP})?",
                        re.I)
 """A chat turn's opening words that answer the last turn, not ask ("hmm ok. anything on ...?", "thanks. unrelated -
 is there ...?", "ok danke. gibt es ...?", "gracias. ¿y hay ...?"): `without_preamble` leaves them out of what is
 searched and judged, since MiniLM's similarity to every abstract falls with them."""
+_SWITCHES = re.compile(rf"^\W*(?:{_ACK}(?:\s+{_ACK})*(?:{_STOP}|\s+))*{_SWITCH}{_STOP}", re.I)
+"""A turn that says it moves to another topic ("totally unrelated, but do any of these abstracts cover ...?"): a new
+question, whatever its words point back to (fresh33 qc04.4, round 22: "these abstracts" glued NorMuon on)."""
 
 
 def without_preamble(question: str) -> str:

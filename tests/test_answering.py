@@ -1523,3 +1523,40 @@ def test_a_paper_without_a_name_compared_with_a_named_one_is_cited_beside_it(bun
         "How do that paper and PLAINTAIN differ in what planning means?"])
     assert 'the paper that begins "' in last.standalone_question
     assert sorted(c.paper.title[:20] for c in last.citations) == ["PLAINTAIN", "The reasoning patter"], last.text
+
+
+@pytest.mark.integration
+def test_a_turn_that_says_it_changes_topic_is_not_glued_to_the_paper_under_discussion(bundled_store, settings):
+    """fresh33 qc04.4 (round 22): "totally unrelated, but do any of these abstracts cover ...?" read "these abstracts"
+    as a reference, got NorMuon's question glued on and was answered from NorMuon."""
+    from assistant.answering import needs_history
+
+    question = "totally unrelated, but do any of these abstracts cover graph neural networks for molecules?"
+    assert not needs_history(question)
+    assert needs_history("Do any of these papers use RL?")  # no switch said: the papers just listed
+    last = _converse(bundled_store, settings, ["What is NorMuon?", "Does it scale to multiple GPUs?", question])
+    assert "NorMuon" not in last.standalone_question and not last.citations, (last.standalone_question, last.text)
+
+
+@pytest.mark.integration
+def test_going_back_to_a_thing_discussed_before_an_aside_resolves_to_its_paper(bundled_store, settings):
+    """fresh33 qc08.4 (round 22): "back to the benchmark, where can i get the code" after an out-of-collection aside was
+    read on its own ("benchmark" as its subject) and answered "the abstracts do not say"."""
+    last = _converse(bundled_store, settings, [
+        "Which paper builds an automated benchmark for abstract reasoning?",
+        "Is there a paper on speculative decoding?",
+        "back to the benchmark, is its code available?"])
+    assert [c.paper.title for c in last.citations] == ["A$^2$RBench"], (last.standalone_question, last.text)
+
+
+@pytest.mark.integration
+def test_it_after_a_one_paper_answer_to_which_of_them_is_that_paper(bundled_store, settings):
+    """A new user's trial (round 22): "Which of them uses external experts?" after a six-paper list was answered from
+    EAPO alone, its rewrite quoting two listed papers by their opening words; "What gain does it report?" then asked
+    about EAPO and those two papers."""
+    last = _converse(bundled_store, settings, [
+        "Which papers use reinforcement learning for LLM reasoning?",
+        "Which of them uses external experts?",
+        "What gain does it report?"])
+    assert last.standalone_question == "What gain does EAPO report?"
+    assert [c.paper.title for c in last.citations] == ["EAPO"], last.text

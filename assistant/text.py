@@ -415,6 +415,16 @@ def decimal_points(text: str) -> str:
     return _DECIMAL_COMMA.sub(r"\1.\2", text)
 
 
+def same_question(a: str, b: str) -> bool:
+    """`a` and `b` ask the same words: case, runs of whitespace and the punctuation around them ignored ("¿Hay algún
+    trabajo ...?" and the "Hay algún trabajo ...?" retrieval searched are the same question, and no "searched for"
+    line is shown for them)."""
+    def norm(x: str) -> str:
+        return re.sub(r"^[\W_]+|[\W_]+$", "", " ".join(x.split())).casefold()
+
+    return norm(a) == norm(b)
+
+
 def fold(text: str) -> str:
     """`text` in one form for matching: LaTeX rendered (`render_latex`), then Unicode NFKC (fullwidth
     ``ＮｏｒＭｕｏｎ`` -> ``NorMuon``, ``²`` -> ``2``, composed accents), so ``A2RBench``, ``A²RBench`` and

@@ -258,3 +258,15 @@ def test_an_unreachable_chroma_server_names_the_url_as_read(settings):
         make_client(settings.model_copy(update={"chroma_url": "127.0.0.1:9"}))
     assert str(err.value).startswith("Chroma server at 127.0.0.1:9 (read as http://127.0.0.1:9) is not reachable; "
                                      "start it")
+
+
+def test_a_question_searched_as_asked_but_for_its_punctuation_shows_no_searched_for_line():
+    """A new user's trial (round 22): "¿Qué artículos tratan de la cuantización?" printed "(searched for: Qué artículos
+    ...)", which differs only by the "¿"."""
+    from assistant.text import same_question
+
+    assert same_question("¿Qué artículos tratan de la cuantización?", "Qué artículos tratan de la cuantización?")
+    assert same_question("  what is  NorMuon ? ", "What is NorMuon?")
+    assert not same_question("How much faster is it?", "How much faster is STAR-KV?")
+    result = run("ask", "¿Qué artículos tratan de la cuantización?", "--llm", "extractive")
+    assert result.exit_code == 0 and "searched for" not in result.stderr, result.stderr

@@ -60,6 +60,7 @@ def print_answer(events, question: str, backend) -> bool:
     from rich.text import Text
 
     from assistant.events import Answer, Done, Error, Sources, TextDelta
+    from assistant.text import same_question
 
     out = sys.stdout
     console = Console(highlight=False, soft_wrap=True)
@@ -69,7 +70,7 @@ def print_answer(events, question: str, backend) -> bool:
     for ev in events:
         result.add(ev)
         if isinstance(ev, Sources):
-            if ev.question and ev.question != question:
+            if ev.question and not same_question(ev.question, question):
                 err.print(Text(f"(searched for: {printable(ev.question)})", style="dim"))
         elif isinstance(ev, TextDelta):
             out.write(printable(ev.text))  # a model's escape sequences never reach the terminal

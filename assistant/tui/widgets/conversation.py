@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from assistant.enums import TurnStatus
-from assistant.text import printable, render_latex
+from assistant.text import printable, render_latex, same_question
 from assistant.tui.textutil import link_citations, verbatim_markdown
 
 _DOLLAR = re.compile(r"(?<!\\)\$")
@@ -213,7 +213,7 @@ class TurnView(Vertical):
     def show_standalone(self, standalone: str) -> None:
         """Show the rewritten (standalone) question retrieval used, dimmed, when it differs."""
         widget = self.query_one(".standalone", Static)
-        same = " ".join(standalone.split()).casefold() == " ".join(self.question.split()).casefold()
+        same = same_question(standalone, self.question)
         if not standalone.strip() or same:
             widget.update("")
             widget.display = False

@@ -1951,6 +1951,27 @@ def uncovered_phrase(row: Sequence[float | None], kept: Sequence[int] | None = N
     return bool(row) and None not in row and min(row) >= TOPIC_GAP
 
 
+def paraphrased_words(question: str, documents: Sequence[str]) -> set[str]:
+    """The words (lower case) of `question` inside its `extractive.PARAPHRASES` matches whose concept one of
+    `documents` states in other words (one of the concept's stems the match lacks): "multiple GPUs" of "Does NorMuon
+    work on multiple GPUs?" when an abstract writes "distributed", not when it only writes "GPU kernels"."""
+    from assistant.extractive import _PARAPHRASES, stems
+    from assistant.text import fold
+
+    q = fold(question)
+    held = [stems(d) for d in documents]
+    out: set[str] = set()
+    for asked, words in _PARAPHRASES:
+        concept = stems(words)
+        for m in asked.finditer(q):
+            own = stems(m.group(0))  # in other words than the question's ("GPU kernels" says nothing of "GPUs")
+            other = {c for c in concept if not any(o.startswith(c) or c.startswith(o) for o in own)}
+            if any(other & h for h in held):
+                out |= {w.casefold() for w in re.findall(r"[^\W_][\w\-]*", m.group(0))}
+                out |= {p for w in out for p in w.split("-")}
+    return out
+
+
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
                      phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
@@ -2306,6 +2327,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             topics = [t for t in topics if t not in means]
         topics += [c for c, row in compounds.items()
                    if all(row[i] is not None and row[i] >= TOPIC_GAP for i in kept)]
+        # "Does NorMuon work on multiple GPUs?": a concept a quoted paper states in other words ("a distributed
+        # implementation ... across devices", `extractive.PARAPHRASES`) is no topic it lacks (a new user's trial,
+        # round 22: "the abstracts do not say", while "multi-GPU training" and "several GPUs" were answered)
+        said = paraphrased_words(question, [results[i].paper.document for i in kept])
+        topics = [t for t in topics if not set(t.split()) <= said]
         # as `uncovered_topics` reads a search question's phrases, for any question ("What's the best recipe for
         # sourdough bread?" asks for no paper, yet no paper is about it; not single words: "how big is the accuracy
         # hit" uses two words no abstract does, and goes on about the paper under discussion): `Judgement.lacked`

@@ -1937,3 +1937,15 @@ def test_an_english_term_the_named_papers_abstract_lacks_is_not_in_it(bundled_st
     funciona también con vision transformers ...?" was answered with STAR-KV's method)."""
     obj, cited = _ask(bundled_store, settings, question)
     assert obj["answer"] == "The abstracts do not say." and term in obj["note"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, says", [
+    ("Does NorMuon work on multiple GPUs?", "distributed"),
+    ("Does STAR-KV work on multiple GPUs?", "The abstracts do not say."),  # "GPU kernels" say nothing of several
+])
+def test_a_concept_the_paper_states_in_other_words_is_no_topic_it_lacks(bundled_store, settings, question, says):
+    """A new user's trial (round 22): "Does NorMuon work on multiple GPUs?" was "the abstracts do not say" ('gpus' a
+    domain no paper covers), while "Does NorMuon support multi-GPU training?" quoted its distributed implementation."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert says in obj["answer"], obj["answer"]

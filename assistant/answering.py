@@ -944,15 +944,16 @@ def _paper_name(paper) -> str:
 
 def _turn_entities(turn) -> list[str]:
     """The names of a turn's standalone question, without the papers its rewrite referred to by their opening words
-    when its answer cited some; of a follow-up that cited nothing, the names its rewrite added, when it added some:
-    "Did they release model weights on Hugging Face? (EAPO)" is about EAPO, not Hugging Face."""
+    that its answer (citing others) did not cite; of a follow-up that cited nothing, the names its rewrite added, when
+    it added some: "Did they release model weights on Hugging Face? (EAPO)" is about EAPO, not Hugging Face."""
     named = _entities(turn.standalone_question or turn.question)
     if turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
         # the opening words the rewrite quoted for papers without a name ('the paper that begins "…"' of "which of
-        # them ...?") are those papers; the ones the answer cited are the turn's citations (a new user's trial, round
+        # them ...?") are those papers: not the subject when the answer did not cite them (a new user's trial, round
         # 22: "What gain does it report?" after a one-paper answer became a question about three papers)
-        named = [n for n in named
-                 if not (n.startswith("'") and f'{_DESCRIPTION}"{n[1:-1]}"' in turn.standalone_question)]
+        cited = _cited_names(turn)
+        named = [n for n in named if not (n.startswith("'") and (ref := f'{_DESCRIPTION}"{n[1:-1]}"')
+                                          in turn.standalone_question and ref not in cited)]
     if not turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
         own = set(_entities(turn.question))
         return [n for n in named if n not in own] or named
@@ -1510,7 +1511,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
     ``settings.top_k``; seconds in ``Done`` are wall time.
     """
-    from assistant.extractive import asks_several
+    from assistant.extractive import asks_several, searches_for_paper
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
     from assistant.retrieval import QueryError, checked_query
@@ -1609,8 +1610,10 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
+        # "other papers": none is discussed; "what about X in that setting, any paper?" searches the collection, and no
+        # paper is about it (chats fresh23 c10.4: "the abstracts do not say" once the rewrite named the paper)
         discussed = (discussed_papers(question, standalone, conversation)
-                     if (filters is None or filters.empty) and not aside else [])  # "other papers": none is
+                     if (filters is None or filters.empty) and not aside and not searches_for_paper(question) else [])
         if judgement.named and (filters is None or filters.empty):
             # "Does WinQ work for vision transformers?": WinQ is in the collection and its abstract does
             # not cover the domain: it does not say, rather than no paper is about the question

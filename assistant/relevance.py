@@ -484,8 +484,6 @@ def matched_names(question: str, document: str) -> list[str]:
     return out
 
 
-_OPENING = re.compile(r'\bthe paper that begins "([^"]{3,300})"')
-"""A paper referred to by the opening words its title was derived from, as `answering._DESCRIPTION` writes it."""
 _QUOTED = re.compile(r"(?<!\w)['\"‘“«]([^'\"’”»]{2,40}?)['\"’”»](?!\w)")
 
 
@@ -1959,9 +1957,10 @@ def paraphrased_words(question: str, documents: Sequence[str]) -> set[str]:
     from assistant.text import fold
 
     q = fold(question)
-    held = [stems(d) for d in documents]
+    asked_here = [(asked, words) for asked, words in _PARAPHRASES if asked.search(q)]
+    held = [stems(d) for d in documents] if asked_here else []  # most questions ask none: no abstract stemmed
     out: set[str] = set()
-    for asked, words in _PARAPHRASES:
+    for asked, words in asked_here:
         concept = stems(words)
         for m in asked.finditer(q):
             own = stems(m.group(0))  # in other words than the question's ("GPU kernels" says nothing of "GPUs")
@@ -2313,11 +2312,13 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # with a named paper, those words point at it as a name does (fresh32 pc08.5: PLAINTAIN was kept alone, the other
     # paper "does not mention PLAINTAIN"). Only in a comparison: elsewhere a rewrite that glued the paper under
     # discussion onto a new question ("Last one, which paper looks at ...?") would be answered from that paper.
-    openings = {m.group(1) for m in _OPENING.finditer(question)} if asks_comparison(question) else set()
-    for e, r in zip(evidence, results):
-        if r.paper.title.strip() in openings:
-            e.names.append(r.paper.title.strip())
-            pointers.add(r.paper.title.strip())
+    if asks_comparison(question):
+        from assistant.answering import _DESCRIPTION, _paper_name
+
+        for e, r in zip(evidence, results):
+            if (name := _paper_name(r.paper)).startswith(_DESCRIPTION) and name in question:
+                e.names.append(r.paper.title.strip())
+                pointers.add(r.paper.title.strip())
     best = max(e.score for e in evidence)
     if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
@@ -2330,8 +2331,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         # "Does NorMuon work on multiple GPUs?": a concept a quoted paper states in other words ("a distributed
         # implementation ... across devices", `extractive.PARAPHRASES`) is no topic it lacks (a new user's trial,
         # round 22: "the abstracts do not say", while "multi-GPU training" and "several GPUs" were answered)
-        said = paraphrased_words(question, [results[i].paper.document for i in kept])
-        topics = [t for t in topics if not set(t.split()) <= said]
+        if topics:
+            said = paraphrased_words(question, [results[i].paper.document for i in kept])
+            topics = [t for t in topics if not set(t.split()) <= said]
         # as `uncovered_topics` reads a search question's phrases, for any question ("What's the best recipe for
         # sourdough bread?" asks for no paper, yet no paper is about it; not single words: "how big is the accuracy
         # hit" uses two words no abstract does, and goes on about the paper under discussion): `Judgement.lacked`

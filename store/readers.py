@@ -440,11 +440,6 @@ def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
             continue
         if None in row:  # more cells than header columns
             row.pop(None)
-        if reader.line_num > start and None in row.values() and any("\n" in (v or "") for v in row.values()):
-            # fewer cells than columns, one of them many lines long: a quote opened and never closed
-            yield Record(source, start, skip_reason=f"broken CSV row: a quoted cell opened on line {start} is never "
-                                                    f"closed (it runs to line {reader.line_num}); close the quote")
-            continue
         yield _record(source, start, row, position)
         position += 1
 

@@ -546,10 +546,13 @@ _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            # "Got it. And is there anything on ...?": an acknowledgement
                            r"\bgot\s+it\b(?=\s*[.!,;:—–-])|"
+                           # "is it possible to ...", "it is true that ...": an "it" holding the place of the clause after
+                           # the adjective; "is it better than GRPO?" has no such clause and asks about the paper
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
-                           r"necessary|worth|hard|easy|common|clear|better|likely|important)\b|"
+                           r"necessary|worth|hard|easy|common|clear|better|likely|important)\b(?=\s+(?:to|that|whether|if|"
+                           r"for|\w+ing)\b)|"
                            r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
-                           r"common|clear|better|likely|important)\b", re.I)
+                           r"common|clear|better|likely|important)\b(?=\s+(?:to|that|whether|if|for|\w+ing)\b)", re.I)
 _SINGULAR = re.compile(r"\b(?:it|its|itself)\b", re.I)
 _PLURAL = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.I)
 _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
@@ -1273,8 +1276,11 @@ def acceptable_rewrite(question: str, rewrite: str) -> bool:
     return True
 
 
-_DESCRIBED_ONE = re.compile(r"\b(?<!which )(?<!what )the\s+(?P<topic>(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+"
-                            r"(?:one|paper|approach|method|work|study)\b"
+_NOT_MODIFIER = r"(?!(?:of|for|in|on|to|with|from|by|and|or|at)\b)"  # "the choice of optimizer" describes no paper
+_DESCRIBED_ONE = re.compile(rf"\b(?<!which )(?<!what )the\s+(?P<topic>(?:{_NOT_MODIFIER}[\w\-]+\s+){{0,2}}?"
+                            rf"{_NOT_MODIFIER}[\w\-]+)\s+"
+                            r"(?:one|paper|approach|method|work|study|benchmark|dataset|optimizer|framework|algorithm|"
+                            r"technique|decoder)\b"
                             r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)"
                             # "back to the optimizer - does it scale ...?": the paper of before, by its kind
                             r"|(?:(?<=\bback to )|(?<=\breturn to )|(?<=\breturning to ))the\s+"

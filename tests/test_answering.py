@@ -442,6 +442,22 @@ def test_a_self_contained_question_does_not_need_history(question):
 
 
 @pytest.mark.parametrize("question", [
+    # an "it" holding the place of the clause after the adjective (expletive)
+    "Is it possible to run WinQ on phones?",
+    "is it worth using NorMuon for small models?",
+    "Is it true that EDEN needs no training?",
+    # a paper described by its kind of contribution ("the ... benchmark / optimizer") before the question about it
+    # (round 23, fresh35 chats: glued to the quantization paper discussed before)
+    "and the abstract reasoning benchmark - how does it avoid hallucinated tasks?",
+    "what about the muon-based optimizer, how much faster is it?",
+])
+def test_a_question_naming_its_subject_in_words_needs_no_history(question):
+    from assistant.answering import needs_history
+
+    assert not needs_history(question)
+
+
+@pytest.mark.parametrize("question", [
     "How much faster is it?",
     "Does it also work for code generation?",
     "Which datasets did they evaluate on?",
@@ -490,6 +506,10 @@ def test_a_self_contained_question_does_not_need_history(question):
     # "that one" after an auxiliary is no relative pronoun (round 21, a new user's trial: searched alone, refused)
     "can that one also be used to get rid of toxic stuff in the corpus",
     "would that method work for code?",
+    # "is it better ...?" with no clause after the adjective: "it" is the paper, not the clause's placeholder (round 23,
+    # fresh35 chats: "is it better than grpo?" was searched alone and answered from another paper)
+    "is it better than grpo?",
+    "Is it better?",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history

@@ -1825,6 +1825,7 @@ _CHOICE = re.compile(r"^\W*(?:and\s+|so\s+)?(?:which|who|whose)\b", re.I)
 for is the criterion of the choice, not a thing asked of one paper."""
 _CONDITION = re.compile(r"(?:when|whenever|if|unless|while|where|because|since|once)\b", re.I)
 _OBJECT_TAIL = re.compile(r"(?:\s+(?:too|also|as\s+well|either|at\s+all|then))+\s*$", re.I)
+_AGAINST_TAIL = re.compile(r"\s+(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|than)\s+.*$", re.I)
 OBJECT_STATED = 0.40
 """`asked_object_stated`: the cosine of the asked thing (MiniLM, the phrase alone) with an abstract sentence at
 which, its part of the question covered within `TOPIC_GAP` too, the abstract states it in other words. Read on
@@ -1839,7 +1840,7 @@ paper's "LLMs achieve remarkable generative performance" (0.42, gap 0.15: stated
 
 _DOES_NAME = (r"^\W*(?:and\s+|so\s+|but\s+)?(?:does|did|do|can|could|will|would)\s+{name}\s+"
               r"(?:also\s+|really\s+|even\s+|actually\s+)?(?:use|employ|leverage|adopt|incorporate|involve|do|"
-              r"rely\s+on|build\s+on|build\s+upon)\s+(?P<object>[^,;:?!.]+)")
+              r"rely\s+on|build\s+on|build\s+upon|add|introduce|incur|bring)\s+(?P<object>[^,;:?!.]+)")
 """A question asking whether a paper it names uses a technique ("Does NorMuon use reinforcement learning?", "Does
 EDEN do speculative decoding?"): the words after the verb are the thing (`asked_object`). Only verbs of using:
 what a paper needs, helps with, generalises to or reduces ("Does EDEN require any retraining?", "How much does
@@ -1873,6 +1874,8 @@ def asked_object(question: str, names: Sequence[str] = ()) -> str:
         # "What else can AAD be used for when labelled data is scarce?": "what" asks the use, the clause after
         # "when" is a condition, not a thing asked of the paper
         return ""
+    # "does PCR add much compute overhead compared to plain GRPO?": the baseline set beside the thing is not part of it
+    thing = _AGAINST_TAIL.sub("", thing)
     return _OBJECT_TAIL.sub("", thing).strip()
 
 
@@ -2348,7 +2351,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # "Does STAR-KV support speculative decoding?": the thing asked of a named paper must be one its abstract
     # states, else the abstract does not say (`asked_object_stated`)
     thing = asked_object(question, sorted(pointers)) if (strict and pointers and not gate_off and not foreign
-                                       and not searches_for_paper(question) and not asks_comparison(question)) else ""
+                                       and not searches_for_paper(question)
+                                       and not (asks_comparison(question) and len(pointers) > 1)) else ""
     thing_vector = part = None
     if thing:
         without = re.sub(r"\s+", " ", question.replace(thing, " ")).strip()

@@ -1115,6 +1115,10 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("Does the paper use reinforcement learning?", ""),  # no name: which paper is the history's business
     ("what about NorMuon's memory use? keeping statistics must cost something", "memory use"),  # a property
     ("does STAR-KV go down to 2-bit?", "2-bit"),  # a value it reaches
+    # what it adds, without the baseline set beside it (round 23, fresh35 chats: "does it add much compute overhead
+    # compared to plain grpo?" was answered with the paper's summary)
+    ("does EDEN add much compute overhead compared to plain beam search?", "much compute overhead"),
+    ("Does WinQ introduce extra hyperparameters?", "extra hyperparameters"),
 ])
 def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
     """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""
@@ -1157,6 +1161,8 @@ def test_a_thing_is_stated_in_words_when_the_abstract_holds_all_of_it(thing, sta
     ("what about EDEN's memory use?", "memory use", "EDEN"),
     # a number its abstract never states of that unit ("low-bit", "1) ... 2) ..."; fresh24 chats)
     ("Does STAR-KV go down to 2-bit?", "2-bit", "STAR-KV"),
+    # a cost it adds, set beside a baseline: a comparison with no second paper of the collection (fresh35 chats)
+    ("does PCR add much compute overhead compared to plain grpo?", "much compute overhead", "PCR"),
 ])
 def test_a_thing_asked_of_a_named_paper_its_abstract_does_not_state_is_not_said(bundled_store, settings, question,
                                                                                   thing, paper):

@@ -270,7 +270,10 @@ _DETAIL_Q = {
     "weights": re.compile(r"\bhugging\s*face\b|\b(?:model\s+)?(?:weights|checkpoints?)\b[^?]*\b(?:release[sd]?|"
                           r"public(?:ly)?|available|download\w*|open)\b|\b(?:release[sd]?|publish(?:ed)?|"
                           r"open-?sourced?|share[sd]?)\b[^?]*\b(?:weights|checkpoints?)\b", re.I),
-    "code": re.compile(r"\b(?:where|link|url)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
+    # "where" asking ("Where is the code?", "and where can I get the code", "do you know where ..."), not relating ("the
+    # benchmark where LLMs run Python code": a description, airas fresh35)
+    "code": re.compile(r"(?:(?:^|[,;:—–]\s*|\s-\s*|\b(?:and|so|but|also|ok(?:ay)?|know|tell\s+me|say|show\s+me)\s+)where|"
+                       r"\blink|\burl)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
                        r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b"
                        # "does it come with code?", "is there any code?" (a new user's trial)
@@ -897,8 +900,10 @@ def counted_noun(clause: str) -> str | None:
     return words[-1] if words else None
 
 
-_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:in\s+|by\s+|at\s+|for\s+|on\s+)?(?:how|what|which|when|where|who)\b)",
-                           re.I)
+_CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:(?:in|by|at|for|on|across|over|with|under|to|from|after|during|among|"
+                           r"of)\s+)?(?:how|what|which|when|where|who)\b)", re.I)
+"""Where a second question joins the first: ", and how / what / which ...", also after a preposition ("..., and across
+how many settings do the results hold?")."""
 
 
 def asked_quantities(question: str) -> list[str]:

@@ -40,7 +40,10 @@ lower-case; `content_stems` drops `_STOP` (`STOP_WORDS` and the words of asking 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9$^{}\\\-]*[A-Za-z0-9]|[A-Za-z]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9(\"“\[$\\]|[^\x00-\x7f])|(?<=[。！？])\s*(?=\S)")
-_ABSTRACT_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])")
+_ABSTRACT_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])"
+                                    # "... external tools.However, current ...": a space lost in the source (one
+                                    # airas abstract in 23); not "e.g.The" (one letter before the stop)
+                                    r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]|\()|(?<=[0-9%)\]][.!?])(?=[A-Z][a-z]|\()")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API

@@ -1093,6 +1093,12 @@ def test_detail_is_asked_only_by_a_clause_asking_for_it():
     assert detail_asked("Which hyperparameter optimization paper ranks configurations?") is None
     # a quoted subject (a follow-up rewrite quotes a paper's first words) does not hide the asked link
     assert detail_asked('Where is the code of "Token-level reweighting is a simple…"?') == "code"
+    assert detail_asked("and where can i get the code") == "code"
+    assert detail_asked("Do you know where the code of EDEN is?") == "code"
+    # "where" relating a description, not asking a place (airas fresh35: "The abstracts do not say." for want of a
+    # code link, to a question asking how many LLMs the benchmark analysed)
+    assert detail_asked("benchmark where LLMs solve tasks by running Python code - how many LLMs did they analyze?") \
+        is None
 
 
 def test_a_quantity_inside_a_how_question_asks_the_mechanism():
@@ -1312,6 +1318,9 @@ def test_a_measure_asked_by_what_is_a_number_question():
     ("Why do sparse models train slowly? I remember a curvature analysis.",
      ["Why do sparse models train slowly? I remember a curvature analysis."]),
     ("How much faster is it, and by how much? (FooNet)", ["How much faster is it, and by how much? (FooNet)"]),
+    # the second question after a preposition (round 23, fresh35: only the settings were answered, not the speed-up)
+    ("By how much does FooNet speed up QAT, and across how many settings do the results hold?",
+     ["By how much does FooNet speed up QAT", "across how many settings do the results hold?"]),
 ])
 def test_asked_clauses_are_the_things_a_question_asks(question, clauses):
     from assistant.extractive import asked_clauses

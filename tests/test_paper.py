@@ -60,3 +60,15 @@ def test_empty_fields_are_dropped_from_metadata():
     meta = Paper(abstract="x", title="t").to_metadata()
     assert "authors" not in meta and "year" not in meta and "url" not in meta
     assert None not in meta.values() and "" not in meta.values()
+
+
+def test_sentences_split_where_the_source_lost_the_space_after_a_full_stop():
+    """One airas abstract in 23 writes "tools.However" (MINT: "... feedback simulated by GPT-4.We repurpose ...");
+    read as one sentence, the number asked ("Our analysis of 20 ... LLMs") was buried. "e.g.The" (one letter
+    before the stop) is no sentence end."""
+    from assistant.text import split_sentences
+
+    assert split_sentences("LLMs need tools.However, work (e.g.This one) fails.Our analysis of 20 LLMs (GSM8K).We "
+                           "find 5%.Better results.(a) gains hold. Also x.") == [
+        "LLMs need tools.", "However, work (e.g.This one) fails.", "Our analysis of 20 LLMs (GSM8K).", "We find 5%.",
+        "Better results.", "(a) gains hold.", "Also x."]

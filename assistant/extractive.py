@@ -757,6 +757,9 @@ PARAPHRASES = (
      "inference evaluation test deployment"),
     (r"\b(?:cod(?:e|ing)|programming)\b(?!\s+(?:base|link|repo\w*|release\w*|availab\w*|public\w*))",
      "HumanEval MBPP EvalPlus LiveCodeBench CodeContests"),
+    (r"\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:eliminat|discard|purg)\w*\b|"
+     r"\b(?:weed|throw|clean|strip|filter|sort)(?:s|ed|ing)?\s+out\b",
+     "remove removing removal filter filtering flag flagging discard"),
 )
 """Concepts a question asks in other words than an abstract states them, for `focus_stems` and
 `relevance.asked_object_stated` (as `SPEED_STATED` and `MEMORY_STATED` for speed and memory): cost ("how do they keep
@@ -765,7 +768,8 @@ GPUs ("does it work for multi-GPU training?" against "a distributed implementati
 ("doesn't it need any labels?" against "without external supervision"), test time ("does the model still call the
 experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"), code (the
 benchmarks of code generation: "does it help on coding too?" against "... generalizes to non-math benchmarks, including
-HumanEval, ..., EvalPlus"). MiniLM ranks those sentences below the abstract's introduction (round 21: fresh30's
+HumanEval, ..., EvalPlus"), removal ("can it be used to get rid of toxic documents?" against "... for flagging and
+removing toxic documents": three development conversations, round 23). MiniLM ranks those sentences below the abstract's introduction (round 21: fresh30's
 conversations asked the first four, a new user's trial the last)."""
 _PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
 

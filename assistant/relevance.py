@@ -1932,9 +1932,14 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
         # a speed as fewer steps or less time, as the extractive answer reads them
         if asked.search(thing) and any(stated.search(fold(x)) for x in sentences if not is_availability_statement(x)):
             return True
-    if (said := paraphrase_stems(thing)) and any(_stems_of_sentence(x) & said for x in sentences
-                                                 if not is_availability_statement(x)):
-        return True  # "multi-GPU training" stated as "a distributed implementation ... across devices"
+    if paraphrase_stems(thing):
+        # "multi-GPU training" stated as "a distributed implementation ... across devices", "get rid of toxic
+        # documents" as "removing toxic documents": the words of a concept said in other words (`paraphrased_words`),
+        # the thing's other words as they are ("get rid of duplicates" is not stated by "removing toxic documents")
+        said = {stem for w in paraphrased_words(thing, [x for x in sentences if not is_availability_statement(x)])
+                for stem in content_stems(w)}
+        if said and all(held(w) or w in said for w in wanted):
+            return True
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
     if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):
         return True  # "Is PCR applied to GRPO or PPO?": the abstract states one of the alternatives asked

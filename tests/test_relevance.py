@@ -1955,3 +1955,19 @@ def test_a_concept_the_paper_states_in_other_words_is_no_topic_it_lacks(bundled_
     domain no paper covers), while "Does NorMuon support multi-GPU training?" quoted its distributed implementation."""
     obj, cited = _ask(bundled_store, settings, question)
     assert says in obj["answer"], obj["answer"]
+
+
+@pytest.mark.parametrize("thing, stated", [
+    ("get rid of toxic documents", True),  # "removing toxic documents": the removal said in other words
+    ("weed out toxic documents", True),
+    ("get rid of duplicate documents", False),  # the removal is stated, of toxic documents, not duplicates
+    ("translate toxic documents", False),  # another action on the same documents
+])
+def test_an_action_asked_in_other_words_is_stated_only_with_the_rest_of_the_thing(thing, stated):
+    """Three development conversations (round 23): "can it be used to get rid of toxic documents?" of OPUS, whose
+    abstract ends "... a static filter for flagging and removing toxic documents", was "The abstracts do not say."."""
+    from assistant.relevance import asked_object_stated
+
+    sentences = ["OPUS selects data online.",
+                 "Its score is a static filter for flagging and removing toxic documents from corpora."]
+    assert asked_object_stated(thing, sentences, None) is stated

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
-from assistant.store.readers import UNDECODABLE, json_problem
+from assistant.store.readers import UNDECODABLE, json_kind, json_problem
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -131,10 +131,19 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         raise BatchError(f"{path}: is a folder; give the questions file inside it (.jsonl or .txt)") from None
     except OSError as exc:
         raise BatchError(f"{path}: cannot read the questions file ({exc.strerror}); check permissions") from None
+    if b"\0" in raw[:8192]:  # an image or an archive: one error, not a "not UTF-8" line per line of it
+        raise BatchError(f"{path}: not a text file (binary data); give the questions as text, one per line (.txt) or "
+                         f"one JSON object per line (.jsonl)")
     # Bytes that are not UTF-8 are kept as lone surrogates (as `assistant.store.readers.read_file` does), so
     # only their lines are problems and the other questions are answered.
     text = raw.decode("utf-8-sig", errors="surrogateescape")
     lines = text.splitlines()
+    filled = [ln for ln in lines if ln.strip()]
+    if len(filled) >= 4 and sum(bool(UNDECODABLE.search(ln)) for ln in filled) > len(filled) / 2:
+        raise BatchError(f"{path}: not UTF-8 text (most lines hold bytes that are not UTF-8; binary data?); re-save "
+                         f"the questions as UTF-8 text")
+    if path.suffix.lower() in (".csv", ".tsv"):
+        return _csv_questions(path, text)
     first = next((ln.strip() for ln in lines if ln.strip()), "")
     if first.startswith("["):  # a JSON array of question objects: one per "line" in the messages
         undecodable = UNDECODABLE.search(text)
@@ -173,6 +182,10 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
             if not isinstance(obj, dict):
                 problems.append(f"{where}: expected an object with 'q' or 'question'")
                 continue
+            if "turns" in obj and ("q" in obj or "question" in obj):
+                problems.append(f"{where}: has both 'turns' and a question; give one question ('q') or a "
+                                f"conversation ('turns')")
+                continue
             if "turns" in obj:
                 turns = _conversation(obj, no, where, seen, problems)
                 questions.extend(turns)
@@ -182,7 +195,8 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
             q = obj.get(key)
             if not isinstance(q, str) or not q.strip():
                 problems.append(f"{where}: '{key}' is blank; give the question" if isinstance(q, str)
-                                else f"{where}: no question (give 'q' or 'question')")
+                                else f"{where}: no question (give 'q' or 'question')" if q is None
+                                else f"{where}: '{key}' is {json_kind(q)}, not text; give the question as a string")
                 continue
             qid = str(obj["id"]) if obj.get("id") not in (None, "") else str(no)
             try:
@@ -200,6 +214,44 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
             continue
         seen.add(qid)
         questions.append(BatchQuestion(qid, " ".join(q.split()), filters, no))
+    return questions, problems
+
+
+def _csv_questions(path: Path, text: str) -> tuple[list[BatchQuestion], list[str]]:
+    """The questions of a CSV (or TSV) file with a header naming a 'q' or 'question' column (and, optionally, 'id'),
+    read by the csv module; a row with no question is a problem, the rest go on. Raises `BatchError` when the header
+    has no question column or a quote is broken."""
+    import csv
+
+    from assistant.retrieval import has_words
+
+    reader = csv.reader(text.splitlines(), delimiter="\t" if path.suffix.lower() == ".tsv" else ",", strict=True)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise BatchError(f"{path}:{reader.line_num}: not valid CSV ({exc}); check the quotes of that row") from None
+    header = [h.strip().casefold() for h in (rows[0] if rows else [])]
+    col = next((header.index(k) for k in ("q", "question") if k in header), None)
+    if col is None:
+        raise BatchError(f"{path}: a CSV questions file needs a header row with a 'q' or 'question' column (and "
+                         f"optionally 'id'); found {', '.join(repr(h) for h in header) or 'no header'}")
+    id_col = header.index("id") if "id" in header else None
+    questions: list[BatchQuestion] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for no, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"{path.name}:{no}"
+        q = row[col] if col < len(row) else ""
+        qid = row[id_col].strip() if id_col is not None and id_col < len(row) and row[id_col].strip() else str(no)
+        if not q.strip() or not has_words(q):
+            problems.append(f"{where}: no question in column '{header[col]}'")
+        elif qid in seen:
+            problems.append(f"{where}: id '{qid}' already used by an earlier question")
+        else:
+            seen.add(qid)
+            questions.append(BatchQuestion(qid, " ".join(q.split()), None, no))
     return questions, problems
 
 
@@ -224,7 +276,9 @@ def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list
     for i, turn in enumerate(turns, start=1):
         q = turn.get("q", turn.get("question")) if isinstance(turn, dict) else None
         if not isinstance(q, str) or not q.strip():
-            problems.append(f"{where}: turn {i} has no question (give 'q' or 'question'); the conversation is skipped")
+            why = ("the question is blank" if isinstance(q, str) else "no question (give 'q' or 'question')"
+                   if q is None else f"the question is {json_kind(q)}, not text")
+            problems.append(f"{where}: turn {i}: {why}; the conversation is skipped (its later turns need it)")
             return []
         if not has_words(q):
             problems.append(f"{where}: turn {i} has no words ({q.strip()[:20]!r}); the conversation is skipped")

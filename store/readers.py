@@ -147,13 +147,24 @@ def _first(record: dict, names: tuple[str, ...]):
     return None
 
 
+def json_kind(value) -> str:
+    """What a JSON value is, in JSON's words ("a number", "an object", "null"), for messages about a record or field
+    of the wrong kind (a new user's trial, round 23: "record is a int", "record is a NoneType")."""
+    if isinstance(value, bool):
+        return "true/false"
+    return {int: "a number", float: "a number", dict: "an object", list: "a list", type(None): "null"}.get(
+        type(value), "text")
+
+
 def _as_text(value, field: str) -> str:
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return " ".join(value)
-        raise ValueError(f"field '{field}' is a nested {type(value).__name__}, expected text")
+        raise ValueError(f"field '{field}' is {json_kind(value)}, expected text")
+    if field == "abstract" and isinstance(value, (int, float, bool)):  # {"abstract": 12345} is no abstract
+        raise ValueError(f"field 'abstract' is {json_kind(value)} ({str(value)[:20]}), expected the abstract's text")
     return clean_text(str(value))
 
 
@@ -226,7 +237,7 @@ def paper_from_dict(record: dict, source: str, position: int, warnings: list[str
     left empty, and one message per field is appended to `warnings`.
     """
     if not isinstance(record, dict):
-        raise ValueError(f"record is a {type(record).__name__}, expected an object with an 'abstract' field")
+        raise ValueError(f"record is {json_kind(record)}, expected an object with an 'abstract' field")
     abstract = _as_text(_first(record, ABSTRACT_FIELDS), "abstract")
     if not abstract:
         raise ValueError("record has no abstract (field 'abstract' missing or empty)")
@@ -276,7 +287,7 @@ def _names_an_abstract(fields: tuple[str, ...]) -> bool:
 def _check_records_name_abstracts(path: Path, records: list[Record]) -> None:
     """Raise `InputError` when no record of a JSON/JSONL/CSV file names an abstract (a CSV of numbers, a
     JSON of settings, BEIR's queries file with `text` and no title): one line with the fields found."""
-    objects = [r for r in records if r.fields or (r.paper is None and r.skip_reason.startswith("record is a"))]
+    objects = [r for r in records if r.fields or (r.paper is None and r.skip_reason.startswith("record is "))]
     if not objects or any(_names_an_abstract(r.fields) for r in objects):
         return  # broken lines only (reported one by one), or abstracts
     found: dict[str, None] = {}
@@ -438,9 +449,13 @@ def _read_csv(text: str, source: str, delimiter: str) -> Iterator[Record]:
                 reason = f"broken CSV row ({exc})"
             yield Record(source, start, skip_reason=reason)
             continue
-        if None in row:  # more cells than header columns
-            row.pop(None)
-        yield _record(source, start, row, position)
+        extra = row.pop(None, None)  # more cells than header columns
+        record = _record(source, start, row, position)
+        if extra and record.paper is not None:  # said, not dropped silently (a new user's trial, round 23)
+            record = replace(record, warnings=(*record.warnings, (
+                f"the row has {len(reader.fieldnames) + len(extra)} cells, the header {len(reader.fieldnames)}; "
+                f"the extra cells ({', '.join(repr(c[:20]) for c in extra[:3])}) are left out")))
+        yield record
         position += 1
 
 

@@ -120,7 +120,54 @@ def test_read_questions_expands_a_conversation_into_turns(tmp_path):
         ("s1", "", 0, "What is WinQ?"), ("c02.1", "c02", 1, "What is EDEN?"), ("c02.2", "c02", 2, "Who made it?")]
     assert qs[4].filters.venue == "ICML"
     assert [p.split(":")[1] for p in problems] == ["4", "5"]
-    assert "turn 2 has no question" in problems[0] and "already used" in problems[1]
+    assert "turn 2: no question" in problems[0] and "already used" in problems[1]
+
+
+def test_read_questions_names_what_is_wrong_with_a_line(tmp_path):
+    """A new user's trial (round 23): a number as 'q' was "no question", a line with both 'q' and 'turns' lost its
+    'q' without a word, a blank turn was "has no question"."""
+    from assistant.batch import read_questions
+
+    jl = tmp_path / "mixed.jsonl"
+    jl.write_text("\n".join([
+        json.dumps({"id": "e", "q": 123}),
+        json.dumps({"id": "z3", "q": "what is mHC", "turns": [{"q": "and its speedup?"}]}),
+        json.dumps({"id": "z1", "turns": [{"q": "what is WinQ"}, {"q": " "}]}),
+        json.dumps({"id": "ok", "q": "what is EDEN"}),
+    ]) + "\n")
+    qs, problems = read_questions(jl)
+    assert [q.id for q in qs] == ["ok"]
+    assert problems == [
+        "mixed.jsonl:1: 'q' is a number, not text; give the question as a string",
+        "mixed.jsonl:2: has both 'turns' and a question; give one question ('q') or a conversation ('turns')",
+        "mixed.jsonl:3: turn 2: the question is blank; the conversation is skipped (its later turns need it)"]
+
+
+def test_read_questions_refuses_binary_data_once(tmp_path):
+    from assistant.batch import BatchError, read_questions
+
+    blob = tmp_path / "rand.bin"
+    blob.write_bytes(bytes(range(256)) * 12)
+    with pytest.raises(BatchError, match=r"rand\.bin: not a text file \(binary data\)"):
+        read_questions(blob)
+    latin = tmp_path / "latin.txt"  # no NUL byte, but most lines are not UTF-8
+    latin.write_bytes(b"\n".join(b"caf\xe9 \xe0 la cr\xe8me %d" % i for i in range(6)))
+    with pytest.raises(BatchError, match=r"latin\.txt: not UTF-8 text \(most lines"):
+        read_questions(latin)
+
+
+def test_read_questions_reads_a_csv_by_its_header(tmp_path):
+    from assistant.batch import BatchError, read_questions
+
+    csv_file = tmp_path / "q.csv"
+    csv_file.write_text('id,q\n1,what is mHC\n2,\n3,"How much faster is STAR-KV, in the end?"\n', encoding="utf-8")
+    qs, problems = read_questions(csv_file)
+    assert [(q.id, q.question) for q in qs] == [("1", "what is mHC"), ("3", "How much faster is STAR-KV, in the end?")]
+    assert problems == ["q.csv:3: no question in column 'q'"]
+    headless = tmp_path / "h.csv"
+    headless.write_text("1,what is mHC\n", encoding="utf-8")
+    with pytest.raises(BatchError, match=r"needs a header row with a 'q' or 'question' column"):
+        read_questions(headless)
 
 
 def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):

@@ -192,6 +192,8 @@ def test_ingest_with_one_missing_path_ingests_the_others_and_exits_1(tmp_path):
     (["papers", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
     (["stats", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
     (["eval", "qa.jsonl", "--year", "soon"], "error: --year: year 'soon' is not a year or range"),
+    # a value typer's own parsing reported as "Input should be a valid integer" (a new user's trial, round 23)
+    (["ingest", "q.txt", "--year", "2021-2023"], "error: --year: '2021-2023' is not a year; give one four-digit year"),
     (["batch", "q.txt", "-o", "a.jsonl", "--resume", "--overwrite"], "error: --resume and --overwrite contradict"),
     (["search", "x", "-k", "0"], "error: Invalid value for '-k' / '--top-k'"),  # Click's own usage error
     (["search", "x", "--no-such-flag"], "error: No such option: --no-such-flag"),
@@ -270,3 +272,20 @@ def test_a_question_searched_as_asked_but_for_its_punctuation_shows_no_searched_
     assert not same_question("How much faster is it?", "How much faster is STAR-KV?")
     result = run("ask", "¿Qué artículos tratan de la cuantización?", "--llm", "extractive")
     assert result.exit_code == 0 and "searched for" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("where, says", [
+    ("folder", "is a folder; give a file such as"),
+    ("under_a_file", "is a file, not a folder; choose another -o path"),
+])
+def test_eval_refuses_a_report_path_it_cannot_write_before_asking_anything(bundled_store, tmp_path, where, says):
+    """A new user's trial (round 23): `eval -o <folder>` asked every question, then failed to write the report and
+    printed nothing: the whole run was lost."""
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(json.dumps({"id": "s1", "type": "single", "q": "What is WinQ?", "gold": ["WinQ"]}) + "\n")
+    (tmp_path / "afile").write_text("x")
+    output = tmp_path if where == "folder" else tmp_path / "afile" / "report.json"
+    res = run("eval", str(qa), "--llm", "extractive", "-o", str(output))
+    assert res.exit_code == 1
+    assert res.stderr.strip().startswith(f"error: -o {output}") and says in res.stderr
+    assert res.stdout == ""  # nothing was asked

@@ -140,10 +140,10 @@ def test_airas_file_loads_as_it_is():
     ("authors", 42, ("authors", ()), "field 'authors' is 42"),
     ("authors", {"name": "Ann Lee"}, ("authors", ("Ann Lee",)), None),
     ("authors", [{"affiliation": "MIT"}], ("authors", ()), "field 'authors'"),
-    ("url", {"href": "https://x"}, ("url", ""), "field 'url' is a nested dict"),
+    ("url", {"href": "https://x"}, ("url", ""), "field 'url' is an object"),
     ("url", ["https://a", "https://b"], ("url", "https://a"), None),
-    ("venue", {"name": "ICML"}, ("venue", ""), "field 'venue' is a nested dict"),
-    ("title", {"en": "T"}, ("title_is_derived", True), "field 'title' is a nested dict"),
+    ("venue", {"name": "ICML"}, ("venue", ""), "field 'venue' is an object"),
+    ("title", {"en": "T"}, ("title_is_derived", True), "field 'title' is an object"),
 ])
 def test_a_bad_optional_field_never_drops_the_abstract(tmp_path, field, value, expect, warned):
     f = tmp_path / "dump.jsonl"
@@ -270,3 +270,25 @@ def test_a_quote_closed_inside_a_later_cell_is_a_broken_row_not_a_merged_paper(t
     broken, third = read_file(f)
     assert broken.paper is None and broken.line == 2 and "a quote on line 2 opens a cell" in broken.skip_reason
     assert third.paper is not None and third.paper.title == "Third"
+
+
+def test_a_record_or_abstract_of_the_wrong_kind_is_named_in_json_words(tmp_path):
+    """A new user's trial (round 23): {"abstract": 12345} was ingested as the paper "12345", and a JSON array holding
+    5 and null was reported as "record is a int" / "record is a NoneType"."""
+    f = tmp_path / "x.jsonl"
+    f.write_text('{"title": "num abs", "abstract": 12345}\n5\nnull\n{"title": "t", "abstract": "We propose X."}\n')
+    number, five, null, kept = read_file(f)
+    assert number.paper is None and number.skip_reason == ("field 'abstract' is a number (12345), expected the "
+                                                           "abstract's text")
+    assert five.skip_reason == "record is a number, expected an object with an 'abstract' field"
+    assert null.skip_reason == "record is null, expected an object with an 'abstract' field"
+    assert kept.paper.abstract == "We propose X."
+
+
+def test_a_csv_row_with_more_cells_than_the_header_is_kept_with_a_warning(tmp_path):
+    f = tmp_path / "x.csv"
+    f.write_text('title,abstract,year\nExtra,"We propose X.",2024,extra,cols\nOk,We propose Y.,2023\n')
+    extra, ok = read_file(f)
+    assert extra.paper.abstract == "We propose X." and extra.paper.year == 2024
+    assert extra.warnings == ("the row has 5 cells, the header 3; the extra cells ('extra', 'cols') are left out",)
+    assert ok.warnings == ()

@@ -165,7 +165,7 @@ def ask(
 
 def batch(
     ctx: typer.Context,
-    questions: Annotated[Path, typer.Argument(help="Questions: .txt (one per line) or .jsonl "
+    questions: Annotated[Path, typer.Argument(help="Questions: .txt (one per line), .csv (a q column) or .jsonl "
                                                    "({id, q|question, venue?, year?, author?}, or a conversation "
                                                    "{id, turns: [{q}, ...]}).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Answers file (JSONL, one line per question).")],

@@ -7,6 +7,7 @@ the work; these print it as text or ``--json``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -23,7 +24,7 @@ def ingest(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders: .txt list, .json, .jsonl, .csv.")],
     venue: Annotated[Optional[str], typer.Option(help="Venue for records that name none (e.g. ICML).")] = None,
-    year: Annotated[Optional[int], typer.Option(help="Year for records that name none.")] = None,
+    year: Annotated[Optional[str], typer.Option(help="Year for records that name none (e.g. 2024).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Add abstracts to the collection (re-ingesting unchanged files changes nothing).
@@ -34,6 +35,9 @@ def ingest(
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
         from assistant.store.readers import InputError
 
+        if year is not None and not re.fullmatch(r"\s*\d{4}\s*", year):  # the message names the value and the fix
+            raise UsageError(f"--year: {year!r} is not a year; give one four-digit year such as 2024")
+        year = int(year) if year is not None else None
         missing = [p for p in paths if not p.exists()]
         if missing and len(missing) == len(paths):  # nothing to ingest: say so before any embedding work
             raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")

@@ -27,6 +27,15 @@ def _max(metric: str) -> object:
                         help=f"Exit 3 if the overall {metric} is above this (0..1).")
 
 
+def _check_report_path(output: Path) -> None:
+    """Raise `UserError` when the report cannot be written to `output`: a folder, or under a file."""
+    if output.is_dir():
+        raise UserError(f"-o {output} is a folder; give a file such as {output / 'report.json'}")
+    parent = next((p for p in output.parents if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise UserError(f"-o {output}: {parent} is a file, not a folder; choose another -o path")
+
+
 def eval_(
     ctx: typer.Context,
     questions_file: Annotated[Path, typer.Argument(
@@ -77,6 +86,8 @@ def eval_(
         questions = load_questions(questions_file, skipped)  # QuestionFileError: one line naming file:line
         for message in skipped:
             typer.echo(printable(f"error: {message}; the line is skipped"), err=True)
+        if output is not None:  # before the questions are asked, not after (a new user's trial, round 23)
+            _check_report_path(output)
         overrides = {"llm": llm, "model": model}
         if k is not None:
             overrides["top_k"] = k
@@ -99,16 +110,19 @@ def eval_(
         if interrupted:
             meta |= {"interrupted": True, "evaluated": len(results), "total": len(questions)}
         data = report(results, **meta)
+        unwritten = None
         if output is not None:
             try:
                 output.parent.mkdir(parents=True, exist_ok=True)
                 output.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
             except OSError as exc:
-                raise UserError(f"-o {output}: cannot write the report ({exc.strerror or exc})") from None
+                unwritten = f"-o {output}: cannot write the report ({exc.strerror or exc}); it is printed above"
         if as_json:
             echo_json(data)
         else:
             _print_report(data, results)
+        if unwritten:  # the report is printed first: the evaluation is not lost
+            raise UserError(unwritten)
         unscored = [r for r in results if r.problems]
         for r in unscored:
             typer.echo(printable(f"error: {questions_file}:{r.question.line} ({r.question.id}): "

@@ -187,7 +187,12 @@ _ENTITY_Q = re.compile(
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
-    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])|\bwritten\s+in\b"
+    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])"
+    # the noun ends its phrase: in "What GPU kernels does STAR-KV use?" the kernels are asked, "GPU" says which
+    r"(?!\s+(?!(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would|models?|llms?|datasets?|"
+    r"benchmarks?|sizes?|scales?|famil(?:y|ies)|variants?|versions?|names?|checkpoints?|tasks?|\w+ly)\b)"
+    r"[a-z][\w-]*\s+"
+    r"(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would)\b)|\bwritten\s+in\b"
     # "在哪些语言模型上做了实验" (on which language models): Chinese asks so, without spaces (round 21, fresh31)
     r"|(?:哪些|哪个|哪种|什么)(?:具体的?)?(?:语言|大)?(?P<cjk>模型|数据集|基准)", re.I)
 """A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
@@ -348,7 +353,15 @@ _DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
                            # "What does X do?", not "What does X do to latency ...?" (that asks for its effect on it)
                            r"(?:(?:do|propose|introduce)(?:\s+(?:exactly|precisely|differently))?\s*[?.!]*\s*$"
-                           r"|(?:stand\s+for|mean)\b)", re.I)
+                           r"|(?:stand\s+for|mean)\b)"
+                           # the same in other languages ("¿Qué es DiffuSearch?", "Was ist NorMuon?", "Qu'est-ce que
+                           # EDEN ?", "Cos'è WinQ?", "O que é OPUS?", "EDEN是什么？", "NorMuonとは何ですか": a new user's
+                           # trial, round 23, quoted DiffuSearch's findings)
+                           r"|^\s*(?:¿\s*)?(?:qu[ée]\s+es|was\s+(?:ist|sind)|qu['’]est[-\s]ce\s+que(?:\s+c['’]est)?|"
+                           r"c['’]est\s+quoi|(?:che\s+)?cos['’]\s*[èe]|o\s+que\s+[ée])\s+"
+                           r"(?!lo\s+que\b|ce\s+que\b)(?:(?:el|la|los|las|der|die|das|le|les|l['’]|il|lo|o|a)\s+)?"
+                           r"(?P<f>(?:[^\s?？¿]+\s+){0,3}[^\s?？¿]+)\s*[?？]?\s*$"
+                           r"|^\s*(?P<g>[^\s?？]{1,40}?)\s*(?:是什么|是啥|とは(?:何|なん)|って(?:何|なに|なん))", re.I)
 _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|develop|design)|is\s+an?|are|"
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
@@ -684,7 +697,7 @@ def defined_term(question: str) -> str | None:
     m = _DEFINITION_Q.search(_proper(question))
     if not m:
         return None
-    term = (m.group("x") or m.group("y") or m.group("z") or "").strip()
+    term = (m.group("x") or m.group("y") or m.group("z") or m.group("f") or m.group("g") or "").strip()
     quoted = re.match(r"""^['"“‘«]([^'"”’»]{2,40})['"”’»]""", term)
     if quoted:
         return quoted.group(1).strip()
@@ -891,7 +904,8 @@ def counted_noun(clause: str) -> str | None:
     m = _COUNTED.search(fold(clause))
     if not m:
         return None
-    words = m.group("run").split()
+    # "how many fewer steps than AdamW does it need?": the steps are counted, AdamW is the baseline
+    words = re.split(r"\s+(?:than|over|versus|vs\.?|compared|relative)\b", m.group("run"), maxsplit=1)[0].split()
     if words[0].casefold() in _NUMBER_UNITS:  # "how many times faster": a ratio, not a count of things
         return None
     # "how many BLEU points": a number carries its unit ("0.6 BLEU"), so the counted thing is BLEU
@@ -1024,6 +1038,22 @@ def asks_absent_thing(question: str, abstract: str) -> bool:
     return False
 
 
+_COMPARED = re.compile(r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|than|versus|vs\.?|against|"
+                       r"compared\s+(?:to|with)|relative\s+to)\b[^,;:.!?]*", re.I)
+
+
+_DEFINED_ACRONYM = re.compile(r"\b[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){1,5}\s+\(([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
+"""A method an abstract defines by its long form and acronym ("Group Relative Policy Optimization (GRPO)")."""
+
+
+def compared_with(sentence: str, name: str) -> bool:
+    """True when `sentence` names `name` only as what it is compared with ("NorMuon consistently outperforms both
+    AdamW and Muon, achieving ..."): from a verb or preposition of comparison to the clause's end."""
+    spans = [m.span() for m in _COMPARED.finditer(sentence)]
+    at = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence)]
+    return bool(at) and all(any(a <= i < b for a, b in spans) for i in at)
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -1059,7 +1089,13 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         numeric = [(k, x) for k, x in numeric if k > 0 and (x[3] >= 0.15 or x[1] == top)]
         counted = stems(noun or "")
         if counted:  # "how many bits ...": a sentence that counts something else does not answer
-            numeric = [(k, x) for k, x in numeric if counted <= stems(x[2])]
+            # nor one naming the thing beside another number: "How many experts does EAPO consult?" is not
+            # answered by "On AIME 2024/2025 ..., EAPO outperforms expert-assisted ... baselines" (a new user's
+            # trial, round 23): the number counts the thing ("20 open- and closed-source LLMs", "72B tokens")
+            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:two|three|four|five|six|seven|eight|"
+                                  rf"nine|ten|eleven|twelve|dozens?|hundreds?|thousands?))\s+(?:[\w-]+\s+){{0,3}}?"
+                                  rf"{re.escape(noun.rstrip('s'))}", re.I)
+            numeric = [(k, x) for k, x in numeric if counted <= stems(x[2]) and counting.search(plain(x[2]))]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
         if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
@@ -1069,8 +1105,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         # "how much more data-efficient ...?" is answered by "data efficiency": a compound's words, written apart too
         measured = stems((measured_noun(clause) or "").replace("-", " "))
         if measured:  # "how much extra memory ...": a number about something else does not answer
+            speed = bool(SPEED.search(measured_noun(clause) or ""))  # "what speedup ...?": "accelerates QAT by 4×"
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])
-                       or memory and x[1] == top and MEMORY_STATED.search(fold(x[2]))]
+                       or memory and x[1] == top and MEMORY_STATED.search(fold(x[2]))
+                       or speed and SPEED_STATED.search(fold(x[2]))]
         if not numeric and _SIZE_Q.search(fold(clause)) and not count:
             # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
             # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers
@@ -2040,6 +2078,9 @@ class ExtractiveSynthesizer:
             # time too; a memory saving)
             stated = (SPEED_STATED if SPEED.search(question)
                       else MEMORY_STATED if re.search(r"\bmemory\b", question, re.I) else None)
+            from assistant.relevance import asks_release_theme, states_release
+
+            release = asks_release_theme(question)
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
@@ -2072,6 +2113,10 @@ class ExtractiveSynthesizer:
                         # "which papers report results on math benchmarks?": its sentence naming
                         # them with a score ("... 14.9% on MATH500")
                         picked += [x for x in mine if scores_on(x)][:1]
+                    releases = [x for x in rows if states_release(x[2], question)] if release else []
+                    if releases and not any(states_release(x[2], question) for x in picked):
+                        # "Which papers released their code?": what it is and its release statement
+                        picked = picked[:1] + releases[:1]
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
@@ -2152,7 +2197,9 @@ class ExtractiveSynthesizer:
                 # describing it) that lists names, or names things (states sizes, when sizes are asked)
                 # sharing the question's words
                 def lists(x):
-                    found = named_entities(x[2], [*exclude, *cats[x[2]]])
+                    # not the methods it is compared with ("outperforms both AdamW and Muon" names no dataset: a new
+                    # user's trial, round 23, "what datasets did NorMuon train on")
+                    found = [n for n in named_entities(x[2], [*exclude, *cats[x[2]]]) if not compared_with(x[2], n)]
                     if key.startswith("corp"):  # a corpus is named beside the data taken from it ("72B tokens
                         # sampled from DCLM-RefinedWeb"), not beside optimizers or baselines
                         found = [n for n in found if any(n in near(x[2], w, exclude) for w in _DATA_WORDS)]
@@ -2169,6 +2216,12 @@ class ExtractiveSynthesizer:
                 named = sorted((x for x in scored if x[1] == top_n and (
                     key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
                     or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
+            if not named and pointers and key in _METHOD_KEYS:
+                # the method it works on, defined by the abstract without the question's noun ("Which algorithm does
+                # PCR improve?": "... a critical bottleneck for Group Relative Policy Optimization (GRPO)"; a new
+                # user's trial, round 23, "the abstracts do not say")
+                named = sorted((x for x in scored if x[1] == top_n and any(
+                    a not in exclude for a in _DEFINED_ACRONYM.findall(x[2]))), key=lambda x: -x[0])
             if re.search(r"\bsizes?\b|\bscales?\b", question, re.I):
                 # "which model sizes ...?": a sentence stating a size ("1.3B", "350M parameters") that the
                 # question does not already give ("Apart from the 1.1B model, ..."); "multiple model

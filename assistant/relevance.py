@@ -1272,6 +1272,36 @@ def is_availability_statement(sentence: str) -> bool:
     return bool(_AVAILABILITY.search(sentence))
 
 
+_RELEASE_THEME = re.compile(
+    r"\b(?:releas\w*|shar(?:e|es|ed|ing)|publish\w*|provid\w*|open[-\s]?sourc\w*|mak\w+\s+(?:\w+\s+){0,2}?available)"
+    r"\b[^?]*?\b(?:code|codes|implementations?|source|data(?:sets?)?|models?|weights|checkpoints)\b"
+    r"|\b(?:code|implementations?|data(?:sets?)?|weights|checkpoints)\b[^?]*?\b(?:available|public(?:ly)?|released|"
+    r"online|open[-\s]?sourced?)\b|\bgithub\b|\bcode\s+links?\b|\blinks?\s+to\s+(?:their\s+|the\s+)?code\b", re.I)
+
+
+_ARTEFACTS = {"code": r"code|codes|code\s*base|implementations?|source|github|https?://",
+              "data": r"data|datasets?|benchmarks?", "model": r"models?|weights|checkpoints"}
+
+
+def states_release(sentence: str, question: str) -> bool:
+    """True when `sentence` is an availability statement (`is_availability_statement`) of what `question` asks to be
+    released: code (a repository link counts), data or models; of any of them when it names none ("GitHub link")."""
+    if not is_availability_statement(sentence):
+        return False
+    if re.search(r"\b(?:links?|urls?|github|gitlab|repo(?:s|sitor(?:y|ies))?)\b", question, re.I) and not re.search(
+            r"https?://|github\.(?:com|io)|gitlab\.com", sentence, re.I):
+        return False  # "Which papers give a GitHub link to their code?": "The code base is available here." gives none
+    asked = [pattern for pattern in _ARTEFACTS.values() if re.search(rf"\b(?:{pattern})", question, re.I)]
+    return not asked or any(re.search(rf"\b(?:{pattern})", sentence, re.I) for pattern in asked)
+
+
+def asks_release_theme(question: str) -> bool:
+    """True when a question about several papers (`extractive.asks_several`) asks which release their code, data or
+    models ("Which papers released their code?", "which works share an implementation?", "Which papers have a GitHub
+    link?"): a theme of what the abstracts state, not of what the papers are about."""
+    return bool(_RELEASE_THEME.search(question))
+
+
 def asks_availability(question: str) -> bool:
     """True when `question` asks where code, data or models are (a link, a repository, a release)."""
     return bool(_ABOUT_AVAILABILITY.search(question))
@@ -2452,6 +2482,13 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 e.note = (f"{WEAKER_MEMBER} than the papers named before it (membership {member:.2f} < "
                           f"{MIN_MEMBER:.2f}: relevance {1 / (1 + math.exp(-e.score)):.2f}, dense similarity "
                           f"{e.dense_gap:+.2f} against the median retrieved paper)")
+    if several and strict and not gate_off and asks_release_theme(question):
+        # "Which papers released their code?": the papers whose abstract states a release, whatever their topic (a
+        # new user's trial, rounds 22 and 23: refused, "no paper mentions 'released'")
+        for e, sentences in zip(evidence, sentences_of):
+            e.relevant = any(states_release(x, question) for x in sentences)
+            e.note = "" if e.relevant else "its abstract states no code, data or model release"
+        absent, lacking, topics, unused, named = [], {}, [], [], []
     for e in evidence:
         e.score = 1 / (1 + math.exp(-e.score))
     relevant = [r for r, e in zip(results, evidence) if e.relevant]

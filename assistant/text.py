@@ -164,8 +164,12 @@ def without_examples(question: str) -> str:
 
 def mentions(document: str, name: str) -> bool:
     """True when `name` occurs in `document` as a whole word (case-sensitive), both compared in `fold`
-    form: fullwidth, decomposed (NFD) and LaTeX spellings of a name match its plain form."""
-    return re.search(rf"(?<![\w$\\]){re.escape(_folded(name))}(?![\w])", _folded(document)) is not None
+    form: fullwidth, decomposed (NFD) and LaTeX spellings of a name match its plain form. A name ending in a
+    letter is mentioned by its versions too: "FSDP" by "FSDP2", "Qwen" by "Qwen2.5" (a new user's trial, round
+    23: "Does NorMuon work with FSDP?" was "the abstract does not mention FSDP")."""
+    name = _folded(name)
+    version = r"(?:\d+(?:\.\d+)*)?" if name[-1:].isalpha() else ""
+    return re.search(rf"(?<![\w$\\]){re.escape(name)}{version}(?![\w])", _folded(document)) is not None
 
 
 def sentence_spans(text: str, *, strict: bool = False) -> list[tuple[int, int]]:

@@ -1902,3 +1902,43 @@ def test_what_of_a_thing_governs_how_fast_asks_for_a_factor(bundled_store, setti
     assert asks_mechanism(question)
     obj = _extractive(bundled_store, settings, question)
     assert "spectral connectivity" in obj["answer"], obj["answer"]
+
+
+# --- round 23: a new user's trial ---------------------------------------------------------------------------------
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "How many experts does EAPO consult?",  # "expert-assisted ... baselines" beside "AIME 2024/2025" counts no experts
+    "what score does ALIVE-Coder get?",  # "superior performance": no score
+    "what datasets did NorMuon train on",  # "outperforms both AdamW and Muon" names no dataset
+])
+def test_a_figure_or_name_the_abstract_does_not_state_is_not_said(bundled_store, settings, question):
+    from assistant.prompts import CANNOT_ANSWER
+
+    obj = _ask(bundled_store, settings, question)
+    assert obj["answer"] == CANNOT_ANSWER, obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, fact", [
+    ("how many fewer steps does NorMuon need than AdamW?", "21.74%"),  # a count stated as a reduction
+    ("How many fewer steps than AdamW does NorMuon need?", "21.74%"),  # the steps are counted, not AdamW
+    ("How many settings was WinQ tested on?", "16 settings"),
+    ("What speedup does WinQ achieve?", "4×"),  # "accelerates QAT by up to 4×": a speed-up in other words
+    ("What GPU kernels does STAR-KV use?", "Triton-based GPU kernels"),  # the kernels asked, not GPUs
+    ("Which algorithm does PCR improve?", "Group Relative Policy Optimization (GRPO)"),  # defined, not "algorithm"
+    ("Does NorMuon work with FSDP?", "FSDP2"),  # a name without its version
+    ("¿Qué es DiffuSearch?", "We introduce DiffuSearch"),  # the defining sentence, as "What is DiffuSearch?"
+    ("Was ist NorMuon?", "proposing NorMuon"),
+    ("EDEN是什么？", "we introduce Entropy-informed DEcodiNg (EDEN)"),
+])
+def test_what_the_abstract_states_is_quoted(bundled_store, settings, question, fact):
+    obj = _ask(bundled_store, settings, question)
+    assert fact in obj["answer"], obj["answer"]
+
+
+def test_a_name_is_compared_with_only_inside_the_comparison():
+    from assistant.extractive import compared_with
+
+    s = "NorMuon consistently outperforms both AdamW and Muon, achieving a 21.74% reduction on FineWeb."
+    assert compared_with(s, "AdamW") and compared_with(s, "Muon") and not compared_with(s, "FineWeb")

@@ -386,3 +386,34 @@ def test_a_papers_line_says_what_it_proposes_by_the_sentence_naming_it(bundled_s
     framework" as what it proposes; "we bridge this gap by proposing NorMuon ..." names it."""
     obj = _ask(bundled_store, settings, "Compare NorMuon and OPUS")
     assert "by proposing NorMuon" in _lines_by_title(obj)["NorMuon"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles", [
+    # a new user's trial (rounds 22 and 23): refused, "no paper in the collection mentions 'released'"
+    ("Which papers released their code?", {"RePro", "STAR-KV", "A²RBench"}),
+    ("Which papers release their data?", {"A²RBench"}),  # "Code and data are available at ..."; the others: code
+])
+def test_which_papers_release_code_is_answered_from_their_release_statements(bundled_store, settings, question,
+                                                                                titles):
+    from assistant.relevance import states_release
+
+    obj = _ask(bundled_store, settings, question)
+    lines = _lines_by_title(obj)
+    assert set(lines) == titles, obj["answer"]
+    assert all(any(states_release(s, question) for s in line.split(". ")) for line in lines.values()), obj["answer"]
+
+
+@pytest.mark.parametrize("sentence, question, says", [
+    ("Our code is publicly available at https://github.com/x/y.", "Which papers released their code?", True),
+    ("Our code is publicly available at https://github.com/x/y.", "Which papers release their data?", False),
+    ("Code and data are available at: https://github.com/x/y.", "Which papers release their data?", True),
+    ("The code base is available here.", "Which papers have a GitHub link?", False),  # no link given
+    ("The code base is available here.", "Which papers share their code?", True),
+    ("We release a benchmark of 1,000 tasks.", "Which papers release their data?", False),  # no availability
+])
+def test_a_release_statement_states_the_artefact_asked(sentence, question, says):
+    from assistant.relevance import asks_release_theme, states_release
+
+    assert asks_release_theme(question)
+    assert states_release(sentence, question) is says

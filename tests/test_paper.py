@@ -72,3 +72,12 @@ def test_sentences_split_where_the_source_lost_the_space_after_a_full_stop():
                            "find 5%.Better results.(a) gains hold. Also x.") == [
         "LLMs need tools.", "However, work (e.g.This one) fails.", "Our analysis of 20 LLMs (GSM8K).", "We find 5%.",
         "Better results.", "(a) gains hold.", "Also x."]
+
+
+def test_a_name_is_mentioned_by_its_versions():
+    """A new user's trial (round 23): "Does NorMuon work with FSDP?" was "the abstract does not mention FSDP"."""
+    from assistant.text import mentions
+
+    assert mentions("under the FSDP2 framework", "FSDP") and mentions("fine-tune Qwen2.5 models", "Qwen")
+    assert not mentions("under the FSDP2 framework", "FSD") and not mentions("NorMuon", "Muon")
+    assert mentions("GPT-4 and GPT-4o", "GPT-4") and not mentions("A2RBench", "A2")

@@ -546,11 +546,11 @@ _ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\b", re.I)
 _EXPLETIVE_IT = re.compile(r"\b(?:does|did|will|would|can)\s+it\s+take\s+to\b|\bit\s+takes?\s+to\b|"
                            # "Got it. And is there anything on ...?": an acknowledgement
                            r"\bgot\s+it\b(?=\s*[.!,;:—–-])|"
-                           # "is it possible to ...", "it is true that ...": an "it" holding the place of the clause after
-                           # the adjective; "is it better than GRPO?" has no such clause and asks about the paper
+                           # "is it possible to ...", "it is true that ...": an "it" holding the place of the clause
+                           # after the adjective; "is it better than GRPO?" has no such clause and asks about the paper
                            r"\bit\s+(?:is|was|'s|would\s+be|seems|appears)\s+(?:\w+\s+)?(?:possible|true|known|feasible|"
-                           r"necessary|worth|hard|easy|common|clear|better|likely|important)\b(?=\s+(?:to|that|whether|if|"
-                           r"for|\w+ing)\b)|"
+                           r"necessary|worth|hard|easy|common|clear|better|likely|important)\b"
+                           r"(?=\s+(?:to|that|whether|if|for|\w+ing)\b)|"
                            r"\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:possible|true|known|feasible|necessary|worth|hard|easy|"
                            r"common|clear|better|likely|important)\b(?=\s+(?:to|that|whether|if|for|\w+ing)\b)", re.I)
 _SINGULAR = re.compile(r"\b(?:it|its|itself)\b", re.I)

@@ -277,8 +277,8 @@ _DETAIL_Q = {
                           r"open-?sourced?|share[sd]?)\b[^?]*\b(?:weights|checkpoints?)\b", re.I),
     # "where" asking ("Where is the code?", "and where can I get the code", "do you know where ..."), not relating ("the
     # benchmark where LLMs run Python code": a description, airas fresh35)
-    "code": re.compile(r"(?:(?:^|[,;:—–]\s*|\s-\s*|\b(?:and|so|but|also|ok(?:ay)?|know|tell\s+me|say|show\s+me)\s+)where|"
-                       r"\blink|\burl)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
+    "code": re.compile(r"(?:(?:^|[,;:—–]\s*|\s-\s*|\b(?:and|so|but|also|ok(?:ay)?|know|tell\s+me|say|show\s+me)\s+)"
+                       r"where|\blink|\burl)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
                        r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b"
                        # "does it come with code?", "is there any code?" (a new user's trial)
@@ -782,8 +782,8 @@ GPUs ("does it work for multi-GPU training?" against "a distributed implementati
 experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"), code (the
 benchmarks of code generation: "does it help on coding too?" against "... generalizes to non-math benchmarks, including
 HumanEval, ..., EvalPlus"), removal ("can it be used to get rid of toxic documents?" against "... for flagging and
-removing toxic documents": three development conversations, round 23). MiniLM ranks those sentences below the abstract's introduction (round 21: fresh30's
-conversations asked the first four, a new user's trial the last)."""
+removing toxic documents": three development conversations, round 23). MiniLM ranks those sentences below the
+abstract's introduction (round 21: fresh30's conversations asked the first four, a new user's trial the fifth)."""
 _PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
 
 
@@ -1092,9 +1092,9 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # nor one naming the thing beside another number: "How many experts does EAPO consult?" is not
             # answered by "On AIME 2024/2025 ..., EAPO outperforms expert-assisted ... baselines" (a new user's
             # trial, round 23): the number counts the thing ("20 open- and closed-source LLMs", "72B tokens")
-            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:two|three|four|five|six|seven|eight|"
-                                  rf"nine|ten|eleven|twelve|dozens?|hundreds?|thousands?))\s+(?:[\w-]+\s+){{0,3}}?"
-                                  rf"{re.escape(noun.rstrip('s'))}", re.I)
+            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:two|three|four|five|six|"
+                                  rf"seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?))\s+"
+                                  rf"(?:[\w-]+\s+){{0,3}}?{re.escape(noun.rstrip('s'))}", re.I)
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2]) and counting.search(plain(x[2]))]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]

@@ -1966,9 +1966,12 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
         # "multi-GPU training" stated as "a distributed implementation ... across devices", "get rid of toxic
         # documents" as "removing toxic documents": the words of a concept said in other words (`paraphrased_words`),
         # the thing's other words as they are ("get rid of duplicates" is not stated by "removing toxic documents")
+        from assistant.extractive import _GENERIC_DOMAIN
+
         said = {stem for w in paraphrased_words(thing, [x for x in sentences if not is_availability_statement(x)])
                 for stem in content_stems(w)}
-        if said and all(held(w) or w in said for w in wanted):
+        # ("multi-GPU setups": "setups" says no more than the concept, `extractive._GENERIC_DOMAIN`)
+        if said and all(held(w) or w in said or w in _GENERIC_DOMAIN for w in wanted):
             return True
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
     if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):

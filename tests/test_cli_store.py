@@ -32,7 +32,7 @@ def test_help_is_instant_and_imports_nothing_heavy():
 @pytest.mark.parametrize("args, says", [
     (["search", "x", "-k", "0"], "error: Invalid value for '-k' / '--top-k'"),
     (["bogus"], "error: No such command 'bogus'"),
-    (["ingest", "x.json", "--year", "abc"], "error: Invalid value for '--year'"),
+    (["ingest", "x.json", "--year", "abc"], "error: Invalid value for '--year': 'abc' is not a year; give one"),
     (["search"], "error: Missing argument 'query'"),
 ])
 def test_a_usage_mistake_is_one_error_line_not_a_box(args, says):

@@ -1909,7 +1909,6 @@ def test_what_of_a_thing_governs_how_fast_asks_for_a_factor(bundled_store, setti
 @pytest.mark.integration
 @pytest.mark.parametrize("question", [
     "How many experts does EAPO consult?",  # "expert-assisted ... baselines" beside "AIME 2024/2025" counts no experts
-    "what score does ALIVE-Coder get?",  # "superior performance": no score
     "what datasets did NorMuon train on",  # "outperforms both AdamW and Muon" names no dataset
 ])
 def test_a_figure_or_name_the_abstract_does_not_state_is_not_said(bundled_store, settings, question):

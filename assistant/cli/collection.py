@@ -20,11 +20,22 @@ from assistant.cli.common import (AuthorOpt, JsonOpt, UsageError, UserError, Ven
 from assistant.text import printable
 
 
+def _one_year(value: str | None) -> int | None:
+    """`ingest --year`: one four-digit year, or a usage error naming the value and the fix (typer's own parsing said
+    "Input should be a valid integer, unable to parse string as an integer": a new user's trial, round 23)."""
+    if value is None:
+        return None
+    if not re.fullmatch(r"\s*\d{4}\s*", value):
+        raise typer.BadParameter(f"{value!r} is not a year; give one four-digit year such as 2024")
+    return int(value)
+
+
 def ingest(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Files or folders: .txt list, .json, .jsonl, .csv.")],
     venue: Annotated[Optional[str], typer.Option(help="Venue for records that name none (e.g. ICML).")] = None,
-    year: Annotated[Optional[str], typer.Option(help="Year for records that name none (e.g. 2024).")] = None,
+    year: Annotated[Optional[str], typer.Option(help="Year for records that name none (e.g. 2024).",
+                                                callback=_one_year)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Add abstracts to the collection (re-ingesting unchanged files changes nothing).
@@ -35,9 +46,7 @@ def ingest(
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
         from assistant.store.readers import InputError
 
-        if year is not None and not re.fullmatch(r"\s*\d{4}\s*", year):  # the message names the value and the fix
-            raise UsageError(f"--year: {year!r} is not a year; give one four-digit year such as 2024")
-        year = int(year) if year is not None else None
+
         missing = [p for p in paths if not p.exists()]
         if missing and len(missing) == len(paths):  # nothing to ingest: say so before any embedding work
             raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from assistant.enums import ErrorKind
 from assistant.errors import AssistantError
-from assistant.store.readers import UNDECODABLE, json_kind, json_problem
+from assistant.store.readers import UNDECODABLE, binary_data, json_kind, json_problem
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -131,17 +131,14 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
         raise BatchError(f"{path}: is a folder; give the questions file inside it (.jsonl or .txt)") from None
     except OSError as exc:
         raise BatchError(f"{path}: cannot read the questions file ({exc.strerror}); check permissions") from None
-    if b"\0" in raw[:8192]:  # an image or an archive: one error, not a "not UTF-8" line per line of it
-        raise BatchError(f"{path}: not a text file (binary data); give the questions as text, one per line (.txt) or "
-                         f"one JSON object per line (.jsonl)")
     # Bytes that are not UTF-8 are kept as lone surrogates (as `assistant.store.readers.read_file` does), so
     # only their lines are problems and the other questions are answered.
     text = raw.decode("utf-8-sig", errors="surrogateescape")
+    if why := binary_data(raw, text):
+        advice = ("give the questions as text, one per line (.txt) or one JSON object per line (.jsonl)"
+                  if why.startswith("not a text file") else "re-save the questions as UTF-8 text")
+        raise BatchError(f"{path}: {why}; {advice}")
     lines = text.splitlines()
-    filled = [ln for ln in lines if ln.strip()]
-    if len(filled) >= 4 and sum(bool(UNDECODABLE.search(ln)) for ln in filled) > len(filled) / 2:
-        raise BatchError(f"{path}: not UTF-8 text (most lines hold bytes that are not UTF-8; binary data?); re-save "
-                         f"the questions as UTF-8 text")
     if path.suffix.lower() in (".csv", ".tsv"):
         return _csv_questions(path, text)
     first = next((ln.strip() for ln in lines if ln.strip()), "")

@@ -43,8 +43,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from assistant.enums import BackendName
-from assistant.text import (FIGURE, GENERIC_ACRONYMS, content_stems, fold, join_names, mentions, name_tokens,
-                            named_by_expansion, render_latex, states_figure)
+from assistant.text import (AGAINST, FIGURE, GENERIC_ACRONYMS, content_stems, fold, join_names, mentions,
+                            name_tokens, named_by_expansion, render_latex, states_figure)
 
 if TYPE_CHECKING:
     from assistant.events import Source
@@ -809,8 +809,9 @@ def distinctive_overlap(focus: set[str], sentences: Sequence[str]) -> list[float
     return [sum(1.0 / df[s] for s in found) for found in sets]
 
 
-_COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|"
-                    r"thousands?)\s+(?:[\w-]+\s+){0,2}?[a-z][\w-]*s\b", re.I)
+_NUMBER_WORDS = r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?"
+"""Counts abstracts spell in words."""
+_COUNT = re.compile(rf"\b(?:{_NUMBER_WORDS})\s+(?:[\w-]+\s+){{0,2}}?[a-z][\w-]*s\b", re.I)
 """A count written in words with its noun ("three novel RL strategies"): abstracts spell small counts."""
 _ASKS_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bwie\s+viele\b|\bcombien\b|\bcu[áa]nt[oa]s\b", re.I)
 _FOREIGN_COUNT = re.compile(r"\bwie\s+viele\b|(?<!de\s)\bcombien\s+d(?:e\b|es\b|')|\bcu[áa]nt[oa]s\b|"
@@ -905,7 +906,7 @@ def counted_noun(clause: str) -> str | None:
     if not m:
         return None
     # "how many fewer steps than AdamW does it need?": the steps are counted, AdamW is the baseline
-    words = re.split(r"\s+(?:than|over|versus|vs\.?|compared|relative)\b", m.group("run"), maxsplit=1)[0].split()
+    words = re.split(rf"\s+(?:over|{AGAINST})\b", m.group("run"), maxsplit=1)[0].split()
     if words[0].casefold() in _NUMBER_UNITS:  # "how many times faster": a ratio, not a count of things
         return None
     # "how many BLEU points": a number carries its unit ("0.6 BLEU"), so the counted thing is BLEU
@@ -1038,12 +1039,18 @@ def asks_absent_thing(question: str, abstract: str) -> bool:
     return False
 
 
-_COMPARED = re.compile(r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|than|versus|vs\.?|against|"
-                       r"compared\s+(?:to|with)|relative\s+to)\b[^,;:.!?]*", re.I)
+_COMPARED = re.compile(rf"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|against|{AGAINST})\b[^,;:.!?]*", re.I)
 
 
-_DEFINED_ACRONYM = re.compile(r"\b[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){1,5}\s+\(([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
-"""A method an abstract defines by its long form and acronym ("Group Relative Policy Optimization (GRPO)")."""
+def defined_acronyms(sentence: str) -> list[str]:
+    """The acronyms `sentence` defines by a capitalised long form, as a method's name is written ("Group Relative Policy
+    Optimization (GRPO)"; not a field's "reinforcement learning (RL)"; Schwartz and Hearst's reading,
+    `text.defined_expansions`)."""
+    from assistant.relevance import _PAREN_ACRONYM
+    from assistant.text import defined_expansions
+
+    return [a for a in dict.fromkeys(_PAREN_ACRONYM.findall(fold(sentence)))
+            if any(f[:1].isupper() for f in defined_expansions(a, sentence))]
 
 
 def compared_with(sentence: str, name: str) -> bool:
@@ -1092,8 +1099,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # nor one naming the thing beside another number: "How many experts does EAPO consult?" is not
             # answered by "On AIME 2024/2025 ..., EAPO outperforms expert-assisted ... baselines" (a new user's
             # trial, round 23): the number counts the thing ("20 open- and closed-source LLMs", "72B tokens")
-            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:two|three|four|five|six|"
-                                  rf"seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?))\s+"
+            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:{_NUMBER_WORDS}))\s+"
                                   rf"(?:[\w-]+\s+){{0,3}}?{re.escape(noun.rstrip('s'))}", re.I)
             numeric = [(k, x) for k, x in numeric if counted <= stems(x[2]) and counting.search(plain(x[2]))]
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
@@ -2114,7 +2120,7 @@ class ExtractiveSynthesizer:
                         # them with a score ("... 14.9% on MATH500")
                         picked += [x for x in mine if scores_on(x)][:1]
                     releases = [x for x in rows if states_release(x[2], question)] if release else []
-                    if releases and not any(states_release(x[2], question) for x in picked):
+                    if releases and not any(x in releases for x in picked):
                         # "Which papers released their code?": what it is and its release statement
                         picked = picked[:1] + releases[:1]
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
@@ -2221,7 +2227,7 @@ class ExtractiveSynthesizer:
                 # PCR improve?": "... a critical bottleneck for Group Relative Policy Optimization (GRPO)"; a new
                 # user's trial, round 23, "the abstracts do not say")
                 named = sorted((x for x in scored if x[1] == top_n and any(
-                    a not in exclude for a in _DEFINED_ACRONYM.findall(x[2]))), key=lambda x: -x[0])
+                    a not in exclude for a in defined_acronyms(x[2]))), key=lambda x: -x[0])
             if re.search(r"\bsizes?\b|\bscales?\b", question, re.I):
                 # "which model sizes ...?": a sentence stating a size ("1.3B", "350M parameters") that the
                 # question does not already give ("Apart from the 1.1B model, ..."); "multiple model

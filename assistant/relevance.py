@@ -92,7 +92,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from assistant.text import GENERIC_ACRONYMS  # area acronyms; defined beside text's name tokens, which skip them
+from assistant.text import AGAINST, GENERIC_ACRONYMS  # area acronyms; defined beside text's name tokens, which skip them
 
 if TYPE_CHECKING:
     from assistant.retrieval import Retriever, SearchResult
@@ -1855,7 +1855,7 @@ _CHOICE = re.compile(r"^\W*(?:and\s+|so\s+)?(?:which|who|whose)\b", re.I)
 for is the criterion of the choice, not a thing asked of one paper."""
 _CONDITION = re.compile(r"(?:when|whenever|if|unless|while|where|because|since|once)\b", re.I)
 _OBJECT_TAIL = re.compile(r"(?:\s+(?:too|also|as\s+well|either|at\s+all|then))+\s*$", re.I)
-_AGAINST_TAIL = re.compile(r"\s+(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|than)\s+.*$", re.I)
+_AGAINST_TAIL = re.compile(rf"\s+(?:{AGAINST})\s+.*$", re.I)
 OBJECT_STATED = 0.40
 """`asked_object_stated`: the cosine of the asked thing (MiniLM, the phrase alone) with an abstract sentence at
 which, its part of the question covered within `TOPIC_GAP` too, the abstract states it in other words. Read on
@@ -1954,7 +1954,7 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
                       or (w.endswith("s") and w[:-1] in have))
     if all(held(w) for w in wanted):
         return True
-    from assistant.extractive import MEMORY_STATED, SPEED, SPEED_STATED, paraphrase_stems
+    from assistant.extractive import MEMORY_STATED, SPEED, SPEED_STATED
     from assistant.text import fold
 
     for asked, stated in ((re.compile(r"\bmemory\b", re.I), MEMORY_STATED), (SPEED, SPEED_STATED)):
@@ -1962,17 +1962,16 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
         # a speed as fewer steps or less time, as the extractive answer reads them
         if asked.search(thing) and any(stated.search(fold(x)) for x in sentences if not is_availability_statement(x)):
             return True
-    if paraphrase_stems(thing):
-        # "multi-GPU training" stated as "a distributed implementation ... across devices", "get rid of toxic
-        # documents" as "removing toxic documents": the words of a concept said in other words (`paraphrased_words`),
-        # the thing's other words as they are ("get rid of duplicates" is not stated by "removing toxic documents")
-        from assistant.extractive import _GENERIC_DOMAIN
+    # "multi-GPU training" stated as "a distributed implementation ... across devices", "get rid of toxic documents" as
+    # "removing toxic documents": the words of a concept said in other words (`paraphrased_words`), the thing's other
+    # words as they are ("get rid of duplicates" is not stated by "removing toxic documents") or generic ("multi-GPU
+    # setups", `extractive._GENERIC_DOMAIN`)
+    from assistant.extractive import _GENERIC_DOMAIN
 
-        said = {stem for w in paraphrased_words(thing, [x for x in sentences if not is_availability_statement(x)])
-                for stem in content_stems(w)}
-        # ("multi-GPU setups": "setups" says no more than the concept, `extractive._GENERIC_DOMAIN`)
-        if said and all(held(w) or w in said or w in _GENERIC_DOMAIN for w in wanted):
-            return True
+    said = {stem for w in paraphrased_words(thing, [x for x in sentences if not is_availability_statement(x)])
+            for stem in content_stems(w)}
+    if said and all(held(w) or w in said or w in _GENERIC_DOMAIN for w in wanted):
+        return True
     options = [content_stems(a) - result_stems() for a in re.split(r"\s*,?\s+or\s+|\s*/\s*", thing)]
     if len(options) > 1 and any(o and all(held(w) for w in o) for o in options):
         return True  # "Is PCR applied to GRPO or PPO?": the abstract states one of the alternatives asked

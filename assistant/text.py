@@ -44,6 +44,9 @@ _ABSTRACT_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“$\\])"
                                     # "... external tools.However, current ...": a space lost in the source (one
                                     # airas abstract in 23); not "e.g.The" (one letter before the stop)
                                     r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]|\()|(?<=[0-9%)\]][.!?])(?=[A-Z][a-z]|\()")
+AGAINST = r"(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|than"
+"""The words setting a thing against a baseline ("... compared to plain GRPO", "fewer steps than AdamW"), as a regular
+expression (no groups)."""
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9\-]{1,}[A-Z0-9s]?$")
 _COMMON_ACRONYMS = {"LLM", "LLMs", "AI", "ML", "NLP", "GPU", "GPUs", "CPU", "API", "APIs", "SOTA"}
 GENERIC_ACRONYMS = frozenset("""LLM LLMs LM LMs RL AI ML NLP GPU GPUs CPU SFT KV MoE QAT DPO RLHF CoT SOTA API

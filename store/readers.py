@@ -109,6 +109,8 @@ def read_file(path: Path) -> Iterator[Record]:
             raise InputError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); re-save the file as UTF-8",
                              line) from exc
         # JSONL: only the lines with undecodable bytes are skipped (`_read_jsonl` reports each)
+    if why := binary_data(raw, text):
+        raise InputError(path, f"{why}; {EXPECTED_FORMATS}")
     if not text.strip():
         raise InputError(path, "file is empty; nothing to ingest")
     source = str(path)
@@ -369,6 +371,18 @@ def _paragraph_at(lines: list[str], line: int) -> str:
 # --- formats ---------------------------------------------------------------------------------------
 
 UNDECODABLE = re.compile("[\udc80-\udcff]")
+
+
+def binary_data(raw: bytes, text: str) -> str:
+    """Why the bytes of a file (`raw`, decoded with surrogates as `text`) are no text file: NUL bytes in its first
+    8 KiB (an image, an archive), or most of four or more lines not UTF-8; "" for text. A binary file is one error,
+    not one "not UTF-8" line per line of it (a new user's trial, round 23)."""
+    if b"\0" in raw[:8192]:
+        return "not a text file (binary data)"
+    filled = [ln for ln in text.splitlines() if ln.strip()]
+    if len(filled) >= 4 and sum(bool(UNDECODABLE.search(ln)) for ln in filled) > len(filled) / 2:
+        return "not UTF-8 text (most lines hold bytes that are not UTF-8; binary data?)"
+    return ""
 """A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it (PEP 383): files read here, command-line
 arguments and standard input alike."""
 

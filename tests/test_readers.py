@@ -292,3 +292,11 @@ def test_a_csv_row_with_more_cells_than_the_header_is_kept_with_a_warning(tmp_pa
     assert extra.paper.abstract == "We propose X." and extra.paper.year == 2024
     assert extra.warnings == ("the row has 5 cells, the header 3; the extra cells ('extra', 'cols') are left out",)
     assert ok.warnings == ()
+
+
+def test_a_binary_file_is_one_error_not_one_per_line(tmp_path):
+    """A new user's trial (round 23): a binary bin.json given to ingest gave 41 "bin.json:N: not UTF-8 text" lines."""
+    blob = tmp_path / "bin.json"
+    blob.write_bytes(bytes(range(256)) * 12)
+    with pytest.raises(InputError, match=r"bin\.json: not a text file \(binary data\); expected one abstract"):
+        list(read_file(blob))

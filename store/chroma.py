@@ -105,8 +105,12 @@ def make_client(settings: Settings):
     except Exception as exc:
         if is_read_only_error(exc):
             raise ReadOnlyStoreError(read_only_message(settings, exc)) from None
+        blocking = next((p for p in [path, *path.parents] if p.exists() and not p.is_dir()), None)
+        if blocking is not None:  # "--data-dir notes.txt": the data folder given is a file
+            raise StoreError(f"cannot open the Chroma store in {path}: {blocking} is a file, not a folder; give a "
+                             f"data folder with ASSISTANT_DATA_DIR (or --data-dir)") from None
         raise StoreError(f"cannot open the Chroma store in {path} ({type(exc).__name__}: {exc}); "
-                         f"check ASSISTANT_DATA_DIR") from None
+                         f"check the data folder, ASSISTANT_DATA_DIR (or --data-dir)") from None
 
 
 def open_collection(client, name: str, embedding_model: str, embedding_dim: int,

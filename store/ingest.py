@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from assistant.store.collection import PaperStore
 from assistant.store.paper import Paper, normalise_for_key, sha256_hex
-from assistant.store.readers import InputError, iter_input_files, read_file
+from assistant.store.readers import InputError, iter_input_files, read_file, unreadable_note
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -130,6 +130,9 @@ def read_papers(paths: Iterable[Path], report: IngestReport, venue: str = "", ye
             files += iter_input_files([one])
         except InputError as exc:
             report.skipped.append(Skipped(exc.source, exc.line, exc.reason, whole_file=True))
+            continue
+        if Path(one).is_dir() and (note := unreadable_note(Path(one))):  # "a.pdf" in a folder of abstracts
+            report.warnings.append(Skipped(str(one), 0, note, error=False))
     for path in files:
         try:
             for record in read_file(path):

@@ -74,22 +74,51 @@ class Record:
     """The record's 1-based place in a JSON array (0 in other files): a minified array has every record on line 1."""
 
 
+def _listed(folder: Path) -> list[Path]:
+    """The files of `folder` (recursively, sorted) that may hold abstracts: not hidden, not its SOURCE.md or
+    README.md."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")
+                  and p.name.upper() not in {"SOURCE.MD", "README.MD"})
+
+
+def unreadable_files(folder: Path) -> list[Path]:
+    """The files of `folder` that `iter_input_files` leaves out for their type (".pdf", ".docx", no suffix)."""
+    return [p for p in _listed(folder) if p.suffix.lower() not in SUPPORTED_SUFFIXES]
+
+
+def _names(files: list[Path], folder: Path, limit: int = 5) -> str:
+    shown = ", ".join(str(p.relative_to(folder)) for p in files[:limit])
+    return shown + (f" and {len(files) - limit} more" if len(files) > limit else "")
+
+
 def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
     """Expand directories (recursively, sorted) into the supported files they contain.
 
-    Raises `InputError` for a missing path or a directory with no supported file.
+    Raises `InputError` for a missing path or a directory with no supported file (naming the files it has).
     """
     for path in map(Path, paths):
         if not path.exists():
             raise InputError(path, "no such file or directory; check the path")
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
-                           and not p.name.startswith(".") and p.name.upper() not in {"SOURCE.MD", "README.MD"})
+            files = [p for p in _listed(path) if p.suffix.lower() in SUPPORTED_SUFFIXES]
             if not files:
-                raise InputError(path, f"directory has no readable files (expected {', '.join(SUPPORTED_SUFFIXES)})")
+                other = unreadable_files(path)
+                found = f"; it has {_names(other, path)}" if other else ""
+                raise InputError(path, f"directory has no readable files (expected {', '.join(SUPPORTED_SUFFIXES)})"
+                                       f"{found}")
             yield from files
         else:
             yield path
+
+
+def unreadable_note(folder: Path) -> str:
+    """One line naming the files of `folder` whose type cannot be read ("2 files of a type it cannot read were left
+    out: a.pdf, b.docx (readable: .txt, ...)"), or ``""``."""
+    other = unreadable_files(folder)
+    if not other:
+        return ""
+    return (f"{len(other)} file{'s' if len(other) > 1 else ''} of a type it cannot read left out: "
+            f"{_names(other, folder)} (readable: {', '.join(SUPPORTED_SUFFIXES)})")
 
 
 def read_file(path: Path) -> Iterator[Record]:

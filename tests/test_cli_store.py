@@ -403,3 +403,17 @@ def test_remove_all_asks_first_and_the_emptied_default_collection_stays_empty(fa
     result = run("remove", "--all", "--yes")
     assert result.exit_code == 0 and result.stdout == "removed 3 papers from 'papers'; 0 left\n"
     assert ensure_default_collection(fake_store) is None and fake_store.count() == 0  # not refilled with ICML 2026
+
+
+@pytest.mark.integration
+def test_a_data_folder_that_is_a_file_is_named_as_a_file(tmp_path):
+    import subprocess
+    import sys
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    result = subprocess.run([sys.executable, "-m", "assistant", "--data-dir", str(notes), "stats"], cwd=tmp_path,
+                            capture_output=True, text=True, env={**os.environ})
+    assert result.returncode == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert f"{notes} is a file, not a folder" in line and "--data-dir" in line, line

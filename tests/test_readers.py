@@ -111,7 +111,7 @@ def test_empty_file_and_empty_folder_and_missing_path(tmp_path):
         list(read_file(tmp_path / "empty.jsonl"))
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "notes.pdf").write_bytes(b"%PDF")
-    with pytest.raises(InputError, match="no readable files"):
+    with pytest.raises(InputError, match="no readable files.*it has notes.pdf"):
         list(iter_input_files([tmp_path / "d"]))
     with pytest.raises(InputError, match="no such file"):
         list(iter_input_files([tmp_path / "missing.json"]))
@@ -300,3 +300,19 @@ def test_a_binary_file_is_one_error_not_one_per_line(tmp_path):
     blob.write_bytes(bytes(range(256)) * 12)
     with pytest.raises(InputError, match=r"bin\.json: not a text file \(binary data\); expected one abstract"):
         list(read_file(blob))
+
+
+def test_a_folder_names_the_files_of_a_type_it_cannot_read(tmp_path):
+    from assistant.store.readers import unreadable_note
+
+    (tmp_path / "abstracts.txt").write_text("An abstract about quantization of language models with many words.\n")
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "slides.pptx").write_bytes(b"PK")
+    (tmp_path / ".hidden").write_text("x")
+    assert [p.name for p in iter_input_files([tmp_path])] == ["abstracts.txt"]
+    note = unreadable_note(tmp_path)
+    assert note.startswith("2 files of a type it cannot read left out: paper.pdf, sub/slides.pptx"), note
+    (tmp_path / "only").mkdir()
+    (tmp_path / "only" / "more.jsonl").write_text("{}\n")
+    assert unreadable_note(tmp_path / "only") == ""

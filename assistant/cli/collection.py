@@ -202,7 +202,8 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
             typer.echo(f"  ... and {len(items) - shown} more {title}" + (f" (all listed in {log})" if log else ""),
                        err=title == "errors")
     for w in report.warnings[:shown]:
-        typer.echo(f"  warning: {printable(str(w))} (the abstract was kept)", err=True)
+        kept = " (the abstract was kept)" if w.line else ""  # a record's field; else a folder's left-out files
+        typer.echo(f"  warning: {printable(str(w))}{kept}", err=True)
     if len(report.warnings) > shown:
         typer.echo(f"  ... and {len(report.warnings) - shown} more warnings" + (f" (all listed in {log})" if log else ""),
                    err=True)

@@ -811,7 +811,8 @@ def needs_history(question: str) -> bool:
     if _RETURNS.match(q):
         return True
     own = _OWN_CLAUSE.search(q)
-    if (_FRAGMENT.search(q) and not (own and _entities(own.group("clause")))) or (_VERBLESS.match(q) and not _entities(q)):
+    if (_FRAGMENT.search(q) and not (own and _scene_of_own_question(own.group("clause")))
+            or (_VERBLESS.match(q) and not _entities(q))):
         return True
     if any(not _has_other_script_antecedent(q[:m.start()]) for m in _OTHER_SCRIPT_ANAPHORA.finditer(q)):
         return True
@@ -846,6 +847,18 @@ def needs_history(question: str) -> bool:
     if not entities and _asks_study_detail(q):
         return True
     return False
+
+
+def _scene_of_own_question(clause: str) -> bool:
+    """True when the clause after a scene-setting phrase ("and for the kv cache, <clause>", `_OWN_CLAUSE`) is a
+    question of its own: it names its subject (`_entities`), or it searches the collection for a topic it states
+    ("and for the kv cache, is there a quantization approach?": chats fresh36, glued to the weight-quantization paper
+    of before) and needs nothing before it ("and for code, is there one too?" does)."""
+    from assistant.extractive import asks_for_paper, searches_for_paper
+
+    return bool(_entities(clause)) or ((asks_for_paper(clause) or searches_for_paper(clause))
+                                       and not re.search(r"\b(?:one|ones|it|its|they|them|their|such)\b", clause, re.I)
+                                       and not needs_history(clause))
 
 
 def _new_topic_after_refusal(question: str, conversation: Conversation) -> bool:
@@ -1534,6 +1547,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
 
     try:
         checked_query(question)  # a megabyte pasted by mistake: one error, before any rewrite or search
+        from assistant.spelling import chat_spelled
+
+        question = chat_spelled(question)  # "wich base model did they use": read as "which ..."
         prompts.load_prompts()
         # "Are there any other papers like that?": the topic of the papers under discussion, not their names
         standalone = similar_papers_question(question, conversation) or standalone_question(question, conversation,

@@ -193,6 +193,8 @@ _ENTITY_Q = re.compile(
     r"benchmarks?|sizes?|scales?|famil(?:y|ies)|variants?|versions?|names?|checkpoints?|tasks?|\w+ly)\b)"
     r"[a-z][\w-]*\s+"
     r"(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would)\b)|\bwritten\s+in\b"
+    # "which base MDM did they use?": the model built on, whatever the word for it
+    rf"|\b{_WHICH}\s+(?:[\w-]+\s+)?(?:base|backbone|foundation)\s+(?P<base>[a-z][\w-]*)\b"
     # "在哪些语言模型上做了实验" (on which language models): Chinese asks so, without spaces (round 21, fresh31)
     r"|(?:哪些|哪个|哪种|什么)(?:具体的?)?(?:语言|大)?(?P<cjk>模型|数据集|基准)", re.I)
 """A question asking for named things ("Which backbone models ...?", "Which pretraining corpora ...?"); not
@@ -225,6 +227,12 @@ def asks_mechanism(question: str) -> bool:
     return bool(_FACTOR_Q.search(q) or (_MECHANISM_Q.match(q) or _DECIDED.search(q)) and not asks_number(q))
 
 
+_BASE_Q = re.compile(rf"\b(?:base|backbone|foundation|underlying)\s+(?:[\w-]+\s+)?(?:models?|llms?|lms?|networks?)\b|"
+                     rf"\bbackbones?\b|\b{_WHICH}\s+(?:[\w-]+\s+)?(?:base|foundation)\s+[a-z][\w-]*\b", re.I)
+_BASE_STATED = re.compile(r"\b(?:base|backbones?|foundation)\b|\b(?:built|based)\s+(?:on|upon)\b|"
+                          r"\bfine-?tun\w*\s+(?:from|on)\b|\binitiali[sz]\w*\s+(?:from|with)\b|\bon\s+top\s+of\b", re.I)
+"""A question asking the model a method was built on ("what base model is ALIVE-Coder built on?", "which backbone models
+...?"), and the words by which a sentence states that relation."""
 _CJK_NOUNS = {"模型": "models", "数据集": "datasets", "基准": "benchmarks"}
 
 
@@ -237,6 +245,8 @@ def entity_noun(question: str) -> str | None:
         return None
     if m.group("cjk"):
         return _CJK_NOUNS[m.group("cjk")]
+    if m.group("base"):
+        return "models"
     noun = m.group("noun") or "written"
     for w in q[m.end():].split():
         if not _NOUN.fullmatch(w.strip(",?")):
@@ -259,7 +269,10 @@ _DETAIL_Q = {
                            r"\b(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+)?(?:gpus?|tpus?|accelerators?)\b"
                            r"(?=\s*(?:[?,.;:!]|$)|\s+(?:did|do|does|was|were|is|are|has|have|had|they|it|its|their|"
                            r"for|in|on|to|and|or|types?|models?)\b)|"
-                           r"\bchip\b|\bcompute\s+budget\b|"
+                           r"\bchips?\b|\bcompute\s+budget\b|"
+                           # "did they run it on actual neuromorphic hardware?": the hardware it ran on
+                           r"\b(?:on|using)\s+(?:(?:real|actual|physical|dedicated|specialized|neuromorphic|edge|"
+                           r"mobile|the|any)\s+){0,3}hardware\b|"
                            # "how many GPUs / hours", also as other languages ask it ("¿Cuántas GPUs y cuántas horas
                            # ...?", "Wie viele GPUs ...?", "Combien de GPU ...?")
                            r"\b(?:how\s+many|cu[áa]nt[oa]s|wie\s+viele|combien\s+de)\s+(?:[\w-]+\s+)?"
@@ -292,7 +305,11 @@ _DETAIL_Q = {
                        # trial, round 21): a name or a description of whose data between the noun and the verb
                        r"|\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?(?:[^\s?]+\s+){0,2}?(?:implementation|"
                        r"source\s+code|data(?:sets?)?|benchmark)\s+(?:(?:for|of|behind)\s+(?:[^\s?]+\s+){1,5}?)?"
-                       r"(?:\w+\s+)?(?:public(?:ly)?|available|released|online|open[-\s]?sourced?)\b", re.I),
+                       r"(?:\w+\s+)?(?:public(?:ly)?|available|released|online|open[-\s]?sourced?)\b"
+                       # not the languages it covers ("is the benchmark available in languages other than english?":
+                       # chats fresh36, answered with the code link)
+                       r"(?!\s+(?:in|for)\s+(?:\w+\s+){0,2}?(?:languages?|english|chinese|german|french|spanish|"
+                       r"japanese|korean|multilingual)\b)", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
@@ -435,6 +452,11 @@ def question_kind(question: str) -> str:
         after = q[m.end():].split()
         while after and _NOUN.fullmatch(after[0].strip(",?")):  # "which language models were ..."
             after = after[1:]
+        # "which models and reasoning benchmarks did they test it on?": a second noun joined to the first (chats
+        # fresh20: read as asking which paper)
+        joined = next((k for k in range(2, 4) if len(after) > k and after[0].casefold() in ("and", "or")
+                       and _NOUN.fullmatch(after[k - 1].strip(",?"))), 0)
+        after = after[joined:]
         if len(after) > 1 and after[0].casefold() not in _AUXILIARY and after[1].casefold() in _VERB_AUXILIARY:
             if _IDEA_NOUN.fullmatch(after[0].strip(",?")):
                 return "other"  # "which earlier architecture idea does mHC extend?": an idea, not a named thing
@@ -464,7 +486,12 @@ def asks_number(question: str) -> bool:
 
 _ASKS_PAPER = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:any|a|some)\s+(?:paper|work|stud|method)"
                          rf"|^\s*(?:which|what)\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:papers?|works?|stud(?:y|ies)|"
-                         r"articles?|methods?|approach(?:es)?|techniques?)\b", re.I)
+                         r"articles?|methods?|approach(?:es)?|techniques?)\b"
+                         # the paper described before the question ("There's work on proving ... fairly. How long
+                         # does certification take?", "I remember a model that ...": airas fresh36)
+                         r"|^\s*(?:there(?:'s|\s+is|\s+was)|i\s+(?:remember|recall)|i'm\s+looking\s+for|looking\s+for)"
+                         r"\s+(?:a|an|some|this|the|one)?\s*(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|"
+                         r"methods?|models?|approach(?:es)?|frameworks?|techniques?)\b", re.I)
 
 
 def asks_for_paper(question: str) -> bool:
@@ -845,8 +872,10 @@ _COUNTED = re.compile(r"\bhow\s+many\s+(?P<run>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+
 
 _MEASURED = re.compile(r"\bhow\s+much\s+(?:more\s+|less\s+|extra\s+|additional\s+)?(?P<run>(?:[\w-]+\s+){0,2}?[\w-]+?)"
                        r"(?=\s+(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should)\b)", re.I)
-SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock)\b", re.I)
-"""Words that name speed: a class of words (the quantity "how much faster / speed up" asks for)."""
+SPEED = re.compile(r"\b(?:speed\w*|fast\w*|quick\w*|accelerat\w*|latency|throughput|wall-?clock|(?<=the\s)wait|"
+                   r"waiting|delays?)\b", re.I)
+"""Words that name speed: a class of words (the quantity "how much faster / speed up" asks for), and the time waited
+("by how much does it cut the wait": chats fresh36, answered by "reduces time-to-first-response by over 60%")."""
 SPEED_STATED = re.compile(SPEED.pattern + r"|\b(?:reduc\w*|fewer|less|sav\w*|cut\w*)\b(?:\s+[\w-]+){0,3}?\s+"
                           r"(?:training\s+)?(?:steps?|iterations?|epochs?|time|tokens?|compute|flops|"
                           r"gpu[-\s]?hours?)\b|"
@@ -867,6 +896,11 @@ _DURATION = re.compile(r"\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|(?:g
                        r"iterations?|wall-?clock|time)\b", re.I)
 """A question asking how long something takes, and the units of time (a class of words) a sentence
 answering it states."""
+_DURATION_STATED = re.compile(r"(?<![\w.])\d[\d,.]*\s*-?\s*(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+                              r"(?:gpu|tpu)[-\s]?hours?|ms|sec|min|hrs?|h)\b", re.I)
+"""A time stated as a number and its unit ("in less than 2 minutes", "8 GPU-hours"): how a sentence answers "how long
+does X take?" whatever words it names X with ("certify ... in less than 2 minutes" for "how long does certification
+take?", airas fresh36: "the abstracts do not say")."""
 _SHARE_Q = re.compile(r"\b(?:what|which)\s+(?:percentage|percent|fraction|share|proportion)\b|\bhow\s+many\s+percent"
                       r"|\bby\s+what\s+percent", re.I)
 _SHARE = re.compile(r"\d\s*(?:%|percent|percentage|pp\b)|\b(?:half|quarter|third|majority)\b", re.I)
@@ -1086,6 +1120,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
             numeric = [(k + 2 if SPEED_STATED.search(fold(x[2])) else k, x) for k, x in numeric]
+        if _DURATION_Q.search(fold(clause)):
+            # "how long does certification take?" is answered by "certify ... in less than 2 minutes": a time with its
+            # unit names the asked quantity in other words; count it as two shared words, as a speed
+            numeric = [(k + 2 if _DURATION_STATED.search(plain(x[2])) else k, x) for k, x in numeric]
         memory = measured_noun(clause) == "memory"  # "how much (extra, GPU) memory ..."
         if memory:
             # "How much memory does STAR-KV save?": the saving stated as compression of what is stored ("up to 75%
@@ -1238,6 +1276,22 @@ _APPLIES_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:(?:does|do|d
                         r"[^?]*?\b(?:work|apply|generali[sz]e|transfer|extend|carry\s+over|be\s+(?:used|applied)|hold)|"
                         r"(?:is|are|was|were)\s+(?!there\b)[^?]*?\b(?:applicable|suitable|usable|used|applied))"
                         r"\s+(?:well\s+|also\s+|equally\s+|as\s+well\s+)?(?:for|to|on|in|with)\s+(?P<domain>[^?]+)", re.I)
+_OFFERED_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:is|are|was|were)\s+(?!there\b)[^?]*?\b(?:available|"
+                        r"offered|supported|provided)\s+(?:also\s+)?(?:in|for)\s+(?P<domain>[^?]+)", re.I)
+"""A yes/no question whether the paper's artefact covers a language, platform or modality ("is the benchmark available
+in languages other than english?": chats fresh36, answered with its code link): the domain asked, unless a release
+is what is asked ("is the data available for download?", `detail_asked`)."""
+_ABOUT_DOMAIN_Q = re.compile(r"^\s*(?:(?:and|so|but|ok(?:ay)?)[,\s]+)?(?:what|how)\s+about\s+(?:for\s+|on\s+|in\s+|with\s+)?"
+                             r"(?!(?:the|its|their|this|that|these|those|it|them|him|her)\b)"
+                             r"(?!.*\b(?:compared|comparison|versus|vs|relative|against|than|how|why|what|which|who|does|"
+                             r"do|did|is|are)\b)(?P<domain>[^?():,;]+?)\s*\??\s*(?:\([^)]*\))?\s*$", re.I)
+"""A follow-up "what about <domain>?" asked of the paper under discussion ("what about vision transformers?",
+"what about protein design with diffusion models": chats fresh22, answered with DiffuSearch's sentences): whether it
+covers the domain. Not a property of the paper ("what about its memory use?", "what about the speedup?"), a baseline
+("what about compared to plain muon?") or a scene before a question of its own ("what about X, how does ...?")."""
+_MEASURE_WORD = re.compile(r"\b(?:speed\w*|fast\w*|memory|accura\w*|cost\w*|results?|performance|gains?|improv\w*|"
+                           r"overhead|latency|throughput|efficien\w*|size|scale|compute|time|code|github|authors?|"
+                           r"limitations?|baselines?)\b", re.I)
 _GENERIC_DOMAIN = frozenset(content_stems("task tasks setting settings problem problems model models data domain "
                                           "domains application applications other also well too case cases "
                                           "kind kinds type types setup setups scenario scenarios stuff thing things "
@@ -1261,9 +1315,12 @@ def domain_phrase(question: str, pointers: Sequence[str] = ()) -> str:
     "generate native iOS apps": what follows its subject, a pronoun or one of the `pointers`), as
     `text.fold` gives them; ``""`` when the question is not one ("Does it need retraining?")."""
     q = fold(question)
-    m = _APPLIES_Q.search(q)
+    m = _APPLIES_Q.search(q) or (_OFFERED_Q.search(q) if not detail_asked(question) else None)
     if m:
         return re.sub(r"\([^)]*\)\s*$", "", m.group("domain")).strip()  # the subject a follow-up rewrite appends
+    m = _ABOUT_DOMAIN_Q.match(q) if (pointers or _ADDED_SUBJECT.search(q)) else None
+    if m and not _MEASURE_WORD.search(m.group("domain")):
+        return m.group("domain").strip()
     m = _ADDS_Q.search(q)
     can = None if m else _CAN_Q.search(q)
     if not (m or can):
@@ -1446,6 +1503,29 @@ def enumerates(sentence: str, count: str) -> bool:
 _REFERS_BACK = re.compile(r"^\s*(?:to\s+\w+\s+(?:these|this|those|such|it|them)\b|(?:these|this|such|those)\s+"
                           r"(?:\w+\s+)?(?:challenges?|issues?|problems?|limitations?|drawbacks?|shortcomings?|"
                           r"difficult(?:y|ies)|gaps?)\b)", re.I)
+
+
+_DEMONSTRATIVE_OPENING = re.compile(r"^\s*(?:[\w-]+\s+){0,3}?(?:these|those|such)\s+(?:[\w-]+\s+)??"
+                                    r"(?P<noun>[a-z][\w-]*s)\b", re.I)
+"""A sentence opening with a plural demonstrative noun phrase ("By composing these primitives as ...", "Using such
+operators, ..."): it points at things the sentence before names."""
+
+
+def _with_antecedent(chosen: list, mine: Sequence[tuple], learned: dict, limit: int) -> list:
+    """`chosen` (scored rows of one abstract, in its order) with the sentence before one of them that opens with a
+    plural demonstrative (`_DEMONSTRATIVE_OPENING`) whose noun that sentence names: "By composing these primitives as
+    modular operator blocks, ..." is quoted with "... three recurring primitives ... realizes them via ... LIF neuron
+    groups" (fresh36: "How can softmax ... be run in a spiking LLM?" quoted the second without the first). At most
+    `limit` rows: the best others by `learned` score stay."""
+    by_pos = {x[5]: x for x in mine}
+    for x in sorted(chosen, key=lambda y: -learned[y[5]]):
+        before = by_pos.get(x[5] - 1)
+        m = _DEMONSTRATIVE_OPENING.match(fold(x[2]))
+        if (m and before is not None and all(before is not y for y in chosen)
+                and stems(m.group("noun")) & stems(before[2])):
+            kept = sorted((y for y in chosen if y is not x), key=lambda y: -learned[y[5]])[:max(limit - 2, 0)]
+            return sorted([before, x, *kept], key=lambda y: y[5])
+    return chosen
 
 
 def refers_back(sentence: str) -> bool:
@@ -1911,7 +1991,8 @@ class ExtractiveSynthesizer:
             for anchor in tried:
                 chain = answer_chain(role, [x[2] for x in by_pos], by_pos.index(anchor), source.paper.display_name)
                 if chain:
-                    return sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit]
+                    return _with_antecedent(sorted([anchor, *(by_pos[i] for i in chain)], key=lambda x: x[5])[:limit],
+                                            mine, learned, limit)
             findings = [x for x in ranked if _FINDS.search(x[2])] if role == "why" else []
             if findings:
                 # the cause is asked in other words than the abstract's symptom ("stall" against "slow convergence
@@ -1956,6 +2037,7 @@ class ExtractiveSynthesizer:
                         and elaborates(x[2], after[2])):
                     chosen = sorted([*chosen, after], key=lambda y: y[5])
                     break
+        chosen = _with_antecedent(chosen, mine, learned, limit)
         if asks_problem(question) and refers_back(chosen[0][2]):
             # "Which problems ... does it address?" answered by "To address these challenges, we
             # propose ...": the sentence before states the challenges "these" points to
@@ -2188,6 +2270,11 @@ class ExtractiveSynthesizer:
                    and (not cats[x[2]] or near(x[2], noun, [*exclude, *cats[x[2]]]))]
             named = [x for x in [*good, *own] if near(x[2], noun, exclude)
                      and (not key or key in x[2].casefold() or noun == "written")]
+            if _BASE_Q.search(fold(question)):
+                # "what base model is ALIVE-Coder built on?": a sentence naming the model trained ("We leverage this
+                # pipeline to train ALIVE-Coder, a model ...") does not name what it was built on; one stating a
+                # model family or size, or the relation, does (dev conversations: 4 such turns answered so)
+                named = [x for x in named if _BASE_STATED.search(plain(x[2])) or states_detail("base model", x[2])]
             if not named and noun != "written":
                 # named right next to another word of the question's phrase ("LIF neuron groups" for
                 # "which spiking neuron model")

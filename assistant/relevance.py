@@ -845,6 +845,23 @@ def salient_words(question: str) -> list[str]:
     return out
 
 
+_CONTRASTED = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<what>[^,;:.?!()]+)", re.I)
+
+
+def contrasted_words(question: str) -> set[str]:
+    """The key words (`salient_words`) `question` names only as what it does not ask for ("a paper that rewrites web
+    text with a model instead of filtering it", "rather than", "as opposed to" up to the clause's end): a paper about
+    the question need not cover them (`uncovered_terms`; chats fresh36: refused, "nothing in it about 'filtering'"),
+    though one writing them may ("instead of heuristics" against "heuristic intrinsic rewards"): they stay key words of
+    its lexical coverage (dropped there, 11 answers of the development files changed, 7 for the worse). A word the
+    rest of the question also uses is not one of them."""
+    from assistant.text import fold
+
+    q = fold(question)
+    named = {w for m in _CONTRASTED.finditer(q) for w in salient_words(m.group("what"))}
+    return named - set(salient_words(_CONTRASTED.sub(" ", q))) if named else set()
+
+
 def _salient_words(question: str) -> list[str]:
     from assistant.text import GENERIC_WORDS, fold
 
@@ -1261,7 +1278,11 @@ def merge_acronyms(hits: WordHits, spelled: dict[str, str]) -> WordHits:
 _AVAILABILITY = re.compile(
     r"https?://|github\.(?:com|io)\b|"
     r"\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
-    r"[^.]{0,60}\b(?:(?:publicly|freely)\s+)?(?:available|released|open-sourced|found)\b", re.I)
+    r"[^.]{0,60}\b(?:(?:publicly|freely)\s+)?(?:available|released|open-sourced|found)\b"
+    # not the adjective before a noun ("pretrained on only 20M publicly available image-text pairs", "two publicly
+    # available datasets"): the data a paper used, not a release (airas: 88 such sentences of 3,426)
+    r"(?!\s+(?!(?:at|on|in|to|for|from|upon|via|under|here|there|online|soon|later|now|as|and|or|so|which|that|with|"
+    r"through|by|together|along|publicly|freely|anonymously|after|once|if|when)\b)[a-z])", re.I)
 _ABOUT_AVAILABILITY = re.compile(r"github|gitlab|repositor(?:y|ies)|urls?|links?|availab\w*|open|sourced?|"
                                  r"releas\w*|download\w*|https?", re.I)
 _AVAILABILITY_STEMS: dict[tuple[str, str], frozenset] = {}
@@ -1531,13 +1552,16 @@ def alternatives(question: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: bool = False) -> list[float]:
+def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: bool = False,
+                   optional: Collection[str] = ()) -> list[float]:
     """Per row of `hits`: the IDF-weighted share of the question's key words the document holds, with
     each example list (`example_groups`) counted as ONE key word (its weight: the largest IDF of its
     words) that is as much matched as its best-matched alternative; for a `theme` (a several-paper question) also
     the phrases it joins by "or" (`alternatives`: "results on code generation or programming benchmarks": a paper
     on code generation covers the theme as one on programming would). Without either this is
-    `lexical_coverage`. The share's denominator is at least `floor` (IDF units)."""
+    `lexical_coverage`. A word of `optional` (named only as what is not asked, `contrasted_words`) counts for the
+    documents holding it and is left out of the others' share. The share's denominator is at least `floor` (IDF
+    units)."""
     import numpy as np
 
     from assistant.text import content_stems
@@ -1550,9 +1574,19 @@ def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: boo
         groups = [[salient_words(a) for a in joined]]
         alternative_words = {w for a in groups[0] for w in a}
         head = [w for w in head if w not in alternative_words]
+    idf = np.array(hits.idf)
+    # a word named only as what is not asked ("instead of filtering it", `contrasted_words`) counts for a paper
+    # writing it and not against one that does not: its weight joins the denominator only where it is held
+    optional = np.array([w in optional for w in hits.words])
+    if optional.any():
+        held = hits.matrix[:, optional] @ idf[optional]
+        extra, idf = held, np.where(optional, 0.0, idf)
+    else:
+        extra = np.zeros(rows)
     if not groups:
-        total = max(sum(hits.idf), floor)
-        return [float(x / total) for x in hits.matrix @ np.array(hits.idf)] if total else [0.0] * rows
+        got = hits.matrix @ idf + extra
+        total = np.maximum(float(idf.sum()) + extra, floor)
+        return [float(x / t) if t else 0.0 for x, t in zip(got, total)]
     column = {}
     for j, w in enumerate(hits.words):
         column.setdefault(frozenset(content_stems(w)) or w, j)
@@ -1561,7 +1595,6 @@ def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: boo
         return column.get(frozenset(content_stems(w)) or w)
 
     head_cols = sorted({col(w) for w in head} - {None})
-    idf = np.array(hits.idf)
     got = hits.matrix[:, head_cols] @ idf[head_cols] if head_cols else np.zeros(rows)
     total = float(idf[head_cols].sum()) if head_cols else 0.0
     for g in groups:
@@ -1574,28 +1607,30 @@ def focus_coverage(question: str, hits: WordHits, floor: float = 0.0, theme: boo
             best = np.maximum(best, hits.matrix[:, cols] @ idf[cols] / idf[cols].sum())
         got = got + weight * best
         total += weight
-    total = max(total, floor)
-    return [float(x / total) for x in got] if total else [0.0] * rows
+    totals = np.maximum(total + extra, floor)
+    return [float((x + e) / t) if t else 0.0 for x, e, t in zip(got, extra, totals)]
 
 
-def sentence_coverage(hits: WordHits, sentences_of: Sequence[Sequence[str]], floor: float = 0.0) -> list[float]:
+def sentence_coverage(hits: WordHits, sentences_of: Sequence[Sequence[str]], floor: float = 0.0,
+                      optional: Collection[str] = ()) -> list[float]:
     """Per row of `hits`: the largest IDF-weighted share of the question's key words that ONE
     sentence of the document holds (stems compared, `text.content_stems`): a document that answers
     holds the question's words together, one that shares them by chance spreads them apart.
-    `sentences_of[i]`: the sentences of row i's document; the share's denominator is at least `floor`."""
+    `sentences_of[i]`: the sentences of row i's document; the share's denominator is at least `floor`. A word of
+    `optional` (`contrasted_words`) counts for a sentence holding it and is left out of the others' share."""
     from assistant.text import content_stems
 
-    total = max(sum(hits.idf), floor)
     out = []
     stems = [[content_stems(a) for a in w.split("|")] for w in hits.words]  # "a|b": alternatives
     for i, sentences in enumerate(sentences_of):
         best = 0.0
         for sentence in sentences:
             have = content_stems(sentence)
-            got = sum(idf for j, (alts, idf) in enumerate(zip(stems, hits.idf))
-                      if hits.matrix[i, j] and any(st and st <= have for st in alts))
-            best = max(best, got)
-        out.append(best / total if total else 0.0)
+            held = [hits.matrix[i, j] and any(st and st <= have for st in alts) for j, alts in enumerate(stems)]
+            got = sum(idf for h, idf in zip(held, hits.idf) if h)
+            total = max(sum(idf for w, h, idf in zip(hits.words, held, hits.idf) if h or w not in optional), floor)
+            best = max(best, got / total if total else 0.0)
+        out.append(best)
     return out
 
 
@@ -1638,7 +1673,8 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
     ("quantization" against "low-bit weights") does, an added off-topic constraint ("GFlowNets for
     molecule generation" against the GFlowNet paper) does not. ``uncovered = |u| * max(0, 1 -
     cosine / UNCOVERED_COVERED)`` (0 to 2). Words of an example list (`example_groups`) are
-    alternatives a paper need not all hold: not counted. `gaps`, when given, receives every lacking word's
+    alternatives a paper need not all hold, and words named only as what is not asked (`contrasted_words`: "instead of
+    filtering it") need not be held at all: not counted. `gaps`, when given, receives every lacking word's
     gap per row: ``{word: [gap of row i, or None when row i holds the word or has no sentences]}``
     (`uncovered_topics`)."""
     import numpy as np
@@ -1647,7 +1683,7 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
 
     head, groups = example_groups(question)
     alternatives = {w for g in groups for a in g for w in a} - set(head)
-    words = [w for w in hits.words if w not in alternatives]
+    words = [w for w in hits.words if w not in alternatives and w not in contrasted_words(question)]
     out = [(0.0, "")] * len(vectors_of)
     lacking = [[j for j, w in enumerate(hits.words) if w in words and not hits.matrix[i, j]]
                for i in range(len(vectors_of))]
@@ -2222,11 +2258,18 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # terms); one or two common ones ("training") must not make a full match: its coverage is at most
     # the share of one word of the largest IDF.
     floor = hits.max_idf if foreign else 0.0
-    total_idf = max(sum(hits.idf), floor)
     got = hits.matrix @ np.array(hits.idf) if hits.words else np.zeros(len(rows))
-    lex = [float(x / total_idf) if total_idf else 0.0 for x in got]
+    # a word named only as what is not asked counts only where it is held (`contrasted_words`, as in `focus_coverage`)
+    # (not for a theme's papers, nor those named beside the best one of "anything on ...?": their members are told
+    # apart by such words, 7 of 11 changed answers of the development files were worse)
+    contrasted = contrasted_words(question) if not (several or existence) else set()
+    optional = [j for j, w in enumerate(hits.words) if w in contrasted]
+    unheld = (np.array(hits.idf)[optional] @ (1 - hits.matrix[:, optional]).T if optional
+              else np.zeros(len(rows)))
+    totals = np.maximum(sum(hits.idf) - unheld, floor)
+    lex = [float(x / t) if t else 0.0 for x, t in zip(got, totals)]
     matched = [bool(x > 0) for x in got]
-    focus = focus_coverage(question, hits, floor, theme=several)
+    focus = focus_coverage(question, hits, floor, theme=several, optional=contrasted)
     # the question's side of `uncovered` (a small difference of two question vectors) and of the best-sentence
     # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
     reference = reference_embedder(embedder)
@@ -2313,7 +2356,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
                                       reference)
     denses = [e.dense if e.dense is not None else -0.1 for e in evidence]
-    for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(hits, sentences_of, floor))):
+    for i, (e, f, sl) in enumerate(zip(evidence, focus, sentence_coverage(
+            hits, sentences_of, floor, optional=contrasted))):
         others = [d for j, d in enumerate(denses[:baseline]) if j != i]
         e.focus, e.sentence_lexical = f, sl
         e.dense_gap = denses[i] - float(np.median(others)) if others else 0.0

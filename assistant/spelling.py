@@ -114,3 +114,26 @@ def corrected(question: str, papers: Sequence, bm25) -> str:
     for typed, right in corrections(question, papers, bm25):
         question = re.sub(rf"(?<![\w]){re.escape(typed)}(?![\w])", right, question)
     return question
+
+
+CHAT_SPELLINGS = {"wich": "which", "whic": "which", "wat": "what", "wut": "what", "waht": "what", "whta": "what",
+                  "hw": "how", "u": "you", "ur": "your", "tho": "though", "thru": "through", "abt": "about",
+                  "pls": "please", "plz": "please"}
+"""Chat spellings of English function words ("wich base model did they use", "wat does it use", "do u have papers
+on ..."): a closed class, written so by people typing fast (the development conversations), and too short for
+`corrections` (`MIN_LENGTH`). Lower case only: "U" may be a name. Contractions without their apostrophe ("whats",
+"doesnt") are read as they are already."""
+_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True))
+                        + r")(?![\w'’-])")
+
+
+def chat_spelled(question: str) -> str:
+    """`question` with the chat spellings of function words written out (`CHAT_SPELLINGS`: "wich" -> "which", "u" ->
+    "you"); a question in another language (`relevance.is_foreign`) unchanged."""
+    if not _CHAT_WORD.search(question):
+        return question
+    from assistant.relevance import is_foreign
+
+    if is_foreign(question):
+        return question
+    return _CHAT_WORD.sub(lambda m: CHAT_SPELLINGS[m.group(0)], question)

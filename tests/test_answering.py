@@ -457,6 +457,21 @@ def test_a_question_naming_its_subject_in_words_needs_no_history(question):
     assert not needs_history(question)
 
 
+@pytest.mark.parametrize("question, needs", [
+    # a scene ("and for X,") before a search of its own (round 24, fresh36 chats: glued to the paper before)
+    ("and for vision transformers, is there a pruning method?", False),
+    ("and for the optimizer state, is there a compression approach?", False),
+    # before a search pointing back ("one", "it"), or a question about the paper, it is a fragment
+    ("and for code, is there one too?", True),
+    ("and on math benchmarks, is there any paper that beats it?", True),
+    ("And for code, what is the speedup?", True),
+])
+def test_a_scene_before_a_search_of_its_own_needs_no_history(question, needs):
+    from assistant.answering import needs_history
+
+    assert needs_history(question) is needs
+
+
 @pytest.mark.parametrize("question", [
     "How much faster is it?",
     "Does it also work for code generation?",

@@ -71,3 +71,16 @@ def test_a_hyphenated_word_of_the_collection_typed_as_one_word_is_written_as_the
     assert _fixes("does it need finetuning or retraining?", documents) == [("finetuning", "fine-tuning"),
                                                                           ("retraining", "re-training")]
     assert _fixes("does it need finetuning?") == []  # no abstract writes it: nothing to join to
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("wich base model did they use", "which base model did they use"),
+    ("wat does it use to stay scalable", "what does it use to stay scalable"),
+    ("do u have papers on U-Net?", "do you have papers on U-Net?"),  # "U" of a name is left
+    ("whats new, do u know?", "whats new, do you know?"),  # a contraction without its apostrophe is read already
+    ("Was ist U-Net?", "Was ist U-Net?"),
+])
+def test_chat_spellings_of_function_words_are_written_out(typed, read):
+    from assistant.spelling import chat_spelled
+
+    assert chat_spelled(typed) == read

@@ -852,9 +852,10 @@ def contrasted_words(question: str) -> set[str]:
     """The key words (`salient_words`) `question` names only as what it does not ask for ("a paper that rewrites web
     text with a model instead of filtering it", "rather than", "as opposed to" up to the clause's end): a paper about
     the question need not cover them (`uncovered_terms`; chats fresh36: refused, "nothing in it about 'filtering'"),
-    though one writing them may ("instead of heuristics" against "heuristic intrinsic rewards"): they stay key words of
-    its lexical coverage (dropped there, 11 answers of the development files changed, 7 for the worse). A word the
-    rest of the question also uses is not one of them."""
+    though one writing them may ("instead of heuristics" against "heuristic intrinsic rewards"): they stay key words,
+    counted for a paper that writes them and not against one that does not (`focus_coverage`; dropped from the key
+    words altogether, 11 answers of the development files changed, 7 for the worse). A word the rest of the question
+    also uses is not one of them."""
     from assistant.text import fold
 
     q = fold(question)
@@ -1280,7 +1281,7 @@ _AVAILABILITY = re.compile(
     r"\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
     r"[^.]{0,60}\b(?:(?:publicly|freely)\s+)?(?:available|released|open-sourced|found)\b"
     # not the adjective before a noun ("pretrained on only 20M publicly available image-text pairs", "two publicly
-    # available datasets"): the data a paper used, not a release (airas: 88 such sentences of 3,426)
+    # available datasets"): the data a paper used, not a release (airas: 77 such sentences of 3,426)
     r"(?!\s+(?!(?:at|on|in|to|for|from|upon|via|under|here|there|online|soon|later|now|as|and|or|so|which|that|with|"
     r"through|by|together|along|publicly|freely|anonymously|after|once|if|when)\b)[a-z])", re.I)
 _ABOUT_AVAILABILITY = re.compile(r"github|gitlab|repositor(?:y|ies)|urls?|links?|availab\w*|open|sourced?|"

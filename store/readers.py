@@ -112,7 +112,7 @@ def iter_input_files(paths: list[Path | str]) -> Iterator[Path]:
 
 
 def unreadable_note(folder: Path) -> str:
-    """One line naming the files of `folder` whose type cannot be read ("2 files of a type it cannot read were left
+    """One line naming the files of `folder` whose type cannot be read ("2 files of a type it cannot read left
     out: a.pdf, b.docx (readable: .txt, ...)"), or ``""``."""
     other = unreadable_files(folder)
     if not other:

@@ -1684,7 +1684,8 @@ def uncovered_terms(question: str, qvec, hits: WordHits, vectors_of: Sequence, e
 
     head, groups = example_groups(question)
     alternatives = {w for g in groups for a in g for w in a} - set(head)
-    words = [w for w in hits.words if w not in alternatives and w not in contrasted_words(question)]
+    not_asked = contrasted_words(question)
+    words = [w for w in hits.words if w not in alternatives and w not in not_asked]
     out = [(0.0, "")] * len(vectors_of)
     lacking = [[j for j, w in enumerate(hits.words) if w in words and not hits.matrix[i, j]]
                for i in range(len(vectors_of))]

@@ -400,6 +400,8 @@ def _paragraph_at(lines: list[str], line: int) -> str:
 # --- formats ---------------------------------------------------------------------------------------
 
 UNDECODABLE = re.compile("[\udc80-\udcff]")
+"""A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it (PEP 383): files read here, command-line
+arguments and standard input alike."""
 
 
 def binary_data(raw: bytes, text: str) -> str:
@@ -412,8 +414,6 @@ def binary_data(raw: bytes, text: str) -> str:
     if len(filled) >= 4 and sum(bool(UNDECODABLE.search(ln)) for ln in filled) > len(filled) / 2:
         return "not UTF-8 text (most lines hold bytes that are not UTF-8; binary data?)"
     return ""
-"""A byte that was not UTF-8, as ``surrogateescape`` decoding keeps it (PEP 383): files read here, command-line
-arguments and standard input alike."""
 
 
 def _read_jsonl(text: str, source: str) -> Iterator[Record]:

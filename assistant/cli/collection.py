@@ -46,7 +46,6 @@ def ingest(
     with user_errors({"paths": [str(p) for p in paths]} if as_json else None):
         from assistant.store.readers import InputError
 
-
         missing = [p for p in paths if not p.exists()]
         if missing and len(missing) == len(paths):  # nothing to ingest: say so before any embedding work
             raise InputError(", ".join(map(str, missing)), "no such file or directory; check the path")

@@ -1123,6 +1123,10 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     topic = [n for n in named if n.startswith("'") or any(mentions(c, n) and not c.startswith(_DESCRIPTION)
                                                           for c in cited)] \
         or cited[:1] or named
+    # the opening words of a paper without a name, which the last rewrite quoted and its answer cited, are that paper
+    # ('the paper that begins "…"'), not a quoted term: as a term they were searched for as words (chats fresh37:
+    # "how big are the gains, any numbers? ('The reasoning patterns …')" was answered from another paper's gains)
+    topic = [ref if n.startswith("'") and (ref := f'{_DESCRIPTION}"{n[1:-1]}"') in cited else n for n in topic]
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
     changed = False

@@ -309,7 +309,10 @@ _DETAIL_Q = {
                        # not the languages it covers ("is the benchmark available in languages other than english?":
                        # chats fresh36, answered with the code link)
                        r"(?!\s+(?:in|for)\s+(?:\w+\s+){0,2}?(?:languages?|english|chinese|german|french|spanish|"
-                       r"japanese|korean|multilingual)\b)", re.I),
+                       r"japanese|korean|multilingual)\b)"
+                       # "is their code public? link?": the link asked on its own, as a clause of its own (chats
+                       # fresh23: quoted three sentences, then said the abstract does not state whether it is public)
+                       r"|^\W*(?:(?:and|a|the|any)\s+)*(?:link|url|repo|repository)\s*(?:\?|$)", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
 }
@@ -407,12 +410,13 @@ paper ...", "OK. Is there ...", "OK so what is ..."): one or two words and a sto
 closed class: "ok", "so", "and", "now", ...), then an interrogative word."""
 
 
-_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\((?:'[^']{1,200}'|\"[^\"]{1,200}\"|[^():]{1,200}):\s.*\)\s*$", re.S)
+_ADDED_SUBJECT = re.compile(r"(?<=[?？])\s*\((?:'[^']{1,200}'|(?:the\s+paper\s+that\s+begins\s+)?\"[^\"]{1,200}\"|"
+                            r"[^():]{1,200}):\s.*\)\s*$", re.S)
 """The earlier question a follow-up's deterministic rewrite adds after its question mark ("Does the model still
 need those experts at test time? (EAPO: I'm looking for an RL method in which ...)", "... (follow-up to: ...)"):
 context, not the question's form. Not a bracket of the question itself ("EDEN = ? (acronym)"). A paper without a
 name is quoted by the start of its abstract, which may hold brackets ("('Preference-based reinforcement learning (RL)
-is a key…': ...)")."""
+is a key…': ...)", "(the paper that begins "Preference-based ... (RL) is a key…": ...)")."""
 
 
 def without_added_subject(question: str) -> str:
@@ -425,6 +429,24 @@ def _proper(question: str) -> str:
     """`question` folded, without a discourse opener (`_OPENER`) or a rewrite's added subject (`_ADDED_SUBJECT`):
     the question proper."""
     return _OPENER.sub("", without_added_subject(fold(question)))
+
+
+_OVERVIEW_Q = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:(?:can|could)\s+you\s+)?(?:please\s+)?"
+                         r"(?:tell\s+me\s+(?:a\s+(?:bit|little)\s+)?(?:more\s+)?about|"
+                         r"(?:describe|summari[sz]e|explain)\b(?!\s+(?:how|why|what|which|whether)\b)|"
+                         r"give\s+(?:me\s+)?(?:an?\s+|the\s+)?(?:overview|summary|rundown)\s+of|"
+                         r"(?:an?\s+)?(?:overview|summary)\s+of|more\s+(?:about|on)\b)", re.I)
+"""A request for an overview of a paper ("tell me more about RePro", "summarize NorMuon", "give me an overview of
+WinQ"), not a question about one of its points ("explain how WinQ resets weights")."""
+_THEN_ASKED = re.compile(r"[,;:]\s*(?:and\s+|but\s+)?(?:how|what|which|why|when|where|who|does|do|did|is|are|can|could|"
+                         r"was|were|has|have)\b", re.I)
+
+
+def asks_overview(question: str) -> bool:
+    """`question` is only a request for an overview of a paper (`_OVERVIEW_Q`), with no question asked after it ("tell
+    me more about EDEN. does it come with any theoretical guarantee?" asks for the guarantee)."""
+    q = fold(question).strip()
+    return bool(_OVERVIEW_Q.match(q)) and not re.search(r"[.?!]\s+\w", q) and not _THEN_ASKED.search(q)
 
 
 def question_kind(question: str) -> str:
@@ -515,11 +537,14 @@ _SEARCH = re.compile(
     r"|(?:^|[.?!:;]\s*)\s*(?:got\s+)?anything\s+(?:on|about)\b"
     r"|(?:^|[.?!:;]\s*|,\s+)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
-    r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b", re.I)
+    r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b"
+    # "I need a post-training quantization method like GPTQ ... Is there one in the collection?"
+    r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:one|any)(?:\s+(?:in\s+(?:the|this|your)\s+"
+    r"(?:collection|corpus|library)|here))?\s*\?", re.I)
 """A search question in the forms `_PAPERS` does not take for a question about papers: "Has anyone
 applied NorMuon to ...?", "Does any paper convert ...?", "Do any of the papers cover ...?", "Any paper on ...?",
-"Does the collection have anything on ...?", "Anything on ...?", and "Is there a paper ..." after a clause ("I'm
-tuning Adam: is there a paper here on ...?")."""
+"Does the collection have anything on ...?", "Anything on ...?", and "Is there a paper ..." or "Is there one in the
+collection?" after a clause ("I'm tuning Adam: is there a paper here on ...?")."""
 
 
 def searches_for_paper(question: str) -> bool:
@@ -567,6 +592,16 @@ def asks_existence(question: str) -> bool:
     False for `asks_several` questions, which ask for several papers outright."""
     q = _proper(question)
     return not asks_several(q) and bool(_EXISTENCE.search(re.sub(r"\([^()]*\)", " ", q)))
+
+
+_PLURAL_NOUN = re.compile(r"\b(?:papers|works|studies|methods|approaches|techniques|articles|ones)\b|\bany\s+of\b",
+                          re.I)
+
+
+def asks_plural(question: str) -> bool:
+    """`question` names what it asks for in the plural ("Are there methods that ...?", "Do any of these ...?"), not
+    in no number ("Anything on GRPO?", "is there anything that combines Muon with ...?")."""
+    return bool(_PLURAL_NOUN.search(_proper(question)))
 
 
 _OWN_REFERENCES = re.compile(r"(?:^|\s+)\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\](?!\()")
@@ -667,13 +702,30 @@ _THERE_DETAIL = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(?:[\
 """"Is there a link to X's code?": the detail itself is what "is there" asks for, not a paper."""
 
 
+_DESCRIPTION_HEAD = re.compile(r"\b(?:that|which|where|who|whose|when|showing|proving|demonstrating|finding|of|with|"
+                               r"for|on|in|to|by|from|using|via|under|through)\b", re.I)
+"""Where the head noun phrase of a description ends ("the paper | proving that ...", "the learning rate schedule | of
+the ... paper"), for `detail_asked`: a detail asked starts before it ("link | to the code?")."""
+
+
 def detail_asked(question: str) -> str | None:
     """The kind of detail abstracts rarely state that `question` asks for, or None. The detail is asked
     when it is what a clause asks for ("Who are the authors of X?", "What learning rate did X use?"), not
     when it describes the paper a clause asks for ("Is there a hyperparameter optimization method ...?",
-    "Which paper ... automates the learning rate schedule?", `asks_for_paper`), nor when the authors are
+    "Which paper ... automates the learning rate schedule?", `asks_for_paper`; a question that only describes the
+    paper, `relevance.describes_paper`), nor when the authors are
     the subject of what is asked ("What issue did the NorMuon authors spot ...?", "... according to the
     authors?", `_ATTRIBUTION`)."""
+    from assistant.relevance import describes_paper, is_foreign
+
+    if describes_paper(question):
+        # "the paper proving ... that the learning rate has to decay" (airas fresh37) describes the paper asked for;
+        # "the learning rate schedule of the federated averaging paper" asks its detail: the detail is the head noun
+        q = fold(question)
+        head = _DESCRIPTION_HEAD.search(q)
+        end = head.start() if head else len(q)
+        if not any((m := pattern.search(q)) and m.start() < end for pattern in _DETAIL_Q.values()):
+            return None
     # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
     # code?"): their words and stops are not the question's; nor is a rewrite's earlier question (`_ADDED_SUBJECT`)
     q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", without_added_subject(fold(question))))
@@ -687,8 +739,6 @@ def detail_asked(question: str) -> str | None:
         if any(pattern.search(c) and not (_ASKS_PAPER.search(_proper(c)) and not _THERE_DETAIL.match(_proper(c)))
                for c in clauses):
             return name
-    from assistant.relevance import is_foreign
-
     if is_foreign(q):
         return next((name for name, pattern in _FOREIGN_DETAIL_Q.items() if pattern.search(q)), None)
     return None
@@ -800,6 +850,9 @@ PARAPHRASES = (
     (r"\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:eliminat|discard|purg)\w*\b|"
      r"\b(?:weed|throw|clean|strip|filter|sort)(?:s|ed|ing)?\s+out\b",
      "remove removing removal filter filtering flag flagging discard"),
+    (r"\bleft[- ]to[- ]right\b|\bin\s+(?:a\s+)?(?:fixed\s+)?order\b(?!\s+to\b)|\bone\s+token\s+at\s+a\s+time\b|"
+     r"\btoken[- ]by[- ]token\b", "sequential sequentially ordering"),
+    (r"\baccura(?:cy|cies|te)\b", "accuracy pass@1 pass@k exact-match success"),
 )
 """Concepts a question asks in other words than an abstract states them, for `focus_stems` and
 `relevance.asked_object_stated` (as `SPEED_STATED` and `MEMORY_STATED` for speed and memory): cost ("how do they keep
@@ -809,8 +862,11 @@ GPUs ("does it work for multi-GPU training?" against "a distributed implementati
 experts at test time?" against "During evaluation, the policy ... solve[s] questions independently"), code (the
 benchmarks of code generation: "does it help on coding too?" against "... generalizes to non-math benchmarks, including
 HumanEval, ..., EvalPlus"), removal ("can it be used to get rid of toxic documents?" against "... for flagging and
-removing toxic documents": three development conversations, round 23). MiniLM ranks those sentences below the
-abstract's introduction (round 21: fresh30's conversations asked the first four, a new user's trial the fifth)."""
+removing toxic documents": three development conversations, round 23), generation order ("does it mostly generate
+left to right?" against "DiffuSearch predominantly follows sequential ordering": chats fresh37), accuracy ("and what
+happens to accuracy?" against "PLAINTAIN improves pass@1 by roughly 6%": chats fresh38). MiniLM ranks those
+sentences below the abstract's introduction (round 21: fresh30's conversations asked the first four, a new user's trial
+the fifth)."""
 _PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
 
 
@@ -936,21 +992,32 @@ def counted_noun(clause: str) -> str | None:
     """What a "how many ..." clause counts: the last word of the noun phrase after "how many" ("How
     many RL strategies did they derive?" -> "strategies"; "how many timesteps per token" ->
     "timesteps"; "how many BLEU points" -> "BLEU": a unit is not what is counted), or None."""
+    words = counted_phrase(clause)
+    return words[-1] if words else None
+
+
+_COUNT_MODIFIERS = frozenset("fewer more less different distinct total additional extra separate new other".split())
+"""Words before a counted noun that say how it is counted, not what: "how many fewer steps"."""
+
+
+def counted_phrase(clause: str) -> list[str]:
+    """The noun phrase a "how many ..." clause counts, its head last (`counted_noun`: "how many documentation files
+    did they analyze?" -> ``["documentation", "files"]``); ``[]`` when it counts no thing."""
     m = _COUNTED.search(fold(clause))
     if not m:
-        return None
+        return []
     # "how many fewer steps than AdamW does it need?": the steps are counted, AdamW is the baseline
     words = re.split(rf"\s+(?:over|{AGAINST})\b", m.group("run"), maxsplit=1)[0].split()
     if words[0].casefold() in _NUMBER_UNITS:  # "how many times faster": a ratio, not a count of things
-        return None
+        return []
     # "how many BLEU points": a number carries its unit ("0.6 BLEU"), so the counted thing is BLEU
     while words and words[-1].casefold() in _NUMBER_UNITS:
         words.pop()
     if words and words[-1].casefold() in _PRONOUNS:
         # "What GPUs, and how many of them, ...?": the pronoun stands for a noun of the question, which the
         # clause alone does not name
-        return None
-    return words[-1] if words else None
+        return []
+    return words
 
 
 _CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:(?:in|by|at|for|on|across|over|with|under|to|from|after|during|among|"
@@ -1109,7 +1176,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # "Which base model was it fine-tuned from, and how long did training take?": the first clause
             # asks for a name, which a number does not give
             continue
-        words = stems(clause, exclude=pointers)
+        words = stems(clause, exclude=pointers) | paraphrase_stems(clause)  # "accuracy": "pass@1" (`PARAPHRASES`)
         count = bool(_ASKS_COUNT.search(clause))
         noun = counted_noun(clause) if count else None
         # "On how many models was it run?": "models" is no content word, but "over 50 models" counts them
@@ -1137,9 +1204,16 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # nor one naming the thing beside another number: "How many experts does EAPO consult?" is not
             # answered by "On AIME 2024/2025 ..., EAPO outperforms expert-assisted ... baselines" (a new user's
             # trial, round 23): the number counts the thing ("20 open- and closed-source LLMs", "72B tokens")
-            counting = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:{_NUMBER_WORDS}))\s+"
-                                  rf"(?:[\w-]+\s+){{0,3}}?{re.escape(noun.rstrip('s'))}", re.I)
-            numeric = [(k, x) for k, x in numeric if counted <= stems(x[2]) and counting.search(plain(x[2]))]
+            # joined by a hyphen too ("a 9B-parameter transformer": airas fresh38, "the abstracts do not say"); when no
+            # sentence counts the head, a word before it ("how many documentation files": "all 7,433 dataset
+            # documentation", airas fresh38)
+            def counting(word: str, rows: list) -> list:
+                pattern = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:{_NUMBER_WORDS}))"
+                                     rf"(?:\s+|-)(?:[\w-]+\s+){{0,3}}?{re.escape(word.rstrip('s'))}", re.I)
+                return [(k, x) for k, x in rows if stems(word) <= stems(x[2]) and pattern.search(plain(x[2]))]
+
+            before = [w for w in counted_phrase(clause)[:-1] if stems(w) and w.casefold() not in _COUNT_MODIFIERS]
+            numeric = next((got for word in [noun, *reversed(before)] if (got := counting(word, numeric))), [])
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
         if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
@@ -1796,6 +1870,11 @@ approaches technique techniques one ones kind kinds type types sort way ways par
 did can could has have had""".split())
 
 
+_NAME_CASED = re.compile(r"^.+?[A-Z\d]")
+"""A word written as a name: a capital or a digit after its first letter ("MNIST", "CIFAR-10", "GPT4", "ImageNet"; a
+capital only at the start is a sentence's)."""
+
+
 def unnamed_instance(question: str, abstract: str) -> str | None:
     """The thing a question about one paper asks to be identified ("Exactly which manifold does mHC project the
     residual mixing matrices onto?", "Which alignment benchmarks exactly were used?") when the abstract writes it
@@ -1818,6 +1897,11 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
         if len(run) == len(words[:4]) and len(words) > len(run):
             continue
         for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
+            written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
+            if written and _NAME_CASED.search(written.group(0)):
+                # "what MNIST accuracy did they reach?": a name ("an MNIST classifier") is identified by itself; its
+                # article is its noun's (airas fresh38: "the abstracts do not say", 99.2% stated)
+                continue
             stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
             mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
             if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
@@ -2154,6 +2238,16 @@ class ExtractiveSynthesizer:
                        or sorted((x for x in scored if x[1] == top_n and states_detail(detail, x[2])),
                                  key=lambda x: -x[0]))
             return "detail", pick(stating, 1, one_source=bool(pointers))
+        if kind == "other" and len(named_papers) == 1 and asks_overview(question):
+            # "tell me more about RePro": what the paper proposes (its defining sentence), then what the learned
+            # scorer ranks best (chats fresh37: three result sentences, never what RePro is)
+            n = next(iter(named_papers))
+            chosen = self._summary(scored, next(s for s in sources if s.n == n), question, pointers=pointers)
+            defining = [x for x in scored if x[1] == n and any(defines(p, x[2]) for p in pointers)]
+            first = min(defining, key=lambda x: x[5], default=None)
+            if first is not None and all(first[5] != x[5] for x in chosen):
+                chosen = sorted([first, *chosen[:2]], key=lambda x: x[5])
+            return kind, [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "papers" and several:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
                                       r"by\s+how", question, re.I))

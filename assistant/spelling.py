@@ -123,17 +123,25 @@ CHAT_SPELLINGS = {"wich": "which", "whic": "which", "wat": "what", "wut": "what"
 on ..."): a closed class, written so by people typing fast (the development conversations), and too short for
 `corrections` (`MIN_LENGTH`). Lower case only: "U" may be a name. Contractions without their apostrophe ("whats",
 "doesnt") are read as they are already."""
-_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True))
+FIELD_ABBREVIATIONS = {"lr": "learning rate", "lrs": "learning rates", "bs": "batch size", "hparams": "hyperparameters",
+                       "hparam": "hyperparameter", "hyperparams": "hyperparameters", "hyperparam": "hyperparameter",
+                       "wd": "weight decay", "ckpt": "checkpoint", "ckpts": "checkpoints"}
+"""Abbreviations of training details that people type in chat and abstracts write out ("what lr schedule did they
+use": chats fresh37, answered with the paper's sentences where the abstract does not state it, since no detail was
+seen in "lr"). Lower case only, as `CHAT_SPELLINGS`: "LR" may be a name."""
+_SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS}
+_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(_SPELLINGS, key=len, reverse=True))
                         + r")(?![\w'’-])")
 
 
 def chat_spelled(question: str) -> str:
-    """`question` with the chat spellings of function words written out (`CHAT_SPELLINGS`: "wich" -> "which", "u" ->
-    "you"); a question in another language (`relevance.is_foreign`) unchanged."""
+    """`question` with the chat spellings of function words and the abbreviations of training details written out
+    (`CHAT_SPELLINGS`: "wich" -> "which", "u" -> "you"; `FIELD_ABBREVIATIONS`: "lr" -> "learning rate"); a question
+    in another language (`relevance.is_foreign`) unchanged."""
     if not _CHAT_WORD.search(question):
         return question
     from assistant.relevance import is_foreign
 
     if is_foreign(question):
         return question
-    return _CHAT_WORD.sub(lambda m: CHAT_SPELLINGS[m.group(0)], question)
+    return _CHAT_WORD.sub(lambda m: _SPELLINGS[m.group(0)], question)

@@ -1011,6 +1011,31 @@ def test_a_paper_without_a_name_is_referred_to_by_its_opening_words():
         'Does the paper that begins "Sharing preference data across hospitals is hard" report experiments?')
 
 
+def test_a_paper_without_a_name_stays_the_paper_two_follow_ups_on():
+    """The rewrite of a follow-up quotes the paper's opening words; the next follow-up refers to that paper again,
+    not to its opening words as a quoted term searched for as words (chats fresh37: "how big are the gains, any
+    numbers? ('The reasoning patterns …')" was answered from another paper's gains)."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="Sharing preference data across hospitals is hard. We analyse federated DPO.",
+                  title="Sharing preference data across hospitals is hard", title_is_derived=True, id="p1")
+    ref = '(the paper that begins "Sharing preference data across hospitals is hard")'
+    conv = Conversation([Turn("Is there work on federated DPO?", answer="We analyse federated DPO [1].",
+                              citations=(Citation(1, paper),)),
+                         Turn("what do they analyse", standalone_question=f"what do they analyse {ref}",
+                              answer="We analyse federated DPO [1].", citations=(Citation(1, paper),))])
+    assert deterministic_rewrite("how big are the gains, any numbers?", conv) == (
+        f"how big are the gains, any numbers? {ref}")
+    # the earlier question a rewrite adds after such a paper is context, not the question's form
+    from assistant.extractive import without_added_subject
+
+    assert without_added_subject(f'any paper on voting? ({ref[1:-1]}: where is their code? {ref})') == (
+        "any paper on voting?")
+
+
 @pytest.mark.parametrize("question, standalone", [
     # the names are listed in a sentence before the one asking: that sentence is left out
     ("I read about WinQ and STAR-KV. For the second one, how much does it compress the KV cache?",

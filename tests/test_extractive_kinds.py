@@ -165,6 +165,14 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     ("What GPUs, and how many of them, were used for NorMuon's 1.1B pretraining run?", "hardware"),  # round 12
     ("What kind of accelerators did WinQ train on?", "hardware"),
     ("How much GPU memory does STAR-KV save?", None),  # a quantity of the method, not the study's hardware
+    # a question that only describes the paper asked for (airas fresh37: "The abstracts do not say.")
+    ("the paper proving that federated averaging converges on non-iid data and that the learning rate has to decay",
+     None),
+    ("the learning rate schedule of the federated averaging paper", "hyperparameters"),  # "of": asked of the paper
+    ("tell me about the learning rate they used", "hyperparameters"),  # a request about the paper discussed
+    ('link to the code? (the paper that begins "Preference-based reinforcement learning (RL) is a key…")', "code"),
+    ("link?", "code"),  # the clause after "is their code public?" (chats fresh23)
+    ("a link to the benchmark's leaderboard would help", None),
 ])
 def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
     from assistant.extractive import detail_asked
@@ -2032,3 +2040,67 @@ def test_what_about_a_domain_the_paper_under_discussion_never_names_is_not_state
     last = _converse(bundled_store, settings, [
         "Which paper searches over the infilling order of masked diffusion models?", "what about MBPP?"])
     assert "19.5%" in last.text, last.text
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, defining", [
+    ("tell me more about RePro", "we introduce RePro"),
+    ("Summarize WinQ.", "we propose an algorithm called WinQ"),
+    ("can you give me an overview of STAR-KV?", "We propose STAR-KV"),
+])
+def test_an_overview_of_a_named_paper_says_what_it_proposes(bundled_store, settings, question, defining):
+    """Chats fresh37 (round 25): "tell me more about the rephrasing one" (RePro) was answered with three result
+    sentences and never said what RePro is; an overview starts from the sentence proposing the paper's method."""
+    obj = _extractive(bundled_store, settings, question)
+    assert defining in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+    assert obj["answer"].count("[1]") >= 2  # what it proposes and more, not the definition alone
+
+
+def test_an_overview_request_is_not_a_question_about_one_point():
+    from assistant.extractive import _OVERVIEW_Q
+
+    assert _OVERVIEW_Q.match("tell me a bit more about NorMuon")
+    assert _OVERVIEW_Q.match("ok, summarise the OPUS paper")
+    assert not _OVERVIEW_Q.match("explain how WinQ resets weights")  # one point of it
+    assert not _OVERVIEW_Q.match("What does NorMuon improve?")
+    from assistant.extractive import asks_overview
+
+    assert asks_overview("tell me more about the EDEN paper")
+    # chats fresh18: the question asked after the request is what is asked
+    assert not asks_overview("tell me more about EDEN. does it come with any theoretical guarantee?")
+    assert not asks_overview("tell me about EDEN, how does it pick the branching factor?")
+
+
+def test_a_count_joined_by_a_hyphen_or_of_a_word_before_the_head_answers_how_many():
+    """airas fresh38 (round 25): "How many parameters?" of "a 9B-parameter transformer" and "How many documentation
+    files did they analyze?" of "all 7,433 dataset documentation" were "the abstracts do not say"."""
+    from assistant.extractive import counted_phrase, number_answer
+
+    sentences = ["In this work, we present CogVideo, a 9B-parameter transformer for text-to-video generation.",
+                 "By analyzing all 7,433 dataset documentation on Hugging Face, we find 5 trends.",
+                 "It trains 3 times faster than before."]
+    rows = [(0.5, 1, s, 0.5, 0, i) for i, s in enumerate(sentences)]
+    assert [x[2] for x in number_answer("How many parameters does CogVideo have?", rows, ["CogVideo"], 1)] \
+        == sentences[:1]
+    assert counted_phrase("How many documentation files did they analyze?") == ["documentation", "files"]
+    assert [x[2] for x in number_answer("How many documentation files did they analyze?", rows, [], 1)] \
+        == sentences[1:2]
+    assert number_answer("How many fewer files did they need?", rows, [], 1) == []  # "fewer" counts nothing
+
+
+def test_a_name_in_the_asked_noun_phrase_is_identified_by_itself():
+    """airas fresh38 (round 25): "what MNIST accuracy did they reach?" was "the abstracts do not say": "an MNIST
+    classifier" read as an MNIST left unnamed."""
+    from assistant.extractive import unnamed_instance
+
+    abstract = "We are the first to present an MNIST classifier trained in MPC, reaching 99.2% accuracy."
+    assert unnamed_instance("Who trained it, and what MNIST accuracy did they reach?", abstract) is None
+    assert unnamed_instance("Which classifier exactly did they train?", "We train a classifier in MPC.") == "classifier"
+
+
+@pytest.mark.integration
+def test_accuracy_asked_is_answered_by_pass_at_1(bundled_store, settings):
+    """Chats fresh38 (round 25): "and what happens to accuracy? (PLAINTAIN)" was "The abstracts do not say.": the
+    abstract states "improves pass@1 by roughly 6%"."""
+    obj = _extractive(bundled_store, settings, "and what happens to accuracy? (PLAINTAIN)")
+    assert "pass@1 by roughly 6%" in obj["answer"], obj["answer"]

@@ -365,6 +365,31 @@ def test_anything_on_a_topic_names_every_paper_of_it(bundled_store, settings):
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("question, cited", [
+    # chats fresh37 (round 25): named the spiking-conversion paper too, for "per-neuron"
+    ("is there anything that combines muon with adam-style per-neuron adaptive learning rates?", {"NorMuon"}),
+    ("anything on diffusion language models for code?", {"DiffuSearch"}),  # EDEN was named beside it (fresh33)
+])
+def test_anything_that_does_one_thing_names_only_papers_relevant_on_their_own(bundled_store, settings, question,
+                                                                            cited):
+    obj = _ask(bundled_store, settings, question)
+    assert {c["title"] for c in obj["citations"]} == cited, obj["answer"]
+
+
+@pytest.mark.parametrize("question, plural", [
+    ("Are there methods that use the entropy of the predicted distribution?", True),
+    ("Do any of these derive explicit theoretical rates?", True),
+    ("anything on GRPO?", False),
+    ("is there anything that combines muon with adam?", False),
+    ("we're running out of web text. is there anything that rewrites it?", False),
+])
+def test_an_existence_question_asks_in_the_plural_or_in_no_number(question, plural):
+    from assistant.extractive import asks_plural
+
+    assert asks_plural(question) is plural
+
+
+@pytest.mark.integration
 def test_an_existence_question_on_a_topic_no_paper_covers_is_still_refused(bundled_store, settings):
     # the theme's looser thresholds name the papers of a topic; whether there is one is decided as before
     obj = _ask(bundled_store, settings, "Are there any methods for predicting protein structures from sequence?")

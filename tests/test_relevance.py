@@ -537,6 +537,9 @@ def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for()
     assert asked_as_detail("Which models were tested on the abstract reasoning benchmark, and was GPT-4o among them?",
                            ["GPT-4o"])
     assert asked_as_detail("Does the low-rank KV cache method beat KIVI-2?", ["KIVI-2"])
+    assert asked_as_detail("did it run on real neuromorphic chips like Loihi?", ["Loihi"])  # an example of the asked
+    assert asked_as_detail("was it run on chips such as Loihi or TrueNorth?", ["Loihi", "TrueNorth"])
+    assert not asked_as_detail("Is there a paper on chips like Loihi?", ["Loihi"])  # a search
     assert not asked_as_detail("What is SparseGPT?", ["SparseGPT"])  # the name is the subject
     assert not asked_as_detail("Is there a paper that beats SparseGPT?", ["SparseGPT"])  # a search: names which
     assert not asked_as_detail("Which method outperforms SparseGPT?", ["SparseGPT"])
@@ -549,6 +552,8 @@ def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for()
     ("Which LLMs were tested on the abstract reasoning benchmark that verifies tasks by cycle consistency, and was "
      "GPT-4o among them?", "A²RBench", "GPT-4o"),
     ("Does the low-rank KV cache compression method beat KIVI-2?", "STAR-KV", "KIVI-2"),
+    # chats fresh37 (round 25): refused as "no paper mentions Loihi"
+    ("did the spiking LLM conversion work run on real neuromorphic chips like Loihi?", "ANN-to-SNN", "Loihi"),
 ])
 def test_a_name_no_abstract_mentions_asked_of_a_described_paper_is_not_said(bundled_store, settings, question, paper,
                                                                            name):
@@ -1098,6 +1103,9 @@ def test_a_method_judged_good_for_a_domain_no_paper_covers_is_refused_and_its_tw
     # a condition after the preposition is no thing asked of the paper: "what" asks the use (round 10)
     ("Apart from alignment, what can alignment-aware decoding be used for when labeled data is scarce?", ""),
     ("Can WinQ be applied to vision models if memory is limited?", "vision models if memory is limited"),
+    # the thing named is the one excluded: what else is open (fresh38, round 25: "the abstracts do not say")
+    ("what is ALIVE used for besides evaluation?", ""),
+    ("Can OPUS be used for anything other than online selection?", ""),
 ])
 def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(question, thing):
     from assistant.relevance import asked_object
@@ -1459,7 +1467,8 @@ def test_a_search_question_in_any_form_may_add_the_topic_and_a_phrase_is_judged_
     for question in ("Has anyone applied NorMuon to training robots?", "Any paper on NorMuon for robots?",
                      "Does any paper train robots with NorMuon?",
                      "I'm tuning NorMuon: is there a paper here on robots?",
-                     "what about NorMuon for robots, any paper?"):  # fresh23 chats: asked after a comma
+                     "what about NorMuon for robots, any paper?",  # fresh23 chats: asked after a comma
+                     "I need NorMuon for training robots. Is there one in the collection?"):  # round 25, fresh20
         assert uncovered_topics(question, hits, far, 19) == ["robot"], question
     # a question about the paper itself still asks what it says
     assert uncovered_topics("Did NorMuon's authors mention robots?", hits, far, 19) == []
@@ -1953,6 +1962,19 @@ def test_an_english_term_the_named_papers_abstract_lacks_is_not_in_it(bundled_st
 def test_a_concept_the_paper_states_in_other_words_is_no_topic_it_lacks(bundled_store, settings, question, says):
     """A new user's trial (round 22): "Does NorMuon work on multiple GPUs?" was "the abstracts do not say" ('gpus' a
     domain no paper covers), while "Does NorMuon support multi-GPU training?" quoted its distributed implementation."""
+    obj, cited = _ask(bundled_store, settings, question)
+    assert says in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, says", [
+    ("Does DiffuSearch mostly generate left to right?", "sequential ordering"),
+    ("Does DiffuSearch fill in the slots in order?", "sequential ordering"),
+    ("Does STAR-KV generate tokens left to right?", "The abstracts do not say."),  # its abstract says no order
+])
+def test_a_generation_order_asked_in_other_words_is_stated_by_sequential(bundled_store, settings, question, says):
+    """Chats fresh37 (round 25): "does it mostly generate left to right" of DiffuSearch, whose abstract says it
+    "predominantly follows sequential ordering", was "The abstracts do not say." ('left to right' not stated)."""
     obj, cited = _ask(bundled_store, settings, question)
     assert says in obj["answer"], obj["answer"]
 

@@ -79,8 +79,12 @@ def test_a_hyphenated_word_of_the_collection_typed_as_one_word_is_written_as_the
     ("do u have papers on U-Net?", "do you have papers on U-Net?"),  # "U" of a name is left
     ("whats new, do u know?", "whats new, do you know?"),  # a contraction without its apostrophe is read already
     ("Was ist U-Net?", "Was ist U-Net?"),
+    # abbreviations of training details (chats fresh37: "what lr schedule did they use")
+    ("what lr schedule did they use", "what learning rate schedule did they use"),
+    ("which bs and hparams?", "which batch size and hyperparameters?"),
+    ("is the LR code public?", "is the LR code public?"),  # upper case may be a name
 ])
-def test_chat_spellings_of_function_words_are_written_out(typed, read):
+def test_chat_spellings_and_abbreviations_are_written_out(typed, read):
     from assistant.spelling import chat_spelled
 
     assert chat_spelled(typed) == read

@@ -905,6 +905,12 @@ reference and retrieve the paper (a description of its contribution would make t
 sentence it was taken from)."""
 
 
+def _described(name: str) -> str:
+    """A quoted term of `_entities` ("'Preference-based ... is a key…'") as `_DESCRIPTION` refers to a paper by those
+    opening words ('the paper that begins "…"'); "" for a name that is not quoted."""
+    return f'{_DESCRIPTION}"{name[1:-1]}"' if name.startswith("'") else ""
+
+
 def _cited_names(turn) -> list[str]:
     """The papers a turn's answer cited, as the reader saw them named: a one-word title as it is, a
     longer one in quotes; a paper without a name (its title derived from the abstract's first clause)
@@ -968,8 +974,8 @@ def _turn_entities(turn) -> list[str]:
         # them ...?") are those papers: not the subject when the answer did not cite them (a new user's trial, round
         # 22: "What gain does it report?" after a one-paper answer became a question about three papers)
         cited = _cited_names(turn)
-        named = [n for n in named if not (n.startswith("'") and (ref := f'{_DESCRIPTION}"{n[1:-1]}"')
-                                          in turn.standalone_question and ref not in cited)]
+        named = [n for n in named if not ((ref := _described(n)) and ref in turn.standalone_question
+                                          and ref not in cited)]
     if not turn.citations and turn.standalone_question and turn.standalone_question != turn.question:
         own = set(_entities(turn.question))
         return [n for n in named if n not in own] or named
@@ -1126,7 +1132,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     # the opening words of a paper without a name, which the last rewrite quoted and its answer cited, are that paper
     # ('the paper that begins "…"'), not a quoted term: as a term they were searched for as words (chats fresh37:
     # "how big are the gains, any numbers? ('The reasoning patterns …')" was answered from another paper's gains)
-    topic = [ref if n.startswith("'") and (ref := f'{_DESCRIPTION}"{n[1:-1]}"') in cited else n for n in topic]
+    topic = [ref if (ref := _described(n)) and ref in cited else n for n in topic]
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
     changed = False

@@ -996,6 +996,14 @@ def counted_noun(clause: str) -> str | None:
     return words[-1] if words else None
 
 
+def _counting(word: str, rows: list) -> list:
+    """The ``(k, row)`` of `rows` whose sentence counts `word` (a number, then at most three words, then the word: "72B
+    tokens", "20 open- and closed-source LLMs"; joined by a hyphen too: "a 9B-parameter transformer", airas fresh38)."""
+    pattern = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:{_NUMBER_WORDS}))"
+                         rf"(?:\s+|-)(?:[\w-]+\s+){{0,3}}?{re.escape(word.rstrip('s'))}", re.I)
+    return [(k, x) for k, x in rows if stems(word) <= stems(x[2]) and pattern.search(plain(x[2]))]
+
+
 _COUNT_MODIFIERS = frozenset("fewer more less different distinct total additional extra separate new other".split())
 """Words before a counted noun that say how it is counted, not what: "how many fewer steps"."""
 
@@ -1204,16 +1212,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
             # nor one naming the thing beside another number: "How many experts does EAPO consult?" is not
             # answered by "On AIME 2024/2025 ..., EAPO outperforms expert-assisted ... baselines" (a new user's
             # trial, round 23): the number counts the thing ("20 open- and closed-source LLMs", "72B tokens")
-            # joined by a hyphen too ("a 9B-parameter transformer": airas fresh38, "the abstracts do not say"); when no
-            # sentence counts the head, a word before it ("how many documentation files": "all 7,433 dataset
+            # when no sentence counts the head, a word before it ("how many documentation files": "all 7,433 dataset
             # documentation", airas fresh38)
-            def counting(word: str, rows: list) -> list:
-                pattern = re.compile(rf"(?:(?<![\w.,])\d(?:[\d,.]*\d)?[A-Za-z%×]{{0,2}}|\b(?:{_NUMBER_WORDS}))"
-                                     rf"(?:\s+|-)(?:[\w-]+\s+){{0,3}}?{re.escape(word.rstrip('s'))}", re.I)
-                return [(k, x) for k, x in rows if stems(word) <= stems(x[2]) and pattern.search(plain(x[2]))]
-
             before = [w for w in counted_phrase(clause)[:-1] if stems(w) and w.casefold() not in _COUNT_MODIFIERS]
-            numeric = next((got for word in [noun, *reversed(before)] if (got := counting(word, numeric))), [])
+            numeric = next((got for word in [noun, *reversed(before)] if (got := _counting(word, numeric))), [])
         if _DURATION_Q.search(fold(clause)):  # "how long does training take?": a time, not a percentage
             numeric = [(k, x) for k, x in numeric if _DURATION.search(fold(x[2]))]
         if _FREQUENCY_Q.search(fold(clause)):  # "how often does it reset the weights?": a frequency
@@ -1870,11 +1872,6 @@ approaches technique techniques one ones kind kinds type types sort way ways par
 did can could has have had""".split())
 
 
-_NAME_CASED = re.compile(r"^.+?[A-Z\d]")
-"""A word written as a name: a capital or a digit after its first letter ("MNIST", "CIFAR-10", "GPT4", "ImageNet"; a
-capital only at the start is a sentence's)."""
-
-
 def unnamed_instance(question: str, abstract: str) -> str | None:
     """The thing a question about one paper asks to be identified ("Exactly which manifold does mHC project the
     residual mixing matrices onto?", "Which alignment benchmarks exactly were used?") when the abstract writes it
@@ -1888,6 +1885,8 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
     fresh12, fresh13), each answered with the "specific manifold" sentence; the plural form twice in fresh20."""
     if asks_several(question) or searches_for_paper(question):
         return None
+    from assistant.store.paper import is_name_like
+
     text = plain(abstract)
     for m in _WHICH_ONE.finditer(fold(question)):
         # the noun phrase up to its verb: "which alignment benchmarks exactly were ..." asks for the object of a
@@ -1898,7 +1897,7 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             continue
         for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
             written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
-            if written and _NAME_CASED.search(written.group(0)):
+            if written and is_name_like(written.group(0)):
                 # "what MNIST accuracy did they reach?": a name ("an MNIST classifier") is identified by itself; its
                 # article is its noun's (airas fresh38: "the abstracts do not say", 99.2% stated)
                 continue

@@ -789,6 +789,12 @@ def _bound_possessive(question: str, m: re.Match) -> bool:
             and bool(_specific_stems(question[:m.start()]) or _entities(question[:m.start()])))
 
 
+_OPEN_COMPARISON = re.compile(r"\b(?:compare|compares|compared|fare|fares|stack\s+up|stacks\s+up)\s*(?:[?!.]|$)", re.I)
+"""A comparison whose second term is left out ("how do humans compare", "how does GRPO fare?"): compared with what the
+conversation is about (chats fresh40: "how do humans compare" after a reasoning benchmark was taken as a new
+question and answered from another paper)."""
+
+
 def needs_history(question: str) -> bool:
     """True when `question` cannot be understood without the conversation before it.
 
@@ -797,7 +803,9 @@ def needs_history(question: str) -> bool:
     that?"); a pronoun with no antecedent in the question ("how much faster is it?", "which model did
     they use?"); a fragment without a verb ("and on GSM8K?", "what about for code?"); or no subject at
     all: no name, no quoted term and no topic word, only words any paper's results share ("How large are
-    the gains?") or a study's details ("How long does training take?", `_asks_study_detail`). A question that names its subject or asks a full question about a topic is
+    the gains?") or a study's details ("How long does training take?", `_asks_study_detail`); a comparison with its
+    second term left out ("how do humans compare?", `_OPEN_COMPARISON`). A question that names its subject or asks a
+    full question about a topic is
     self-contained ("What about WinQ?", "Is there a paper on MinHash deduplication?"). References are
     recognised in English, a few Chinese forms (它, 这篇, 第二个) and, in German, French, Spanish, Portuguese and
     Italian, a generic noun after a definite article or a possessive ("das Modell", "la méthode", "su memoria") in a
@@ -836,6 +844,8 @@ def needs_history(question: str) -> bool:
         if _points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m):
             return True
     if _unresolved_pronoun(q):
+        return True
+    if _OPEN_COMPARISON.search(q):
         return True
     entities = _entities(q)
     if not entities and (_DEFINITE_SUBJECT.search(q) or _VAGUE_THING.search(q)):
@@ -1410,10 +1420,12 @@ def _names_paper(text: str, paper) -> bool:
     return bool(name) and (mentions(text, name) if len(name.split()) == 1 else name in text)
 
 
-_ANOTHER = re.compile(r"\b(?:another|a\s+different|any\s+other|some\s+other|(?<!\bthe\s)other)\s+(?:[\w-]+\s+){0,2}?"
+_ANOTHER = re.compile(r"\b(?:(?:another|a\s+different|any\s+other|some\s+other|(?<!\bthe\s)other)\s+(?:[\w-]+\s+){0,2}?"
+                      r"|the\s+other\s+(?!(?:one|two|three|four)\b)(?:[\w-]+\s+){1,2}?)"
                       r"(?:papers?|works?|stud(?:y|ies)|articles?|methods?|approach(?:es)?)\b", re.I)
 """A search for papers beside those already given ("Is there another paper on pretraining data, one that selects
-data instead of rewriting it?", "Any other work on ...?"); not "the other one" (of two, `_OTHER`)."""
+data instead of rewriting it?", "Any other work on ...?", "whats the other pretraining data paper in here?": chats
+fresh40, the paper just discussed was given again); not "the other one" or "the other paper" (of two, `_OTHER`)."""
 
 
 _LIKE_THAT = re.compile(r"\b(?:like|similar\s+to)\s+(?:that|this|it|those|these|them)(?:\s+(?:one|paper|work))?\b"

@@ -256,8 +256,8 @@ def entity_noun(question: str) -> str | None:
 _DETAIL_Q = {
     # the authors as the thing asked ("Who are the authors of X?", "the authors' affiliations"), not as
     # the subject of what the paper does ("Which objective do the authors propose?")
-    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored)\b|"
-                          r"\b(?:which|what|list|name)\s+(?:all\s+)?(?:the\s+)?authors?\b|"
+    "authors": re.compile(r"\bwho\s+(?:are|were|wrote|is|proposed|authored|made|created|developed|built)\b|"
+                          r"\b(?:which|what|list|name)\s+(?:all\s+)?(?:the\s+)?authors?\b|\bhow\s+many\s+authors\b|"
                           r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|"
                           r"\s*[?,;.]|\s*$)|"
                           r"\baffiliation|"
@@ -399,8 +399,22 @@ _IDEA_NOUN = re.compile(r"(?:ideas?|concepts?|principles?|insights?|mechanisms?|
 """Head nouns of ideas (a closed class): "which earlier architecture idea does mHC extend?" asks for an idea, which the
 abstract states in a sentence ("studies exemplified by Hyper-Connections (HC) have extended the ... residual
 connection paradigm"), not for a named thing near "architecture" (round 21, fresh31: "The abstracts do not say.")."""
-_AUXILIARY = set("""was were is are did does do has have had can could would will should may might in on for
-of by with from to at during""".split())
+_PREPOSITIONS = frozenset("in on for of by with from to at during".split())
+_VERB_AUXILIARY = frozenset("was were is are did does do has have had can could would will should may might".split())
+_AUXILIARY = _VERB_AUXILIARY | _PREPOSITIONS
+_CLAUSE_END = re.compile(r"[,;:?.!]$|^(?:that|which|who|whose|so|while|because|whereas|and)$", re.I)
+
+
+def _auxiliary_in_clause(words: Sequence[str]) -> bool:
+    """An auxiliary verb (`_VERB_AUXILIARY`) among `words` before their clause ends (a stop or comma, or "that",
+    "which", "so", "and", ...): "... did they use?" has one, "... drops the block model's independence by using
+    Hawkes processes, so it can ..." has none before its comma."""
+    for w in words:
+        if w.casefold().strip(",;:?.!") in _VERB_AUXILIARY:
+            return True
+        if _CLAUSE_END.search(w):
+            return False
+    return False
 
 
 _OPENER = re.compile(r"^\s*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,.;:!]\s+|(?:ok(?:ay)?|so|and|now|well|then|also|but|"
@@ -485,6 +499,12 @@ def question_kind(question: str) -> str:
             after = after[1:]  # "which model families did they analyse?": a word before the auxiliary ends the noun
         if after and after[0].casefold() not in _AUXILIARY:
             return "which"  # "papers" unless the question names the paper (then "entity")
+        if after and after[0].casefold() in _PREPOSITIONS and not _auxiliary_in_clause(after[1:]):
+            # "Which model for continuous-time network event data drops the block model's independence ...?": a phrase
+            # modifying the noun, then a verb of its own (no auxiliary before the clause ends), as "Which benchmark
+            # pipeline generates tasks?"; "Which benchmarks for code generation did they use?" asks for names (airas
+            # development files: "the abstracts do not say" for the paper the question describes)
+            return "which"
         return "entity"
     if _DEFINITION_Q.search(q):
         return "definition"
@@ -853,6 +873,10 @@ PARAPHRASES = (
     (r"\bleft[- ]to[- ]right\b|\bin\s+(?:a\s+)?(?:fixed\s+)?order\b(?!\s+to\b)|\bone\s+token\s+at\s+a\s+time\b|"
      r"\btoken[- ]by[- ]token\b", "sequential sequentially ordering"),
     (r"\baccura(?:cy|cies|te)\b", "accuracy pass@1 pass@k exact-match success"),
+    (r"\b(?:cut(?:s|ting)?(?![\w-])|slash(?:es|ed|ing)?|trim(?:s|med|ming)?|shav(?:e|es|ed|ing))\b",
+     "reduce reduces reduced reducing reduction fewer less lower decrease"),
+    (r"\b(?:re-?writ\w*|re-?word\w*|paraphras\w*|rephras\w*)\b", "rephrase rephrasing rephrasings rephraser rewrite "
+     "rewriting paraphrase paraphrasing"),
 )
 """Concepts a question asks in other words than an abstract states them, for `focus_stems` and
 `relevance.asked_object_stated` (as `SPEED_STATED` and `MEMORY_STATED` for speed and memory): cost ("how do they keep
@@ -864,7 +888,10 @@ benchmarks of code generation: "does it help on coding too?" against "... genera
 HumanEval, ..., EvalPlus"), removal ("can it be used to get rid of toxic documents?" against "... for flagging and
 removing toxic documents": three development conversations, round 23), generation order ("does it mostly generate
 left to right?" against "DiffuSearch predominantly follows sequential ordering": chats fresh37), accuracy ("and what
-happens to accuracy?" against "PLAINTAIN improves pass@1 by roughly 6%": chats fresh38). MiniLM ranks those
+happens to accuracy?" against "PLAINTAIN improves pass@1 by roughly 6%": chats fresh38), reduction ("anything on cutting
+training steps with a new optimizer?" against "a 21.74% reduction in training steps": chats fresh40, refused as "no
+paper mentions 'cutting'"), rewording ("work on rewriting web text for pretraining?" against "rephrasings of
+pretraining data": refused as "no paper mentions 'rewriting'"). MiniLM ranks those
 sentences below the abstract's introduction (round 21: fresh30's conversations asked the first four, a new user's trial
 the fifth)."""
 _PARAPHRASES = [(re.compile(asked, re.I), words) for asked, words in PARAPHRASES]
@@ -1125,8 +1152,12 @@ incur?"): a number when the abstract states one ("4.7% additional compute overhe
 
 
 _WORD_QUANTITY = re.compile(r"\b(?:an?\s+|several\s+|\w+\s+)?orders?\s+of\s+magnitude\b|\b(?:twice|doubl(?:e[sd]?|ing)|"
-                            r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b", re.I)
-"""A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold")."""
+                            r"tripl(?:e[sd]?|ing)|halv(?:e[sd]?|ing))\b|\b(?:two|three|four|five|ten)-?fold\b"
+                            r"|\b(?:a|one|two|three)[\s-]+(?:half|third|quarter|fifth|tenth)s?\s+of\b"
+                            r"|\bhalf\s+(?:of\s+)?the\b", re.I)
+"""A quantity written in words ("orders of magnitude more efficient", "doubling the gains", "two-fold"), a fraction
+of something too ("while using less than a quarter of the decoder layers", not "a third party": airas development
+files, "what fraction of the decoder layers does it need?" answered "the abstracts do not say")."""
 
 
 def states_quantity(sentence: str, count_asked: bool = False) -> bool:
@@ -1155,10 +1186,9 @@ def defined_acronyms(sentence: str) -> list[str]:
     """The acronyms `sentence` defines by a capitalised long form, as a method's name is written ("Group Relative Policy
     Optimization (GRPO)"; not a field's "reinforcement learning (RL)"; Schwartz and Hearst's reading,
     `text.defined_expansions`)."""
-    from assistant.relevance import _PAREN_ACRONYM
-    from assistant.text import defined_expansions
+    from assistant.text import PAREN_ACRONYM, defined_expansions
 
-    return [a for a in dict.fromkeys(_PAREN_ACRONYM.findall(fold(sentence)))
+    return [a for a in dict.fromkeys(PAREN_ACRONYM.findall(fold(sentence)))
             if any(f[:1].isupper() for f in defined_expansions(a, sentence))]
 
 
@@ -1866,7 +1896,7 @@ _NAMED_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][\w-]*(?:[A-Z][\w-]*|\d[\w-]*),\s
                            r"(?:[A-Za-z][\w-]*\s+){0,2}$")
 """An appositive naming the thing before its indefinite noun: "we train ALIVE-Coder, a model achieving ..." (a
 name-like word, with a capital inside or a digit, then a comma)."""
-_VERB_AUXILIARY = frozenset("was were is are did does do has have had can could would will should may might".split())
+_DETERMINERS = frozenset("a an the its their some no one two several many".split())
 _NOT_AN_INSTANCE = frozenset("""paper papers work works study studies article articles method methods approach
 approaches technique techniques one ones kind kinds type types sort way ways part parts of is are was were does do
 did can could has have had""".split())
@@ -1892,8 +1922,13 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
         # the noun phrase up to its verb: "which alignment benchmarks exactly were ..." asks for the object of a
         # clause; "Which benchmark pipeline uses LLMs to ...?" has a verb of its own, so a paper is asked for
         words = re.findall(r"[\w-]+|[?.!;:,]", fold(question)[m.start("noun"):].casefold())
-        run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w.isalpha(), words[:4]))
-        if len(run) == len(words[:4]) and len(words) > len(run):
+        # (a hyphenated word is a word of the phrase: "Which algorithm handles continuous-control RL tasks ...?" has a
+        # verb of its own; "has" before an article is one too: "Which tuning loop has a vision-language model sample
+        # ...?"; airas development files: "the abstracts do not say" for the paper described)
+        run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w.replace("-", "").isalpha(), words[:4]))
+        rest = words[len(run):]
+        if len(run) == len(words[:4]) and len(words) > len(run) or (
+                len(rest) > 1 and rest[0] in ("has", "have", "had") and rest[1] in _DETERMINERS):
             continue
         for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
             written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
@@ -2485,6 +2520,34 @@ class ExtractiveSynthesizer:
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, with_covering(chosen) if chosen or covering else chosen
 
+    def _not_stated(self, question: str, sources: Sequence[Source], embedder: Embedder | None) -> str:
+        """`assistant.prompts.CANNOT_ANSWER`, followed, when the question describes the paper it asks about without
+        naming it, by that paper (the first source: the gate's best) and the sentence saying what it proposes:
+        "The abstracts do not say. The paper the question describes is Prioritized Soft Q-Decomposition for
+        Lexicographic Reinforcement Learning [1]: "In this work, we propose ..."" (a paper without a name: 'begins
+        "Preference-based reinforcement learning (RL) is a key…" [1]'). A reader learns which paper was read for the
+        answer and can check it (airas development files, round 26: 12 known items answered "The abstracts do not
+        say." citing nothing, the paper found). Unchanged when the question names a paper (a follow-up's rewrite
+        names it) or asks for several."""
+        from assistant.prompts import CANNOT_ANSWER
+        from assistant.relevance import matched_names, sentence_vectors
+
+        if not sources or asks_several(question):
+            return CANNOT_ANSWER
+        # a name pointing at a paper as `_pick` reads it: its title's name ("NorMuon"), not a part of it ("KV"); or the
+        # paper's name as the answer would write it ("Was Engine tested on a 7B model?")
+        if any(nm in matched_names(nm, s.paper.title) for s in sources for nm in name_tokens(fold(question))) or any(
+                named_by_expansion(question, s.paper) or mentions(question, s.paper.display_name) for s in sources):
+            return CANNOT_ANSWER
+        top = sources[0]
+        proposal = next((sent for sent in sentence_vectors(top.paper, self._embedder_for(embedder))[0]
+                         if proposes(sent)), None)
+        name = plain(top.paper.display_name)
+        # a paper without a name by its opening words, as a chat's rewrite refers to it
+        which = f'begins "{name}"' if top.paper.title_is_derived and name.endswith("…") else f"is {name}"
+        said = f': "{_OWN_REFERENCES.sub("", plain(proposal)).strip()}"' if proposal else "."
+        return f"{CANNOT_ANSWER} The paper the question describes {which} [{top.n}]{said}"
+
     max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
     max_domain_sentences = 2  # at most this many sentences naming the domain a yes/no question asks about
 
@@ -2568,7 +2631,7 @@ class ExtractiveSynthesizer:
             # second said to be unstated (it had been "The abstracts do not say." for the whole question)
             asked, unstated = parts
             text = self.synthesize(asked, sources, embedder)
-            if text != CANNOT_ANSWER:
+            if not text.startswith(CANNOT_ANSWER):
                 said = [re.sub(r"^(?:and|also|so|but|plus)\W+", "", c.strip(" ?"), flags=re.I) for c in unstated]
                 said = [re.sub(r"^(?:Which|What|Who|How|Where|When|Did|Does|Do|Is|Are|Was|Were)\b",
                                lambda m: m.group(0).lower(), c) for c in said]  # a name keeps its capital
@@ -2578,7 +2641,7 @@ class ExtractiveSynthesizer:
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
                            for unstated in (unstated_number, unstated_requirement, unnamed_instance)):
-            return CANNOT_ANSWER
+            return self._not_stated(question, sources, embedder)
         kind, picked = self._pick(question, sources, embedder)
         if picked and kind != "papers":
             picked = self._each_clause(question, picked, sources, embedder)
@@ -2599,7 +2662,7 @@ class ExtractiveSynthesizer:
             if said:
                 return f"{CANNOT_ANSWER} The abstract says only: {_OWN_REFERENCES.sub('', plain(said)).rstrip('.')} [{top.n}]."
         if not picked:
-            return CANNOT_ANSWER
+            return self._not_stated(question, sources, embedder)
         parts = []
         for n, sent, _, title in picked:
             body = _OWN_REFERENCES.sub("", plain(sent)).rstrip()

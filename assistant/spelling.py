@@ -118,11 +118,14 @@ def corrected(question: str, papers: Sequence, bm25) -> str:
 
 CHAT_SPELLINGS = {"wich": "which", "whic": "which", "wat": "what", "wut": "what", "waht": "what", "whta": "what",
                   "hw": "how", "u": "you", "ur": "your", "tho": "though", "thru": "through", "abt": "about",
-                  "pls": "please", "plz": "please"}
+                  "pls": "please", "plz": "please", "whats": "what's", "hows": "how's", "wheres": "where's",
+                  "whos": "who's", "thats": "that's", "doesnt": "doesn't", "dont": "don't", "didnt": "didn't",
+                  "isnt": "isn't", "arent": "aren't", "cant": "can't"}
 """Chat spellings of English function words ("wich base model did they use", "wat does it use", "do u have papers
 on ..."): a closed class, written so by people typing fast (the development conversations), and too short for
-`corrections` (`MIN_LENGTH`). Lower case only: "U" may be a name. Contractions without their apostrophe ("whats",
-"doesnt") are read as they are already."""
+`corrections` (`MIN_LENGTH`). Lower case only: "U" may be a name. Contractions typed without their apostrophe get it
+back ("whats the speedup": chats fresh40, "whats" was read as a topic word, so the follow-up was taken as a new
+question and answered from another paper); not "its", "wont", "well", which are words of their own."""
 FIELD_ABBREVIATIONS = {"lr": "learning rate", "lrs": "learning rates", "bs": "batch size", "hparams": "hyperparameters",
                        "hparam": "hyperparameter", "hyperparams": "hyperparameters", "hyperparam": "hyperparameter",
                        "wd": "weight decay", "ckpt": "checkpoint", "ckpts": "checkpoints"}

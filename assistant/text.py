@@ -94,6 +94,10 @@ def _long_form(short: str, before: str) -> str | None:
     return before[start:].strip() or None
 
 
+PAREN_ACRONYM = re.compile(r"\(\s*([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)\s*\)")
+"""An acronym in brackets ("(GRPO)", "(PT-MoE)"), as an abstract defines one after its long form."""
+
+
 def defined_expansions(name: str, abstract: str) -> list[str]:
     """What `abstract` says `name` stands for, as it defines the abbreviation: "Probabilistic Conflict Resolution
     (PCR)", "alignment-aware decoding (AAD)", and the other way round, "NorMuon (Neuron-wise Normalized Muon)"

@@ -895,7 +895,7 @@ def _converse(bundled_store, settings, turns):
     (["Is there a paper on converting LLMs into spiking neural networks?", "how big is the accuracy hit"],
      "how big is the accuracy hit (ANN-to-SNN)", "ANN-to-SNN", "1%"),
     (["masked diffusion with tree search for infilling order?", "do more simulations help or whats the key knob"],
-     "do more simulations help or whats the key knob (DiffuSearch)", "DiffuSearch", "exploration constants"),
+     "do more simulations help or what's the key knob (DiffuSearch)", "DiffuSearch", "exploration constants"),
     # a "What about ..." describing a new topic and asking for papers on it is searched as it is
     (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
       "What about widening the residual stream with hyper-connections, is there anything on that?"],
@@ -1397,9 +1397,11 @@ def test_a_terse_question_off_the_topic_does_not_go_on_about_the_paper_under_dis
     about NorMuon and answered with its sentences: a topic the collection lacks (`Judgement.lacked`)."""
     from assistant.prompts import NO_RELEVANT_PAPER
 
+    from assistant.spelling import chat_spelled
+
     last = _converse(bundled_store, settings, ["What is NorMuon?", question])
     assert last.text == NO_RELEVANT_PAPER and last.citations == (), last.text
-    assert last.standalone_question == question
+    assert last.standalone_question == chat_spelled(question)  # "whats" is read as "what's"
 
 
 @pytest.mark.integration
@@ -1620,3 +1622,56 @@ def test_it_after_a_one_paper_answer_to_which_of_them_is_that_paper(bundled_stor
         "What gain does it report?"])
     assert last.standalone_question == "What gain does EAPO report?"
     assert [c.paper.title for c in last.citations] == ["EAPO"], last.text
+
+
+@pytest.mark.parametrize("question, follow_up", [
+    # chats fresh40 (round 26): each was read as a new question and answered from another paper
+    ("whats the gain", True),  # "whats" typed without its apostrophe is no topic word
+    ("how do humans compare", True),  # a comparison with its second term left out
+    ("how does GRPO fare?", True),
+    ("How does STAR-KV compare with WinQ?", False),  # both terms given
+    ("Which papers compare optimizers for LLM pretraining?", False),
+])
+def test_a_follow_up_typed_fast_or_comparing_with_what_was_discussed_needs_history(question, follow_up):
+    from assistant.answering import needs_history
+    from assistant.spelling import chat_spelled
+
+    assert needs_history(chat_spelled(question)) is follow_up
+
+
+@pytest.mark.parametrize("question, beside", [
+    ("whats the other pretraining data paper in here?", True),  # "the other" with a topic: another paper
+    ("Any other work on KV cache compression?", True),
+    ("Does the other one need retraining?", False),  # of two: the other of those discussed, not a search
+    ("Compare the other two papers.", False),
+])
+def test_the_other_paper_on_a_topic_looks_beyond_the_paper_just_given(question, beside):
+    from assistant.answering import _ANOTHER
+
+    assert bool(_ANOTHER.search(question)) is beside
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("turns, cited", [
+    # written for round 26's kinds (chats fresh40: RePro given again; STAR-KV's speed-up for WinQ's question)
+    (["Is there work on rewriting web text to make better pretraining data?",
+      "whats the other pretraining data paper in here?"], "OPUS"),
+    (["why does quantization-aware training converge so slowly? any paper?", "whats the speedup"], "WinQ"),
+    (["Is there a benchmark of abstract reasoning that compares LLMs with people?", "how do humans compare"],
+     "A$^2$RBench"),
+])
+def test_a_follow_up_typed_fast_stays_with_the_paper_under_discussion(bundled_store, settings, turns, cited):
+    last = _converse(bundled_store, settings, turns)
+    assert [c.paper.title for c in last.citations] == [cited], (last.standalone_question, last.text)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, cited", [
+    # chats fresh40 (round 26): "cutting" no abstract writes; NorMuon states "a 21.74% reduction in training steps"
+    ("any paper on cutting the number of training steps with a new optimizer?", "NorMuon"),
+    # "rewriting" against RePro's "rephrasings of pretraining data" (refused: "no paper mentions 'rewriting'")
+    ("Is there work on rewriting web text to make better pretraining data?", "RePro"),
+])
+def test_a_concept_asked_in_other_words_than_the_abstracts_finds_its_paper(bundled_store, settings, question, cited):
+    obj = _extractive(bundled_store, settings, question)
+    assert [c["title"] for c in obj["citations"]] == [cited], obj["answer"]

@@ -2104,3 +2104,98 @@ def test_accuracy_asked_is_answered_by_pass_at_1(bundled_store, settings):
     abstract states "improves pass@1 by roughly 6%"."""
     obj = _extractive(bundled_store, settings, "and what happens to accuracy? (PLAINTAIN)")
     assert "pass@1 by roughly 6%" in obj["answer"], obj["answer"]
+
+
+def _airas_paper(where: str, title: str):
+    """The airas record of `where` ("iclr/2020") whose title starts with `title`, as ingest reads it."""
+    from assistant.store.ingest import IngestReport, read_papers
+    from tests.conftest import AIRAS_DIR
+
+    venue, year = where.split("/")
+    return next(p for p in read_papers([AIRAS_DIR / venue / f"{year}.json"], IngestReport())
+                if p.title.startswith(title))
+
+
+@pytest.mark.parametrize("question, kind", [
+    # the noun, a phrase after it, then a verb of its own: which paper (airas development files, round 26)
+    ("Which optimizer for physics-informed networks rescales every parameter's update?", "which"),
+    ("Which model of relational events in continuous time couples node pairs through Hawkes processes, so it can "
+     "reproduce triangles?", "which"),
+    # an auxiliary before the clause ends: the names are asked
+    ("Which benchmarks for code generation did they evaluate on?", "entity"),
+    ("Which datasets from the Open LLM Leaderboard were used?", "entity"),
+])
+def test_a_which_question_whose_noun_phrase_has_its_own_verb_asks_for_a_paper(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+def test_a_subject_question_does_not_ask_for_an_unnamed_instance():
+    from assistant.extractive import unnamed_instance
+
+    abstract = ("We propose an algorithm that decomposes soft Q-functions into subtasks. Our interactive loop has a "
+                "model sample rationales. The matrices are projected onto a specific manifold.")
+    # "handles" and "has a" are the verbs of the thing asked: the paper is asked for, not which algorithm it uses
+    assert unnamed_instance("Which algorithm handles continuous-control tasks made of prioritized subtasks?",
+                            abstract) is None
+    assert unnamed_instance("Which interactive loop has a model sample rationales for a human critic?",
+                            abstract) is None
+    # asked of the paper ("does X project onto"): the abstract does not say which manifold
+    assert unnamed_instance("Exactly which manifold does the method project the matrices onto?", abstract) \
+        == "manifold"
+
+
+@pytest.mark.parametrize("sentence, quantity", [
+    ("Our approach matches the baseline while using less than a quarter of the decoder layers.", True),
+    ("It needs two thirds of the compute and half the memory.", True),
+    ("A third party evaluates the model.", False),  # no fraction of anything
+])
+def test_a_fraction_in_words_states_a_quantity(sentence, quantity):
+    from assistant.extractive import states_quantity
+
+    assert states_quantity(sentence) is quantity
+
+
+def test_how_many_authors_asks_for_the_authors():
+    from assistant.extractive import detail_asked
+
+    assert detail_asked("How many authors wrote the paper on neuron-wise normalized Muon?") == "authors"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("where, title, question, said", [
+    # questions written for round 26's kinds (airas development files: "The abstracts do not say.", nothing cited)
+    ("icml/2023", "MultiAdam", "Which optimizer for PINNs rescales each parameter's update so that the PDE loss and "
+     "the boundary loss stay balanced?", "MultiAdam"),
+    ("iclr/2024", "Prioritized Soft Q-Decomposition", "Which algorithm solves lexicographic multi-objective "
+     "continuous-control tasks by decomposing soft Q-functions into subtask solutions?", "Prioritized Soft"),
+    ("iclr/2020", "Depth-Adaptive Transformer", "The transformer that varies its decoder depth per sequence: what "
+     "fraction of the decoder layers does it need on IWSLT?", "a quarter of the decoder layers"),
+])
+def test_a_known_item_asked_by_its_verb_or_a_fraction_is_answered_from_its_paper(bundled_store, settings, where,
+                                                                                  title, question, said):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.prompts import CANNOT_ANSWER
+
+    paper = _airas_paper(where, title)
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], bundled_store.embedder)
+    assert not text.startswith(CANNOT_ANSWER) and said in text and "[1]" in text, text
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, named", [
+    ("What GPUs did the paper that searches over the unmasking order of masked diffusion models train on?",
+     "DiffuSearch"),
+    ("Which license is the low-rank KV cache compression method released under?", "STAR-KV"),
+    ("What license is STAR-KV released under?", None),  # the user named the paper: nothing to add
+])
+def test_a_detail_no_abstract_states_names_the_paper_the_question_describes(bundled_store, settings, question, named):
+    obj = _extractive(bundled_store, settings, question)
+    if named is None:
+        assert obj["answer"] == "The abstracts do not say." and not obj["citations"], obj["answer"]
+    else:
+        said = f"The abstracts do not say. The paper the question describes is {named} [1]"
+        assert obj["answer"].startswith(said), obj["answer"]
+        assert len(obj["citations"]) == 1 and named in obj["citations"][0]["title"], obj["citations"]

@@ -2522,8 +2522,9 @@ class ExtractiveSynthesizer:
 
     def _not_stated(self, question: str, sources: Sequence[Source], embedder: Embedder | None) -> str:
         """`assistant.prompts.CANNOT_ANSWER`, followed, when the question describes the paper it asks about without
-        naming it, by that paper (the first source: the gate's best) and the sentence saying what it proposes:
-        "The abstracts do not say. The paper the question describes is Prioritized Soft Q-Decomposition for
+        naming it (or a follow-up asks of the paper under discussion without naming it), by that paper (the first
+        source: the gate's best) and the sentence saying what it proposes:
+        "The abstracts do not say. The paper asked about is Prioritized Soft Q-Decomposition for
         Lexicographic Reinforcement Learning [1]: "In this work, we propose ..."" (a paper without a name: 'begins
         "Preference-based reinforcement learning (RL) is a key…" [1]'). A reader learns which paper was read for the
         answer and can check it (airas development files, round 26: 12 known items answered "The abstracts do not
@@ -2546,7 +2547,7 @@ class ExtractiveSynthesizer:
         # a paper without a name by its opening words, as a chat's rewrite refers to it
         which = f'begins "{name}"' if top.paper.title_is_derived and name.endswith("…") else f"is {name}"
         said = f': "{_OWN_REFERENCES.sub("", plain(proposal)).strip()}"' if proposal else "."
-        return f"{CANNOT_ANSWER} The paper the question describes {which} [{top.n}]{said}"
+        return f"{CANNOT_ANSWER} The paper asked about {which} [{top.n}]{said}"
 
     max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
     max_domain_sentences = 2  # at most this many sentences naming the domain a yes/no question asks about

@@ -2196,6 +2196,6 @@ def test_a_detail_no_abstract_states_names_the_paper_the_question_describes(bund
     if named is None:
         assert obj["answer"] == "The abstracts do not say." and not obj["citations"], obj["answer"]
     else:
-        said = f"The abstracts do not say. The paper the question describes is {named} [1]"
+        said = f"The abstracts do not say. The paper asked about is {named} [1]"
         assert obj["answer"].startswith(said), obj["answer"]
         assert len(obj["citations"]) == 1 and named in obj["citations"][0]["title"], obj["citations"]

@@ -779,6 +779,26 @@ def test_ask_prints_answer_sources_and_backend(bundled_store, tmp_path):
     assert obj["backend"] == "extractive"
 
 
+@pytest.mark.integration
+def test_ask_lists_the_paper_a_not_stated_answer_cites_and_nothing_after_a_refusal(bundled_store, tmp_path):
+    """A new user's trial (round 26): "The abstracts do not say. The paper asked about is DiffuSearch [1]: ..." was
+    printed with no source for its [1]."""
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["ask", "--llm", "extractive", "Which license is the low-rank KV cache compression "
+                                 "method released under?"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("The abstracts do not say. The paper asked about is STAR-KV [1]"), out
+    assert "Sources:" in out and "[1] STAR-KV" in out and "Also retrieved" not in out, out
+    result = runner.invoke(app, ["ask", "--llm", "extractive", "Is there a paper on speculative decoding?"])
+    assert result.exit_code == 0 and result.stdout.startswith("No paper in the collection"), result.output
+    assert "Sources:" not in result.stdout and "Also retrieved" not in result.stdout, result.stdout
+
+
 def test_ask_with_an_empty_question_is_one_line_error():
     from typer.testing import CliRunner
 

@@ -539,6 +539,11 @@ def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for()
     assert asked_as_detail("Does the low-rank KV cache method beat KIVI-2?", ["KIVI-2"])
     assert asked_as_detail("did it run on real neuromorphic chips like Loihi?", ["Loihi"])  # an example of the asked
     assert asked_as_detail("was it run on chips such as Loihi or TrueNorth?", ["Loihi", "TrueNorth"])
+    # what it was trained on or works with (a new user's trial, round 26: refused as "no paper mentions TPUs")
+    assert asked_as_detail("Was the interleaved reasoning paper trained on TPUs?", ["TPUs"])
+    assert asked_as_detail("does the kv cache one work with vLLM?", ["vLLM"])
+    assert not asked_as_detail("Is there a paper that runs LLMs on TPUs?", ["TPUs"])  # a search
+    assert not asked_as_detail("Find work on RLVR for math reasoning.", ["RLVR"])  # "work on": a search (airas fresh11)
     assert not asked_as_detail("Is there a paper on chips like Loihi?", ["Loihi"])  # a search
     assert not asked_as_detail("What is SparseGPT?", ["SparseGPT"])  # the name is the subject
     assert not asked_as_detail("Is there a paper that beats SparseGPT?", ["SparseGPT"])  # a search: names which
@@ -554,6 +559,9 @@ def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for()
     ("Does the low-rank KV cache compression method beat KIVI-2?", "STAR-KV", "KIVI-2"),
     # chats fresh37 (round 25): refused as "no paper mentions Loihi"
     ("did the spiking LLM conversion work run on real neuromorphic chips like Loihi?", "ANN-to-SNN", "Loihi"),
+    # a new user's trial (round 26): refused as "no paper mentions TPUs / vLLM"
+    ("Was the interleaved reasoning paper trained on TPUs?", "PLAINTAIN", "TPUs"),
+    ("does the kv cache one work with vLLM?", "STAR-KV", "vLLM"),
 ])
 def test_a_name_no_abstract_mentions_asked_of_a_described_paper_is_not_said(bundled_store, settings, question, paper,
                                                                            name):

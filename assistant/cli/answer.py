@@ -53,7 +53,9 @@ def print_answer(events, question: str, backend) -> bool:
     """Stream `events` to the terminal: the text as it comes, then the cited papers under "Sources:"
     and the other papers given to the backend under "Also retrieved (not cited):", each with its
     relevance figures, then one line naming the backend. After a refusal nothing follows the answer
-    but the backend line (the reason goes to stderr). Returns False when the answer failed.
+    but the backend line (the reason goes to stderr), unless it cites the paper asked about ("The abstracts do not
+    say. The paper asked about is STAR-KV [1]: ..."): then that paper under "Sources:". Returns False when the answer
+    failed.
 
     The text is shown delta by delta; everything after it comes from the folded `assistant.events.Answer`."""
     from rich.console import Console
@@ -89,14 +91,15 @@ def print_answer(events, question: str, backend) -> bool:
     out.write("\n")
     out.flush()
     finished = Text(f"answered by {result.backend} ({result.model}) in {result.seconds:.1f} s", style="dim")
-    if result.refused or not result.sources:
+    cited = {c.n for c in result.citations}
+    if not result.sources or (result.refused and not cited):
         for x in result.notes:
             err.print(Text(f"note: {printable(x)}", style="dim"))
         err.print(finished)
         return True
-    cited = {c.n for c in result.citations}
     used = [s for s in result.sources if s.n in cited]
-    others = [s for s in result.sources if s.n not in cited]
+    # "The abstracts do not say. The paper asked about is STAR-KV [1]: ...": the paper it cites, not the others
+    others = [] if result.refused else [s for s in result.sources if s.n not in cited]
     if used:
         console.print()
         console.print(Text("Sources:", style="bold"))

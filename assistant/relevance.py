@@ -2136,10 +2136,10 @@ _AMONG_CUE = (r"(?:among|including|include[sd]?|tested|test|evaluated?|evaluates
               # an example of what is asked ("real neuromorphic chips like Loihi": chats fresh37, refused as "no paper
               # mentions Loihi" while the spiking-conversion paper is the one asked about)
               r"like|such\s+as|e\.?g\.?,?|for\s+(?:example|instance),?|"
-              # what the paper was run, trained or deployed on or works with ("Did the spiking LLM paper run on Loihi
-              # chips?", "does the kv cache one work with vLLM?": a new user's trial, round 26, refused as "no paper
-              # mentions Loihi")
-              # ("work on ..." is the noun of a search: "Find work on RLVR ...", airas fresh11)
+              # what the paper was run, trained or deployed on or works with ("Was the interleaved reasoning paper
+              # trained on TPUs?", "does the kv cache one work with vLLM?": a new user's trial, round 26, refused as
+              # "no paper mentions TPUs"); "work on ..." is the noun of a search ("Find work on RLVR ...": airas
+              # fresh11)
               r"(?:run|runs|ran|trained|train|deployed|deploy|implemented|served)\s+(?:on|with|in|using|under)|"
               r"(?:works?|worked|compatible)\s+with)\s+(?:the\s+)?")
 _AMONG_AFTER = r"\s+(?:among\s+(?:them|those|these)|one\s+of\s+(?:them|those|these)|included|part\s+of)"

@@ -1981,6 +1981,23 @@ def _with_added(picked: list[tuple], added: list[tuple], sentences: Sequence[str
     return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
 
 
+def question_names(question: str, sources: Sequence[Source]) -> tuple[list[str], list[str], list[str]]:
+    """``(names, used, pointers)`` of `question` against the papers of `sources`: its name tokens
+    (`text.name_tokens`), those some source's abstract mentions, and those pointing at a paper (its title's name:
+    "NorMuon"; not a part of one: "KV" of "STAR-KV"), with the acronyms the question spells out
+    (`text.named_by_expansion`: "... to test Probabilistic Conflict Resolution?" names PCR) in all three. Names that
+    point at a paper are not what is asked about; other names ("... save over AdamW?") are content words."""
+    from assistant.relevance import matched_names
+
+    names = name_tokens(fold(question))
+    used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
+    pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
+    for nm in (nm for s in sources for nm in named_by_expansion(question, s.paper)):
+        if nm not in pointers:
+            names, used, pointers = [*names, nm], [*used, nm], [*pointers, nm]
+    return names, used, pointers
+
+
 class ExtractiveSynthesizer:
     """The ``extractive`` answerer: no LLM, an answer synthesizer. `synthesize(question, sources,
     embedder)` answers with sentences of the given abstracts, chosen by the question's kind (the
@@ -2170,14 +2187,7 @@ class ExtractiveSynthesizer:
         embedder = self._embedder_for(embedder)
         if not sources:
             return "none", []
-        names = name_tokens(fold(question))
-        used = [nm for nm in names if any(nm in matched_names(nm, s.paper.document) for s in sources)]
-        # Names that point at a paper (its display name: "NorMuon") are not what is asked about; other
-        # names ("... save over AdamW?") are content words like any other.
-        pointers = [nm for nm in used if any(nm in matched_names(nm, s.paper.title) for s in sources)]
-        for nm in (nm for s in sources for nm in named_by_expansion(question, s.paper)):
-            if nm not in pointers:  # "... to test Probabilistic Conflict Resolution?" names PCR
-                names, used, pointers = [*names, nm], [*used, nm], [*pointers, nm]
+        names, used, pointers = question_names(question, sources)
         focus = focus_stems(question, pointers)
         kind = question_kind(question)
         if kind == "which":
@@ -2520,7 +2530,7 @@ class ExtractiveSynthesizer:
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, with_covering(chosen) if chosen or covering else chosen
 
-    def _not_stated(self, question: str, sources: Sequence[Source], embedder: Embedder | None) -> str:
+    def _not_stated(self, question: str, sources: Sequence[Source]) -> str:
         """`assistant.prompts.CANNOT_ANSWER`, followed, when the question describes the paper it asks about without
         naming it (or a follow-up asks of the paper under discussion without naming it), by that paper (the first
         source: the gate's best) and the sentence saying what it proposes:
@@ -2531,18 +2541,16 @@ class ExtractiveSynthesizer:
         say." citing nothing, the paper found). Unchanged when the question names a paper (a follow-up's rewrite
         names it) or asks for several."""
         from assistant.prompts import CANNOT_ANSWER
-        from assistant.relevance import matched_names, sentence_vectors
+        from assistant.text import split_sentences
 
         if not sources or asks_several(question):
             return CANNOT_ANSWER
-        # a name pointing at a paper as `_pick` reads it: its title's name ("NorMuon"), not a part of it ("KV"); or the
+        # a name pointing at a paper as `_pick` reads it (its title's name "NorMuon", not a part of it "KV"), or the
         # paper's name as the answer would write it ("Was Engine tested on a 7B model?")
-        if any(nm in matched_names(nm, s.paper.title) for s in sources for nm in name_tokens(fold(question))) or any(
-                named_by_expansion(question, s.paper) or mentions(question, s.paper.display_name) for s in sources):
+        if question_names(question, sources)[2] or any(mentions(question, s.paper.display_name) for s in sources):
             return CANNOT_ANSWER
         top = sources[0]
-        proposal = next((sent for sent in sentence_vectors(top.paper, self._embedder_for(embedder))[0]
-                         if proposes(sent)), None)
+        proposal = next((sent for sent in split_sentences(top.paper.abstract) if proposes(sent)), None)
         name = plain(top.paper.display_name)
         # a paper without a name by its opening words, as a chat's rewrite refers to it
         which = f'begins "{name}"' if top.paper.title_is_derived and name.endswith("…") else f"is {name}"
@@ -2642,7 +2650,7 @@ class ExtractiveSynthesizer:
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
                            for unstated in (unstated_number, unstated_requirement, unnamed_instance)):
-            return self._not_stated(question, sources, embedder)
+            return self._not_stated(question, sources)
         kind, picked = self._pick(question, sources, embedder)
         if picked and kind != "papers":
             picked = self._each_clause(question, picked, sources, embedder)
@@ -2663,7 +2671,7 @@ class ExtractiveSynthesizer:
             if said:
                 return f"{CANNOT_ANSWER} The abstract says only: {_OWN_REFERENCES.sub('', plain(said)).rstrip('.')} [{top.n}]."
         if not picked:
-            return self._not_stated(question, sources, embedder)
+            return self._not_stated(question, sources)
         parts = []
         for n, sent, _, title in picked:
             body = _OWN_REFERENCES.sub("", plain(sent)).rstrip()

@@ -196,11 +196,11 @@ SCALE_SLOPE = 0.103
 refused 0.052, out-of-collection refused 0.97 (most by `unknown_words`); at 0.48 0.061 and 1.00; at
 0.52 0.061 and 1.00 (the six features without ``uncovered``, refit: 0.070 and 1.00 at 0.48). 0.48
 refuses every out-of-collection question at the fewest known items refused. Measured again in round 26 on all 34
-airas development files (1185 questions, 290 out of collection; the gate's decision simulated from evidence dumps,
-`benchmarks.answers_dev --dump`): the known item judged relevant and first 0.936 at 0.48, 0.943 at 0.44 and 0.951 at
-0.40, out-of-collection refused 0.917, 0.910 and 0.876 (0.44: 6 known items gained, 2 such questions answered;
-0.40: 13 and 12), so the slope stays; accepting below 0.48 a best paper far ahead of the second (relevance at least
-0.38, 0.18 above the next) gained 7 and answered one more."""
+airas development files (1185 questions, 290 out of collection; the gate's decision simulated by
+`benchmarks.gate_sweep` from evidence dumps, `benchmarks.answers_dev --dump`): the known item judged relevant and
+first 0.936 at 0.48, 0.943 at 0.44 and 0.951 at 0.40, out-of-collection refused 0.917, 0.910 and 0.876 (0.44: 6
+known items gained, 2 such questions answered; 0.40: 13 and 12), so the slope stays; accepting below 0.48 a best
+paper far ahead of the second (relevance at least 0.38, 0.18 above the next) gained 7 and answered one more."""
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")

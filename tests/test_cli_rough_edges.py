@@ -245,6 +245,20 @@ def test_ingest_refuses_files_that_are_not_abstracts_and_keeps_the_others(fake_s
     assert fake_store.count() == 19 and {p.source for p in fake_store.papers()} == {ICML_FILE.name}
 
 
+def test_ingest_of_one_unreadable_file_does_not_speak_of_others(fake_store, monkeypatch, tmp_path):
+    """A lone file that is not a list of abstracts: its error line says it is skipped, and not that "the others are
+    kept" when there are none (a new user's trial, round 26); exit 1, nothing added."""
+    monkeypatch.setattr("assistant.cli.collection.open_store", lambda s, load_default=True: fake_store)
+    lone = tmp_path / "paper.pdf"
+    lone.write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    res = run("ingest", str(lone))
+    assert res.exit_code == 1
+    errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "paper.pdf" in errors[0], res.stderr
+    assert errors[0].endswith("the file is skipped"), errors[0]
+    assert fake_store.count() == 0
+
+
 def test_a_misspelled_env_setting_is_a_warning_not_silence(monkeypatch):
     monkeypatch.setenv("ASSISTANT_TOPK", "5")
     result = run("ask", "")  # any command: the warning comes before the command's own work

@@ -190,11 +190,14 @@ def _print_ingest_report(report, log: Path | None, shown: int = 20) -> None:
         f"skipped {len(report.skipped)} ({_count(len(report.errors), 'error')}, "
         f"{_count(len(report.duplicates), 'duplicate')}) "
         f"in {report.seconds:.1f} s")
+    # "the others are kept" only when there are others (a lone unreadable .pdf has none: a new user's trial)
+    others = report.added + report.updated + report.unchanged + len(report.skipped) > 1
     for title, items in (("errors", report.errors), ("duplicates", report.duplicates)):
         for s in items[:shown]:
             if title == "errors":
                 what = "file" if s.whole_file or not s.line else "record"
-                typer.echo(f"error: {printable(str(s))}; the {what} is skipped, the others are kept", err=True)
+                kept = ", the others are kept" if others else ""
+                typer.echo(f"error: {printable(str(s))}; the {what} is skipped{kept}", err=True)
             else:
                 typer.echo(f"  skipped {printable(str(s))}")
         if len(items) > shown:

@@ -172,13 +172,14 @@ _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          rf"|\bwhat\s+does\s+each\s+do\b|{_REQUESTED}|{_THINGS_DESCRIBED}", re.I)
 """Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
 "How do both methods handle noise?", "What does each of them report?"."""
+_MEASURES = (r"value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
+             r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|"
+             r"perplexity|margin|width|depth|length|temperature|budget")
+"""Nouns of a quantity ("what mean score ...?", "what compression ratio ...?"): `_NUMBER_Q`, `unnamed_instance`."""
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b|\bby\s+how\b"
+    r"\bhow\s+(?:much|many|large|big|small|fast|faster|long|often|far)\b"
     r"|\bwhat\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?:is|are|was|were)\s+(?:the\s+)?)?(?:[\w'’-]+\s+){0,3}?"
-    r"(?:value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
-    r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|"
-    r"perplexity|margin|"
-    r"width|depth|length|temperature|budget)\b"
+    rf"(?:{_MEASURES})\b"
     r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
@@ -476,7 +477,10 @@ def question_kind(question: str) -> str:
         return "papers"
     if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
         return "papers"
+    # (a statement asks no number: "asynchronous SGD that tolerates ... Byzantine workers by checking how much each
+    # candidate gradient would decrease the loss" describes the paper asked for, airas fresh39)
     if (_NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q))
+            and not is_statement(question)
             and not (_WHAT_THING.match(asked := interrogative(q)) and not asks_number(asked))):
         return "number"
     if _PAPERS.search(q):
@@ -511,6 +515,9 @@ def question_kind(question: str) -> str:
     return "other"
 
 
+_SIZES_ASKED = re.compile(r"(?<![\w-])(?:sizes?|scales?|parameters?)(?![\w-])", re.I)
+"""A question's word asking for model sizes ("which model sizes ...?", "at what scales?", "how many parameters?"); not
+part of a compound ("multi-scale", "large-scale")."""
 _WHAT_THING = re.compile(r"^\s*(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|"
                          r"about|if)\b)[a-z][\w-]*\s", re.I)
 """A question asking for a thing ("What property of the graph controls how fast it optimizes?"): a "how fast" inside it
@@ -728,6 +735,41 @@ _DESCRIPTION_HEAD = re.compile(r"\b(?:that|which|where|who|whose|when|showing|pr
 the ... paper"), for `detail_asked`: a detail asked starts before it ("link | to the code?")."""
 
 
+def _detail_matches(pattern: re.Pattern, text: str) -> list[re.Match]:
+    """`pattern`'s matches in `text` that name the detail itself, not a modifier made of it ("hyperparameter-free
+    importance score", "learning-rate-free": airas fresh17, "the abstracts do not say" for the paper described)."""
+    return [m for m in pattern.finditer(text) if not re.match(r"-\w", text[m.end():])]
+
+
+_IMPERATIVE = re.compile(r"\W*(?:please\s+)?(?:tell|give|list|show|find|explain|describe|summari[sz]e|compare|name|"
+                         r"get|fetch|look\s+up)\b", re.I)
+
+
+def is_statement(question: str) -> bool:
+    """`question` states or describes rather than asks: no question mark, and its question proper (`_proper`) opens
+    with no interrogative or auxiliary (`_ASKS`) and no request (`_IMPERATIVE`): "An RL agent decides during training
+    which transformer layers to share weights with earlier layers", "deep generative model of ... applied to cancer
+    progression" (a known item typed as a search). Its details describe the paper asked for (`detail_asked`)."""
+    if "?" in question or "？" in question:
+        return False
+    q = _proper(question)
+    # a question typed without its mark, at the start of any clause: "by how much does it speed it up", "back to the
+    # benchmark, where can i get the code", "the one that rephrases web data, how many tokens did they recycle",
+    # "adaptive low-rank KV cache compression ... — how much compression"
+    return not (_ASKS.match(q) or _IMPERATIVE.match(q) or _CLAUSE_ASKS.search(q))
+
+
+_CLAUSE_ASKS = re.compile(r"(?:^|[,;:.!—–]\s*|\s-+\s*)(?:(?:and|so|but|or|then)\s+)?"
+                          r"(?:(?:by|in|on|at|for|to|of|with|from|across|over|after|during)\s+)?"
+                          r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
+                          r"should|would|will|has|have|had)\b", re.I)
+"""An interrogative or auxiliary opening a clause (`is_statement`)."""
+
+
+_ENDS_ON_PRONOUN = re.compile(r"\b(?:it|them|this|that|these|those)\s*[?？]", re.I)
+"""An asking sentence whose object is a pronoun: what it asks is named in the sentence before (`detail_asked`)."""
+
+
 def detail_asked(question: str) -> str | None:
     """The kind of detail abstracts rarely state that `question` asks for, or None. The detail is asked
     when it is what a clause asks for ("Who are the authors of X?", "What learning rate did X use?"), not
@@ -738,25 +780,33 @@ def detail_asked(question: str) -> str | None:
     authors?", `_ATTRIBUTION`)."""
     from assistant.relevance import describes_paper, is_foreign
 
-    if describes_paper(question):
+    if describes_paper(question) or is_statement(question):
         # "the paper proving ... that the learning rate has to decay" (airas fresh37) describes the paper asked for;
         # "the learning rate schedule of the federated averaging paper" asks its detail: the detail is the head noun
         q = fold(question)
         head = _DESCRIPTION_HEAD.search(q)
         end = head.start() if head else len(q)
-        if not any((m := pattern.search(q)) and m.start() < end for pattern in _DETAIL_Q.values()):
+        if not any(m.start() < end for pattern in _DETAIL_Q.values() for m in _detail_matches(pattern, q)):
             return None
     # a quoted title or opening words point at the paper ("the link to "Preference-based RL is a key…"'s
     # code?"): their words and stops are not the question's; nor is a rewrite's earlier question (`_ADDED_SUBJECT`)
     q = _QUOTED.sub("X", _ATTRIBUTION.sub(" ", without_added_subject(fold(question))))
     from assistant.text import split_sentences
 
-    clauses = [c for part in split_sentences(q) for piece in re.split(r"[:;]\s+", part)
+    sentences = split_sentences(q)
+    # a question mark says which sentences ask: the others describe the paper asked about ("A task of training a
+    # network ... with networks that learn where and how to share weights. What were those networks called?" asks no
+    # weights: airas fresh5, "the abstracts do not say")
+    asking = [x for x in sentences if "?" in x or "？" in x] or sentences
+    if any(_ENDS_ON_PRONOUN.search(x) for x in asking):
+        asking = sentences  # "The paper on decentralized DPO says its code is available. Where can I find it?"
+    clauses = [c for part in asking for piece in re.split(r"[:;]\s+", part)
                for c in _CLAUSE_SPLIT.split(piece) if c.strip()]
     for name, pattern in _DETAIL_Q.items():
         if name == "code" and asks_several(q):  # "which abstracts link to code?"
             continue
-        if any(pattern.search(c) and not (_ASKS_PAPER.search(_proper(c)) and not _THERE_DETAIL.match(_proper(c)))
+        if any(_detail_matches(pattern, c) and not (_ASKS_PAPER.search(_proper(c))
+                                                     and not _THERE_DETAIL.match(_proper(c)))
                for c in clauses):
             return name
     if is_foreign(q):
@@ -873,8 +923,9 @@ PARAPHRASES = (
     (r"\bleft[- ]to[- ]right\b|\bin\s+(?:a\s+)?(?:fixed\s+)?order\b(?!\s+to\b)|\bone\s+token\s+at\s+a\s+time\b|"
      r"\btoken[- ]by[- ]token\b", "sequential sequentially ordering"),
     (r"\baccura(?:cy|cies|te)\b", "accuracy pass@1 pass@k exact-match success"),
-    (r"\b(?:cut(?:s|ting)?(?![\w-])|slash(?:es|ed|ing)?|trim(?:s|med|ming)?|shav(?:e|es|ed|ing))\b",
-     "reduce reduces reduced reducing reduction fewer less lower decrease"),
+    (r"\b(?:cut(?:s|ting)?(?![\w-])|slash(?:es|ed|ing)?|trim(?:s|med|ming)?|shav(?:e|es|ed|ing)|"
+     r"shrink(?:s|ing)?|shrank|shrunk(?:en)?)\b",
+     "reduce reduces reduced reducing reduction fewer less lower decrease compress compression compressed smaller"),
     (r"\b(?:re-?writ\w*|re-?word\w*|paraphras\w*|rephras\w*)\b", "rephrase rephrasing rephrasings rephraser rewrite "
      "rewriting paraphrase paraphrasing"),
 )
@@ -890,7 +941,8 @@ removing toxic documents": three development conversations, round 23), generatio
 left to right?" against "DiffuSearch predominantly follows sequential ordering": chats fresh37), accuracy ("and what
 happens to accuracy?" against "PLAINTAIN improves pass@1 by roughly 6%": chats fresh38), reduction ("anything on cutting
 training steps with a new optimizer?" against "a 21.74% reduction in training steps": chats fresh40, refused as "no
-paper mentions 'cutting'"), rewording ("work on rewriting web text for pretraining?" against "rephrasings of
+paper mentions 'cutting'"; "any work on shrinking the kv cache ...?" against "KV cache compression": fresh43 chats,
+"no paper mentions 'shrinking'"), rewording ("work on rewriting web text for pretraining?" against "rephrasings of
 pretraining data": refused as "no paper mentions 'rewriting'"). MiniLM ranks those
 sentences below the abstract's introduction (round 21: fresh30's conversations asked the first four, a new user's trial
 the fifth)."""
@@ -1200,6 +1252,13 @@ def compared_with(sentence: str, name: str) -> bool:
     return bool(at) and all(any(a <= i < b for a, b in spans) for i in at)
 
 
+_DATA_AMOUNT = re.compile(r"(?:text|data|corpus|corpora|web\s+text|training\s+data)", re.I)
+"""A measured noun asking an amount of data ("how much text ...?"), which abstracts state as a count
+(`_TOKENS_STATED`)."""
+_TOKENS_STATED = re.compile(r"\d[\d.,]*\s*[KMBT]?\s+(?:tokens|words|documents|samples|examples|sentences)\b")
+"""An amount of data stated as a count of its units ("72B tokens", "1.2M documents")."""
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -1256,9 +1315,12 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         measured = stems((measured_noun(clause) or "").replace("-", " "))
         if measured:  # "how much extra memory ...": a number about something else does not answer
             speed = bool(SPEED.search(measured_noun(clause) or ""))  # "what speedup ...?": "accelerates QAT by 4×"
+            # "how much text did it recycle?": an amount of data stated in tokens ("recycle 72B tokens"; fresh43 chats)
+            data = bool(_DATA_AMOUNT.fullmatch(measured_noun(clause) or ""))
             numeric = [(k, x) for k, x in numeric if measured <= stems(x[2])
                        or memory and x[1] == top and MEMORY_STATED.search(fold(x[2]))
-                       or speed and SPEED_STATED.search(fold(x[2]))]
+                       or speed and SPEED_STATED.search(fold(x[2]))
+                       or data and _TOKENS_STATED.search(plain(x[2]))]
         if not numeric and _SIZE_Q.search(fold(clause)) and not count:
             # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
             # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers
@@ -1930,6 +1992,10 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
         if len(run) == len(words[:4]) and len(words) > len(run) or (
                 len(rest) > 1 and rest[0] in ("has", "have", "had") and rest[1] in _DETERMINERS):
             continue
+        if run and re.fullmatch(_MEASURES, run[-1]):
+            # "What mean score did it reach there?" asks a number ("a mean score of 8,400"), not which mean (airas
+            # fresh39: "the abstracts do not say")
+            continue
         for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
             written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
             if written and is_name_like(written.group(0)):
@@ -1996,6 +2062,36 @@ def question_names(question: str, sources: Sequence[Source]) -> tuple[list[str],
         if nm not in pointers:
             names, used, pointers = [*names, nm], [*used, nm], [*pointers, nm]
     return names, used, pointers
+
+
+def not_stated_answer(question: str, sources: Sequence[Source]) -> str:
+    """`assistant.prompts.CANNOT_ANSWER`, followed, when the question describes the paper it asks about without
+    naming it (or a follow-up asks of the paper under discussion without naming it), by that paper (the first
+    source: the gate's best) and the sentence saying what it proposes:
+    "The abstracts do not say. The paper asked about is Prioritized Soft Q-Decomposition for
+    Lexicographic Reinforcement Learning [1]: "In this work, we propose ..."" (a paper without a name: 'begins
+    "Preference-based reinforcement learning (RL) is a key…" [1]'). A reader learns which paper was read for the
+    answer and can check it (airas development files, round 26: 12 known items answered "The abstracts do not
+    say." citing nothing, the paper found). Unchanged when the question names a paper (a follow-up's rewrite
+    names it) or asks for several. Also the answer to a detail the relevance gate finds the described paper's
+    abstract does not mention (`assistant.relevance.Judgement.described`: "Did the spiking LLM paper run on Loihi
+    chips?")."""
+    from assistant.prompts import CANNOT_ANSWER
+    from assistant.text import split_sentences
+
+    if not sources or asks_several(question):
+        return CANNOT_ANSWER
+    # a name pointing at a paper as `_pick` reads it (its title's name "NorMuon", not a part of it "KV"), or the
+    # paper's name as the answer would write it ("Was Engine tested on a 7B model?")
+    if question_names(question, sources)[2] or any(mentions(question, s.paper.display_name) for s in sources):
+        return CANNOT_ANSWER
+    top = sources[0]
+    proposal = next((sent for sent in split_sentences(top.paper.abstract) if proposes(sent)), None)
+    name = plain(top.paper.display_name)
+    # a paper without a name by its opening words, as a chat's rewrite refers to it
+    which = f'begins "{name}"' if top.paper.title_is_derived and name.endswith("…") else f"is {name}"
+    said = f': "{_OWN_REFERENCES.sub("", plain(proposal)).strip()}"' if proposal else "."
+    return f"{CANNOT_ANSWER} The paper asked about {which} [{top.n}]{said}"
 
 
 class ExtractiveSynthesizer:
@@ -2293,8 +2389,8 @@ class ExtractiveSynthesizer:
                 chosen = sorted([first, *chosen[:2]], key=lambda x: x[5])
             return kind, [(x[1], x[2], x[3], None) for x in chosen]
         if kind == "papers" and several:
-            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)|"
-                                      r"by\s+how", question, re.I))
+            quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)",
+                                      question, re.I))
             lines = []
             # what the papers are evaluated on, when the question asks about it (a class of nouns)
             evaluated_on = next((w for w in re.findall(r"[\w-]+", question)
@@ -2371,7 +2467,10 @@ class ExtractiveSynthesizer:
                     numeric = speed or numeric
                 return "number", pick(numeric, one_source=False) if numeric else []
             chosen = number_answer(question, scored, pointers, top_n)
-            if not chosen and (asks_for_paper(question) or searches_for_paper(question)) and not asks_absent_thing(
+            # (the paper asked for in a later clause too: "A policy network trained up front picks the next experiment
+            # .... Which paper is this, and how fast are its design decisions?", airas fresh15: "in milliseconds")
+            if not chosen and (asks_for_paper(question) or searches_for_paper(question)
+                               or any(asks_for_paper(c) for c in asked_clauses(question))) and not asks_absent_thing(
                     question, sources[0].paper.abstract):
                 # "Is there a way to shorten how long users wait, and by how much?": the paper asked for
                 # is the gate's; its quantity is written in other words ("time-to-first-response by over
@@ -2419,7 +2518,10 @@ class ExtractiveSynthesizer:
                 named = [x for x in [*good, *own] if any(noun_key(w) in x[2].casefold()
                                                          and near(x[2], w, exclude, window=1)
                                                          for w in entity_phrase(question))]
-            sizes = re.search(r"\bsizes?\b|\bscales?\b|\bparameters?\b", question, re.I)
+            # sizes asked by the question's own sentence: a description before it ("built from a multi-scale
+            # normalizing flow ... Which dataset did they test on?") asks none (airas fresh40: the SPCD sentence
+            # dropped for stating no size)
+            sizes = _SIZES_ASKED.search(interrogative(question))
             if not named and (pointers or len(sources) == 1) and (
                     sizes or key in ("competition", "benchmark", "dataset", "task") or key.startswith("corp")):
                 # the abstract names them without the question's noun ("On AIME 2024/2025 and AIMO
@@ -2453,7 +2555,7 @@ class ExtractiveSynthesizer:
                 # user's trial, round 23, "the abstracts do not say")
                 named = sorted((x for x in scored if x[1] == top_n and any(
                     a not in exclude for a in defined_acronyms(x[2]))), key=lambda x: -x[0])
-            if re.search(r"\bsizes?\b|\bscales?\b", question, re.I):
+            if sizes and not re.fullmatch(r"parameters?", sizes.group(0), re.I):
                 # "which model sizes ...?": a sentence stating a size ("1.3B", "350M parameters") that the
                 # question does not already give ("Apart from the 1.1B model, ..."); "multiple model
                 # scales" names none
@@ -2529,33 +2631,6 @@ class ExtractiveSynthesizer:
                 chosen = [(x[1], x[2], x[3], None)
                           for x in self._summary(scored, sources[0], question, pointers=pointers)]
         return kind, with_covering(chosen) if chosen or covering else chosen
-
-    def _not_stated(self, question: str, sources: Sequence[Source]) -> str:
-        """`assistant.prompts.CANNOT_ANSWER`, followed, when the question describes the paper it asks about without
-        naming it (or a follow-up asks of the paper under discussion without naming it), by that paper (the first
-        source: the gate's best) and the sentence saying what it proposes:
-        "The abstracts do not say. The paper asked about is Prioritized Soft Q-Decomposition for
-        Lexicographic Reinforcement Learning [1]: "In this work, we propose ..."" (a paper without a name: 'begins
-        "Preference-based reinforcement learning (RL) is a key…" [1]'). A reader learns which paper was read for the
-        answer and can check it (airas development files, round 26: 12 known items answered "The abstracts do not
-        say." citing nothing, the paper found). Unchanged when the question names a paper (a follow-up's rewrite
-        names it) or asks for several."""
-        from assistant.prompts import CANNOT_ANSWER
-        from assistant.text import split_sentences
-
-        if not sources or asks_several(question):
-            return CANNOT_ANSWER
-        # a name pointing at a paper as `_pick` reads it (its title's name "NorMuon", not a part of it "KV"), or the
-        # paper's name as the answer would write it ("Was Engine tested on a 7B model?")
-        if question_names(question, sources)[2] or any(mentions(question, s.paper.display_name) for s in sources):
-            return CANNOT_ANSWER
-        top = sources[0]
-        proposal = next((sent for sent in split_sentences(top.paper.abstract) if proposes(sent)), None)
-        name = plain(top.paper.display_name)
-        # a paper without a name by its opening words, as a chat's rewrite refers to it
-        which = f'begins "{name}"' if top.paper.title_is_derived and name.endswith("…") else f"is {name}"
-        said = f': "{_OWN_REFERENCES.sub("", plain(proposal)).strip()}"' if proposal else "."
-        return f"{CANNOT_ANSWER} The paper asked about {which} [{top.n}]{said}"
 
     max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
     max_domain_sentences = 2  # at most this many sentences naming the domain a yes/no question asks about
@@ -2650,7 +2725,7 @@ class ExtractiveSynthesizer:
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
                            for unstated in (unstated_number, unstated_requirement, unnamed_instance)):
-            return self._not_stated(question, sources)
+            return not_stated_answer(question, sources)
         kind, picked = self._pick(question, sources, embedder)
         if picked and kind != "papers":
             picked = self._each_clause(question, picked, sources, embedder)
@@ -2671,7 +2746,7 @@ class ExtractiveSynthesizer:
             if said:
                 return f"{CANNOT_ANSWER} The abstract says only: {_OWN_REFERENCES.sub('', plain(said)).rstrip('.')} [{top.n}]."
         if not picked:
-            return self._not_stated(question, sources)
+            return not_stated_answer(question, sources)
         parts = []
         for n, sent, _, title in picked:
             body = _OWN_REFERENCES.sub("", plain(sent)).rstrip()

@@ -480,7 +480,8 @@ parameter parameters exactly total overall different difference differ differs h
 run runs ran exist existing available limitation limitations weakness weaknesses strength strengths advantage
 advantages contribution contributions claim claims finding findings conclusion conclusions reason reasons cost
 costs size sizes scale number amount score scores metric metrics outperform outperforms beat beats achieve
-achieves reach reaches work works apply applies applied hold holds ok okay then""".split()
+achieves reach reaches work works apply applies applied hold holds ok okay then suffer suffers hurt hurts hit drop
+drops loss losses degrade degrades degradation penalty""".split()
 
 
 @cache

@@ -173,6 +173,13 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     ('link to the code? (the paper that begins "Preference-based reinforcement learning (RL) is a key…")', "code"),
     ("link?", "code"),  # the clause after "is their code public?" (chats fresh23)
     ("a link to the benchmark's leaderboard would help", None),
+    # a detail word as a modifier, or in a sentence that only describes the paper, is not asked (airas fresh17 and
+    # fresh5, round 27: "the abstracts do not say" for the paper the question describes)
+    ("hyperparameter-free importance score for global magnitude pruning that decides per-layer sparsity", None),
+    ("An RL agent decides during training which transformer layers to share weights with earlier layers", None),
+    ("A network under a fixed parameter budget learns how to share weights. What were those networks called?", None),
+    ("I remember a paper on learning rate schedules. What batch size did it use?", "hyperparameters"),
+    ("learning rate used by NorMuon", "hyperparameters"),  # a statement whose head is the detail
 ])
 def test_a_question_asking_for_the_code_link_is_a_detail_question(question, detail):
     from assistant.extractive import detail_asked
@@ -286,6 +293,14 @@ def test_extractive_how_much_memory_quotes_a_saving_stated_as_compression(bundle
     ("data selection scored in the optimizer's update space — what is the extra compute cost?", "number"),
     ("What is the maximum KV cache compression reported by the adaptive-rank method?", "number"),
     ("What cost function does PowerFlow minimise?", "other"),  # a function, not a cost
+    # "inspired by how treatments act" describes the paper asked for; "by how much" asks (airas fresh40)
+    ("deep generative model of biomarker time series with attention inspired by how treatments act on disease",
+     "other"),
+    # a statement asks no number (airas fresh39: "The abstracts do not say." for the paper described)
+    ("asynchronous SGD tolerating Byzantine workers by checking how much each gradient would decrease the loss",
+     "other"),
+    ("how much faster is WinQ", "number"),
+    ("By how much does WinQ speed up convergence?", "number"),
 ])
 def test_what_a_method_costs_or_saves_asks_for_a_quantity(question, kind):
     from assistant.extractive import question_kind
@@ -323,6 +338,16 @@ def test_extractive_what_it_costs_quotes_the_cost_as_a_number_or_in_words(bundle
                                                                          expected):
     obj = _extractive(bundled_store, settings, question)
     assert expected in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_compound_in_the_description_does_not_ask_for_model_sizes(bundled_store, settings):
+    """"multi-scale" describes the paper asked for; the question asks which corpus (airas fresh40: "built from a
+    multi-scale normalizing flow ... Which dataset did they test on?" lost the dataset sentence for stating no size,
+    and was answered "The abstracts do not say.")."""
+    obj = _extractive(bundled_store, settings, "A multi-scale approach to rephrasing web text for pretraining: which "
+                                               "corpus did they sample from?")
+    assert "DCLM-RefinedWeb" in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -1248,6 +1273,7 @@ def test_a_yes_no_question_about_a_number_the_abstract_never_writes_is_not_answe
     ("Which alignment benchmarks exactly was Engine evaluated on?", "benchmarks"),
     ("Which tasks was Engine tested on?", "tasks"),
     ("Which datasets does Engine use?", None),  # named after "including"
+    ("What alignment score did Engine reach?", None),  # a quantity ("a mean score of 8,400": airas fresh39), not which
 ])
 def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question, noun):
     """"Exactly which manifold does mHC project ... onto?" was answered with "... onto a specific manifold",
@@ -1267,6 +1293,32 @@ def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question
         paper = Paper(abstract=abstract, title="Engine", id="p1")
         assert ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder()) \
             == CANNOT_ANSWER
+
+
+@pytest.mark.integration
+def test_an_amount_of_text_is_answered_by_a_count_of_tokens(bundled_store, settings):
+    """"how much text did it recycle?" of RePro: "recycle 72B tokens" states it (fresh43 chats: "The abstracts do not
+    say.", the sentence naming no text)."""
+    obj = _extractive(bundled_store, settings, "how much text did RePro recycle")
+    assert "72B tokens" in obj["answer"] and len(obj["citations"]) == 1, obj["answer"]
+
+
+def test_a_quantity_stated_in_words_answers_a_later_clause_asking_for_the_paper(settings):
+    """"<description>. Which paper is this, and how fast are its design decisions?" of an abstract saying "in
+    milliseconds": what the paper does and finds, not "the abstracts do not say" for want of a number (airas fresh15;
+    the fallback had read only a first clause asking for a paper)."""
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract="Sequential experimental design is costly. We introduce Engine, a policy network that "
+                           "outputs the next design with a single forward pass. Its design decisions are made in "
+                           "milliseconds during the live experiment.", title="Engine", id="p1")
+    text = ExtractiveSynthesizer(settings).synthesize(
+        "A policy network picks the next experiment with one forward pass. Which paper is this, and how fast are its "
+        "design decisions?", [Source(1, paper, 1.0)], FakeEmbedder())
+    assert "milliseconds" in text and text.startswith("Engine [1]"), text
 
 
 @pytest.mark.parametrize("question", [

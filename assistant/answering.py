@@ -394,12 +394,13 @@ _ORDINAL = re.compile(
     r"(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|last|former|latter)\s+"
     rf"(?:(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}|of\s+(?:them|these|those|the\s+(?:two|three|four)\b[^?.!,]*?))"
     # "the former"; "and the second, what's the compute overhead": an ordinal ending its phrase
-    r"|\bthe\s+(?P<ord2>former\b|latter\b|(?:first|second|third|fourth|fifth|last)(?=\s*(?:[,?.!:;)]|$)))"
+    r"|\bthe\s+(?P<ord2>former\b|latter\b|(?:first|second|third|fourth|fifth|last)(?=\s*(?:[,?.!:;)]|$)|\s+[-–—]))"
     # "compare the first and the third": two ordinals sharing one elided noun
     r"|\bthe\s+(?P<ord3>first|second|third|fourth|fifth|last)\s+and\s+(?:the\s+)?"
     r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones?|papers?|methods?|works?)\b)?"
-    # "compare the first two": the list's first (or last) two
-    r"|\bthe\s+(?P<ord5>first|last|top)\s+two(?:\s+(?:ones|papers|methods|works|approaches)\b|(?=\s*(?:[?,.!;:]|$)))",
+    # "compare the first two", "the first two - what speedups" (fresh43 chats): the list's first (or last) two
+    r"|\bthe\s+(?P<ord5>first|last|top)\s+two(?:\s+(?:ones|papers|methods|works|approaches)\b|(?=\s*(?:[?,.!;:]|$)"
+    r"|\s+[-–—]))",
     re.I)
 _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
                            "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
@@ -1145,10 +1146,10 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     topic = [ref if (ref := _described(n)) and ref in cited else n for n in topic]
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
-    changed = False
+    changed = placed = False  # placed: an ordinal put one paper's name in the question
 
     def ordinal(m: re.Match) -> str:
-        nonlocal changed
+        nonlocal changed, placed
         if m.group("ord3") or m.group("ord5"):  # "the first and the third", "the first two": as "NorMuon and OPUS"
             pair = ([_ORDINAL_WORDS[m.group(g).lower()] for g in ("ord3", "ord4")] if m.group("ord3")
                     else [0, 1] if m.group("ord5").lower() != "last" else [-2, -1])
@@ -1162,7 +1163,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
         if len(_entities(text[:m.start()])) >= 2 or not referents or i >= len(referents):
             return m.group(0)
-        changed = True
+        changed = placed = True
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
@@ -1211,8 +1212,11 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
                 edits.append((m.start(), m.end(), join_names(cited) if plural else paper))
             break
     expletive = {x.start() + x.group(0).lower().index("it") for x in _EXPLETIVE_IT.finditer(text)}
+    # "how about the first one, does it beat beam search?": "it" is the paper the ordinal named, in a clause before it
+    # (a new user's trial, round 26: rewritten "how about AAD, does EDEN beat beam search?")
     pronoun = next((m for m in re.finditer(r"\b(?:it|its)\b", text, re.I)
-                    if m.start() not in expletive and not _has_antecedent(_before_clause(text, m.start()))), None)
+                    if m.start() not in expletive and not _has_antecedent(_before_clause(text, m.start()))
+                    and not (placed and _has_antecedent(text[:m.start()]))), None)
     if pronoun is None and not (changed or edits):
         pronoun = next((m for m in re.finditer(r"\btheir\b", text, re.I) if not _has_antecedent(text[:m.start()])),
                        None)
@@ -1339,6 +1343,8 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
         words = stems(re.sub(rf"-(?:{heads})\b", "", topic, flags=re.I))
         if not words or topic.split()[-1].lower() in _ORDINAL_WORDS or _entities(topic):
             continue
+        if topic.split()[0].lower() == "other":
+            continue  # "the other kv cache paper": one beside the paper given (`_ANOTHER`), not that paper again
         from assistant.text import split_sentences
 
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
@@ -1654,10 +1660,33 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             text = f"No paper in the collection matches the filters ({filters.describe()})."
         elif filters is not None and not filters.empty:  # a paper outside the filters may be about it
             text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (only papers matching the filters were searched: {filters.describe()})."
+        elif aside:
+            # "is there another kv cache paper?" when the collection has one: the paper given above was left out of the
+            # search, and the reader is told so (a new user's trial, round 26, read it as "no paper at all")
+            left_out = join_names([_paper_name(c.paper) for c in _last_citations(conversation) if c.paper.id in aside])
+            text = f"{prompts.NO_RELEVANT_PAPER[:-1]} (left out as given above: {left_out})."
+            why = f"{why}; left out as given above: {left_out}"
         # "other papers": none is discussed; "what about X in that setting, any paper?" searches the collection, and no
         # paper is about it (chats fresh23 c10.4: "the abstracts do not say" once the rewrite named the paper)
         discussed = (discussed_papers(question, standalone, conversation)
                      if (filters is None or filters.empty) and not aside and not searches_for_paper(question) else [])
+        if judgement.described and (filters is None or filters.empty):
+            # "Did the spiking LLM paper run on Loihi chips?": the paper described is found, its abstract does not
+            # mention the name asked; the answer says which paper was read and cites it, as the extractive answerer's
+            # own "does not say" does (it had named the paper in the note only)
+            from assistant.extractive import not_stated_answer
+
+            chance = {e.id: e.score for e in judgement.evidence}
+            sources, _, _ = pack_sources([_Judged(r, chance.get(r.paper.id)) for r in judgement.described],
+                                         standalone, llm, llm.max_tokens)
+            text = not_stated_answer(standalone, sources)
+            yield Sources(tuple(sources), standalone, judgement.note, relevance)
+            parts.append(text)
+            yield TextDelta(text)
+            cited = {n for n in (s.n for s in sources) if f"[{n}]" in text}
+            yield Citations(tuple(Citation(s.n, s.paper, sentences_citing(text, s.n)) for s in sources if s.n in cited))
+            yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+            return
         if judgement.named and (filters is None or filters.empty):
             # "Does WinQ work for vision transformers?": WinQ is in the collection and its abstract does
             # not cover the domain: it does not say, rather than no paper is about the question

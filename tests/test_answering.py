@@ -492,6 +492,9 @@ def test_a_scene_before_a_search_of_its_own_needs_no_history(question, needs):
     "How large are the gains, in numbers?",  # no subject at all
     "它快多少？",
     "And does accuracy suffer?",  # opens with "and": continues the question before
+    # words of a result's change name no subject (fresh43 chats: "does accuracy suffer" answered from another paper)
+    "does accuracy suffer",
+    "accuracy hit?",
     "But is the speedup the same at larger scale?",
     "How long does training take?",  # a study's detail, no study named
     "Is the code released?",
@@ -562,6 +565,16 @@ def _turn(question, cited=(), standalone=""):
     ([_turn("Which two papers build on DPO?", ["DPO-dist", "AAD"]), _turn("Does the second one need training?",
       ["AAD"], "Does AAD need training?")], "And the first one: does it converge?",
      "And DPO-dist: does it converge?"),
+    # "it" in the ordinal's question is the paper the ordinal named, not the one the last turn was about (a new user's
+    # trial, round 26: "how about AAD, does EDEN beat beam search?")
+    ([_turn("Which papers are about decoding?", ["AAD", "EDEN", "DiffuSearch"]),
+      _turn("tell me more about the second one", ["EDEN"], "tell me more about EDEN")],
+     "how about the first one, does it beat beam search?", "how about AAD, does it beat beam search?"),
+    # an ordinal before a dash (fresh43 chats: "the first two - what speedups" was a new question, STAR-KV alone)
+    ([_turn("Which papers compress the KV cache or quantize?", ["STAR-KV", "WinQ", "ANN-to-SNN"])],
+     "the first two - what speedups", "STAR-KV and WinQ - what speedups"),
+    ([_turn("Which papers compress the KV cache or quantize?", ["STAR-KV", "WinQ", "ANN-to-SNN"])],
+     "the second - does it need retraining?", "WinQ - does it need retraining?"),
     # one paper per turn: "the first one" is the first paper the conversation found
     ([_turn("Which paper stabilises GRPO?", ["PCR"]), _turn("Which paper reweights tokens by rank?", ["RankTuner"])],
      "What does the first one use instead of projection?", "What does PCR use instead of projection?"),
@@ -975,6 +988,20 @@ def test_another_paper_asked_for_is_not_the_one_just_given(bundled_store, settin
     assert [c.paper.title for c in last.citations] == ["OPUS"], last.text
     last = _converse(bundled_store, settings, turns + ["Do both release their code?"])
     assert last.standalone_question == "Do RePro and OPUS release their code?"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("follow_up", ["what about the other kv cache paper?", "is there another kv cache paper?"])
+def test_another_paper_when_the_collection_has_none_says_which_was_left_out(bundled_store, settings, follow_up):
+    """The collection has one KV-cache paper: "the other kv cache paper" is not STAR-KV again (a new user's trial,
+    round 26: rewritten "what about STAR-KV?" and refused as if no paper were about the KV cache); the refusal says
+    the paper given above was left out, and cites nothing."""
+    from assistant.evaluation import says_no_paper
+
+    last = _converse(bundled_store, settings, ["is there a paper on compressing the kv cache?", follow_up])
+    assert last.standalone_question == follow_up
+    assert last.text == "No paper in the collection is about this question (left out as given above: STAR-KV)."
+    assert not last.citations and says_no_paper(last.text)
 
 
 def test_only_a_search_beyond_the_papers_given_sets_them_aside():

@@ -552,6 +552,9 @@ def test_a_name_asked_of_a_described_paper_is_a_detail_not_the_paper_asked_for()
     # compared with a name: the described paper's comparison, not a search for papers to compare
     assert asked_as_detail("did the kv cache paper compare against SnapKV?", ["SnapKV"])
     assert not asked_as_detail("Compare papers that beat SnapKV.", ["SnapKV"])
+    # a statement describing the topic searched for, its example included (airas fresh12: answered once the example
+    # was left out)
+    assert not asked_as_detail("training 1-bit LLMs like BitNet from scratch", ["BitNet"])
     # whether such a paper exists (fresh43): a search, whatever the cue before the name
     assert not asked_as_detail("Spiking networks deployed on Loihi for event-camera vision: anything like that here?",
                                ["Loihi"])

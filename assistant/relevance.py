@@ -2689,8 +2689,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if foreign:
             note += "; questions in languages other than English are matched by names and shared terms only"
     lacked = [] if relevant or pointers or named else list(dict.fromkeys([*absent, *topics, *unused]))
-    told = [r for r, e in zip(results, evidence) if asked_of and e is described] if not relevant else []
-    return Judgement(evidence, relevant, note, named if not relevant else [], lacked, told)
+    described_of = [r for r, e in zip(results, evidence) if asked_of and e is described] if not relevant else []
+    return Judgement(evidence, relevant, note, named if not relevant else [], lacked, described_of)
 
 
 def member_features(log_odds: float, dense_gap: float, rank: int) -> list[float]:

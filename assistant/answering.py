@@ -1643,12 +1643,14 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             standalone, results, judgement = continued, again, second
     relevance = tuple(e.to_json() for e in judgement.evidence)
 
-    def refuse(text: str, why: str) -> Iterator[AnswerEvent]:
-        """The events of an answer given without sources: `text`, nothing cited, `why` as the note."""
-        yield Sources((), standalone, why, relevance)
+    def refuse(text: str, why: str, sources: Sequence[Source] = ()) -> Iterator[AnswerEvent]:
+        """The events of a refusal: `text`, `why` as the note; of `sources` (none: an answer given without sources),
+        those whose marker `text` writes are cited ("The abstracts do not say. The paper asked about is X [1]")."""
+        yield Sources(tuple(sources), standalone, why, relevance)
         parts.append(text)
         yield TextDelta(text)
-        yield Citations(())
+        yield Citations(tuple(Citation(s.n, s.paper, sentences_citing(text, s.n)) for s in sources
+                              if f"[{s.n}]" in text))
         yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
 
     if not judgement.relevant:
@@ -1679,13 +1681,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             chance = {e.id: e.score for e in judgement.evidence}
             sources, _, _ = pack_sources([_Judged(r, chance.get(r.paper.id)) for r in judgement.described],
                                          standalone, llm, llm.max_tokens)
-            text = not_stated_answer(standalone, sources)
-            yield Sources(tuple(sources), standalone, judgement.note, relevance)
-            parts.append(text)
-            yield TextDelta(text)
-            cited = {n for n in (s.n for s in sources) if f"[{n}]" in text}
-            yield Citations(tuple(Citation(s.n, s.paper, sentences_citing(text, s.n)) for s in sources if s.n in cited))
-            yield Done(text, llm.name, llm.model, {}, time.perf_counter() - started, refused=True)
+            yield from refuse(not_stated_answer(standalone, sources), judgement.note, sources)
             return
         if judgement.named and (filters is None or filters.empty):
             # "Does WinQ work for vision transformers?": WinQ is in the collection and its abstract does

@@ -711,7 +711,9 @@ def unknown_words(words: Sequence[str], bm25) -> list[str]:
     for w in words:
         if not (w.isalpha() and len(w) >= 4) or (bm25.scores(w) > 0).any():
             continue
-        if any(((bm25.scores(w[:i]) > 0) & (bm25.scores(w[i:]) > 0)).any() for i in range(3, len(w) - 2)):
+        # (the second word is scored only when the first is in some paper, as before the two had to share one)
+        if any((first := bm25.scores(w[:i]) > 0).any() and (first & (bm25.scores(w[i:]) > 0)).any()
+               for i in range(3, len(w) - 2)):
             continue
         own = _stemmer()(w.casefold())
         if len(own) >= 4 and own[-1] == own[-2] and own[-1] not in "aeious" and (bm25.scores(own[:-1]) > 0).any():

@@ -1718,6 +1718,8 @@ def test_a_follow_up_typed_fast_stays_with_the_paper_under_discussion(bundled_st
     ("any paper on cutting the number of training steps with a new optimizer?", "NorMuon"),
     # "rewriting" against RePro's "rephrasings of pretraining data" (refused: "no paper mentions 'rewriting'")
     ("Is there work on rewriting web text to make better pretraining data?", "RePro"),
+    # "shrinking" says "compression" (fresh43 chats, round 27: refused, "no paper mentions 'shrinking'")
+    ("any work on shrinking the kv cache with low-rank projections?", "STAR-KV"),
 ])
 def test_a_concept_asked_in_other_words_than_the_abstracts_finds_its_paper(bundled_store, settings, question, cited):
     obj = _extractive(bundled_store, settings, question)

@@ -905,8 +905,6 @@ def test_a_near_miss_whose_added_topic_no_paper_covers_is_refused_and_the_note_n
     # "respond" and "earlier" are other forms of the abstract's "response" and "early" (`word_family`; round 21:
     # refused as a topic no paper covers)
     ("Is there work on making reasoning models respond earlier?", "PLAINTAIN"),
-    # "shrinking" says "compression" (fresh43 chats: refused, "no paper mentions 'shrinking'")
-    ("any work on shrinking the kv cache with low-rank projections?", "STAR-KV"),
 ])
 def test_a_paraphrase_with_words_the_abstract_does_not_use_is_answered(bundled_store, settings, question, paper):
     obj, cited = _ask(bundled_store, settings, question)

@@ -540,7 +540,12 @@ _ASKS_PAPER = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:any|a|s
                          # does certification take?", "I remember a model that ...": airas fresh36)
                          r"|^\s*(?:there(?:'s|\s+is|\s+was)|i\s+(?:remember|recall)|i'm\s+looking\s+for|looking\s+for)"
                          r"\s+(?:a|an|some|this|the|one)?\s*(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|"
-                         r"methods?|models?|approach(?:es)?|frameworks?|techniques?)\b", re.I)
+                         r"methods?|models?|approach(?:es)?|frameworks?|techniques?)\b"
+                         # "whats the paper that combines muon with adam style adaptive lr" (fresh45 chats: "the
+                         # abstracts do not say" of a learning rate, NorMuon named as the paper asked about)
+                         r"|^\s*what(?:'s|’s|s|\s+(?:is|was))\s+the\s+(?:name\s+of\s+the\s+)?"
+                         r"(?:paper|work|study|article)"
+                         r"\s+(?:that|which|where|on|about|with|proposing|introducing)\b", re.I)
 
 
 def asks_for_paper(question: str) -> bool:
@@ -1259,6 +1264,15 @@ _TOKENS_STATED = re.compile(r"\d[\d.,]*\s*[KMBT]?\s+(?:tokens|words|documents|sa
 """An amount of data stated as a count of its units ("72B tokens", "1.2M documents")."""
 
 
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([kmbt])\b", re.I)
+"""A size written with its magnitude's letter: "1.1B", "400M", "72B" (parameters, tokens)."""
+
+
+def _sizes(text: str) -> set[str]:
+    """The sizes `text` writes (`_SIZE`), lower case without a space: {"1.1b", "400m"}."""
+    return {f"{n}{unit.casefold()}" for n, unit in _SIZE.findall(plain(text))}
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -1278,8 +1292,11 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         noun = counted_noun(clause) if count else None
         # "On how many models was it run?": "models" is no content word, but "over 50 models" counts them
         counts = re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun.rstrip('s'))}", re.I) if noun else None
-        numeric = [(len(words & stems(x[2])) + bool(counts and counts.search(plain(x[2]))), x) for x in rows
-                   if states_quantity(x[2], count)]
+        # "by how much on the 1.1b run?": the size a result was measured at points at its sentence ("... on 1.1B
+        # pretraining"; fresh42 chats), though stems leave numbers out; it counts as two shared words
+        sizes = _sizes(clause)
+        numeric = [(len(words & stems(x[2])) + bool(counts and counts.search(plain(x[2])))
+                    + 2 * bool(sizes & _sizes(x[2])), x) for x in rows if states_quantity(x[2], count)]
         if SPEED.search(fold(clause)):
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
@@ -1964,6 +1981,71 @@ approaches technique techniques one ones kind kinds type types sort way ways par
 did can could has have had""".split())
 
 
+_CHOICE_TAIL = re.compile(r"(?:^|[\s,:;])(?P<a>[^\W_][\w-]*)\s+or\s+"
+                          r"(?P<b>[^\W_][\w-]*(?:\s+[^\W_][\w-]*)?)\s*[?？]?\s*$")
+
+
+def _initials(words: Sequence[str]) -> set[str]:
+    """The acronyms runs of two to five consecutive `words` spell by their initials ("reinforcement learning": "rl")."""
+    first = [w[0].casefold() for w in words if w]
+    return {"".join(first[i:i + k]) for k in range(2, 6) for i in range(len(first) - k + 1)}
+
+
+def unoffered_choice(question: str, abstract: str) -> str | None:
+    """The two alternatives a question about one paper ends by asking it to choose between ("is the training rl or
+    sft", "which base diffusion model, llada or dream?") when `abstract` mentions neither, by the word, its stem or, for
+    an acronym, the words its letters begin (abstracts spell out "reinforcement learning"): ``"rl or sft"``; the
+    abstract does not say which (fresh42 chats: PLAINTAIN's "post-training recipe" sentence was quoted; fresh43 chats:
+    "No paper ..." for DiffuSearch's base model). None when it mentions one, when neither alternative is a rare word
+    (below `relevance.COMMON_WORD_ZIPF` in wordfreq: "faster or slower" asks the paper's results), and for questions
+    asking for papers."""
+    if asks_several(question) or searches_for_paper(question):
+        return None
+    q = re.sub(r"\s*\([^()]*\)\s*$", "", without_added_subject(fold(question)).strip())  # "... (PLAINTAIN)"
+    m = _CHOICE_TAIL.search(q)
+    if m is None:
+        return None
+    from wordfreq import zipf_frequency
+
+    from assistant.relevance import COMMON_WORD_ZIPF
+
+    sides = [m.group("a"), m.group("b")]
+    words = [w.casefold() for side in sides for w in side.split()]
+    if all(zipf_frequency(w, "en") >= COMMON_WORD_ZIPF for w in words):
+        return None
+    text = plain(abstract)
+    held, low = stems(text), text.casefold()
+    acronyms = _initials(re.findall(r"[^\W\d_]+", text))
+
+    def mentioned(side: str) -> bool:
+        return bool(stems(side) & held) or any(
+            re.search(rf"(?<![\w-]){re.escape(w.casefold())}(?![\w-])", low) or w.casefold() in acronyms
+            for w in side.split())
+
+    return None if any(mentioned(side) for side in sides) else f"{sides[0]} or {sides[1]}"
+
+
+_BEATS = re.compile(r"^\W*(?:(?:and|so|but|ok(?:ay)?)\W+)?(?:does|did|do|is|was|can|could|would|will)\b"
+                    r"(?!\s+you\b).*?\b(?:compare[sd]?\s+(?:against|with|to)|beats?|outperform(?:s|ed)?|better\s+than|"
+                    r"worse\s+than|vs\.?|versus|against)\b", re.I)
+"""A yes-no question whether one thing beats or was compared with another ("does OPUS compare against RePro?"); not a
+request to compare ("Can you compare PowerFlow and PCR?")."""
+
+
+def unmade_comparison(question: str, sources: Sequence[Source]) -> bool:
+    """`question` asks whether a paper of `sources` (one its title's name points at) beats or was compared with
+    another thing it names (`_BEATS`: "does OPUS compare against RePro?", "does PLAINTAIN beat EDEN on math?") and no
+    abstract of `sources` mentions two of the question's names: the abstracts do not say (fresh45 chats: once names
+    typed in lower case were read as names, the gate kept RePro, named, and its own results were quoted as the
+    answer)."""
+    if not _BEATS.search(fold(question)):
+        return False
+    names, _, pointers = question_names(question, sources)
+    if len(names) < 2 or not pointers:
+        return False
+    return not any(sum(bool(mentions(plain(s.paper.abstract), nm)) for nm in names) >= 2 for s in sources)
+
+
 def unnamed_instance(question: str, abstract: str) -> str | None:
     """The thing a question about one paper asks to be identified ("Exactly which manifold does mHC project the
     residual mixing matrices onto?", "Which alignment benchmarks exactly were used?") when the abstract writes it
@@ -2029,9 +2111,24 @@ def unstated_detail_clauses(question: str, paper) -> tuple[str, list[str]] | Non
     rest = [c for c in clauses if c not in unstated]
     if not unstated or not rest:
         return None
-    asked = " ".join(c if c.rstrip().endswith(("?", "？")) else f"{c.rstrip()}?" for c in rest)
+    return _as_question(rest, question), unstated
+
+
+def _as_question(clauses: Sequence[str], question: str) -> str:
+    """`clauses` of `question` (`asked_clauses`) as one question, each ending in a question mark, with the names of
+    `question` they lack added in brackets ("how fast is it? (STAR-KV)")."""
+    asked = " ".join(c if c.rstrip().endswith(("?", "？")) else f"{c.rstrip()}?" for c in clauses)
     missing = [n for n in name_tokens(fold(question)) if n not in name_tokens(fold(asked))]
-    return (f"{asked} ({', '.join(missing)})" if missing else asked), unstated
+    return f"{asked} ({', '.join(missing)})" if missing else asked
+
+
+def _unstated_note(clauses: Sequence[str]) -> list[str]:
+    """What an answer adds for the `clauses` of a question the abstract does not answer: 'As for "what learning rate did
+    they use?", the abstract does not state it.' (a clause's opening word in lower case, a name keeps its capital)."""
+    said = [re.sub(r"^(?:and|also|so|but|plus)\W+", "", c.strip(" ?"), flags=re.I) for c in clauses]
+    said = [re.sub(r"^(?:Which|What|Who|How|Where|When|Did|Does|Do|Is|Are|Was|Were)\b",
+                   lambda m: m.group(0).lower(), c) for c in said]
+    return [f'As for "{c}?", the abstract does not state it.' for c in said]
 
 
 MAX_AUTHORS = 10
@@ -2277,7 +2374,8 @@ class ExtractiveSynthesizer:
         return chosen
 
     def _pick(self, question: str, sources: Sequence[Source], embedder: Embedder | None):
-        from assistant.relevance import asks_availability, is_availability_statement, is_foreign, matched_names
+        from assistant.relevance import (alternatives, asks_availability, is_availability_statement, is_foreign,
+                                         is_topic_query, matched_names)
 
         sources = list(sources)
         embedder = self._embedder_for(embedder)
@@ -2299,6 +2397,11 @@ class ExtractiveSynthesizer:
         several = asks_several(question)
         if not several and len(sources) > 1 and not pointers and asks_existence(question):
             # "Any work that evaluates on code generation?": every paper the gate kept is work there is
+            kind, several = "papers", True
+        if (not several and len(sources) > 1 and not pointers and alternatives(question)
+                and (is_topic_query(question) or searches_for_paper(question))):
+            # "tree search or beam search during generation", "work on improving or selecting llm pretraining data":
+            # a search offering alternatives, each paper the gate kept matching one (fresh45: both kept, one quoted)
             kind, several = "papers", True
         if len(named_papers) >= 2 and (kind in ("other", "definition") and not re.search(r"\bwhich\b", question, re.I)
                                        or _EACH_SIDE.search(question)):
@@ -2716,17 +2819,25 @@ class ExtractiveSynthesizer:
             asked, unstated = parts
             text = self.synthesize(asked, sources, embedder)
             if not text.startswith(CANNOT_ANSWER):
-                said = [re.sub(r"^(?:and|also|so|but|plus)\W+", "", c.strip(" ?"), flags=re.I) for c in unstated]
-                said = [re.sub(r"^(?:Which|What|Who|How|Where|When|Did|Does|Do|Is|Are|Was|Were)\b",
-                               lambda m: m.group(0).lower(), c) for c in said]  # a name keeps its capital
-                return " ".join([text, *(f'As for "{c}?", the abstract does not state it.' for c in said)])
+                return " ".join([text, *_unstated_note(unstated)])
         # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes; "does it need retraining?"
         # about STAR-KV, which says nothing of retraining; "Exactly which manifold does mHC project onto?" answered
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
-                           for unstated in (unstated_number, unstated_requirement, unnamed_instance)):
+                           for unstated in (unstated_number, unstated_requirement, unnamed_instance,
+                                            unoffered_choice)) or unmade_comparison(question, sources):
             return not_stated_answer(question, sources)
         kind, picked = self._pick(question, sources, embedder)
+        if not picked and kind == "number" and sources:
+            # "How does mHC fix the instability of Hyper-Connections, and how much does it improve loss?": no sentence
+            # states the quantity one clause asks; the other clauses are answered and that one said to be unstated (a
+            # new user's trial, round 27: "The abstracts do not say." for the whole question)
+            clauses = asked_clauses(question)
+            rest = [c for c in clauses if question_kind(c) != "number"]
+            if rest and len(rest) < len(clauses):
+                text = self.synthesize(_as_question(rest, question), sources, embedder)
+                if not text.startswith(CANNOT_ANSWER):
+                    return " ".join([text, *_unstated_note([c for c in clauses if c not in rest])])
         if picked and kind != "papers":
             picked = self._each_clause(question, picked, sources, embedder)
         if picked and kind in ("other", "paper", "definition"):

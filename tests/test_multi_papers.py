@@ -302,6 +302,9 @@ def test_a_theme_question_leaves_out_papers_far_below_the_themes_papers(bundled_
     ("Which papers study sparsity, such as pruned weights, sparse attention or mixture-of-experts?",
      ["pruned weights", "sparse attention", "mixture-of-experts"]),
     ("Which papers train on text / speech data?", ["text", "speech data"]),
+    # the preposition said again after "or" (fresh45 chats: no alternatives read, WinQ cut as a weaker match)
+    ("any papers on kv cache compression or on quantization aware training?",
+     ["kv cache compression", "quantization aware training"]),
     # one thing in parentheses (an acronym) and no "or": no alternatives
     ("Which papers build on Proximal Policy Optimization (PPO)?", []),
     ("Which papers study KV cache compression?", []),
@@ -442,3 +445,17 @@ def test_a_release_statement_states_the_artefact_asked(sentence, question, says)
 
     assert asks_release_theme(question)
     assert states_release(sentence, question) is says
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles", [
+    # a search offering alternatives names each paper the gate kept (fresh45: both kept, only the first quoted)
+    ("tree search or beam search during generation", {"EDEN", "DiffuSearch"}),
+    ("work on improving or selecting llm pretraining data", {"RePro", "OPUS"}),
+    # "tackling" asks, it is no topic word no paper mentions (fresh45: refused as "no paper mentions 'tackling'")
+    ("papers tackling training instability", {"PCR", "mHC"}),
+])
+def test_a_theme_typed_as_a_search_names_each_paper(bundled_store, settings, question, titles):
+    obj = _ask(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert set(_lines_by_title(obj)) == titles, obj["answer"]

@@ -465,7 +465,8 @@ _ABOUT_DESCRIBED = re.compile(rf"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?:the|a|
                              rf"(?!(?:it|them|this|that|those|these)\b)[\w-]+)", re.I)
 """'What about the KV cache paper, ...', 'what about the paper on residual streams, ...': a new subject described by
 its topic, not a follow-up."""
-_PAPER_PARTS = "name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|idea"
+_PAPER_PARTS = ("name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|"
+                "idea|training|setup")
 """Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
 _DEFINITE_SUBJECT = re.compile(
     r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
@@ -560,6 +561,11 @@ _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
 _PLURAL_ANTECEDENT = re.compile(r"\b(?:papers|abstracts|works|methods|approaches|studies|authors|techniques|"
                                 r"researchers|people|teams|groups)\b", re.I)
 _AUTHORS_DID = re.compile(r"\b(?:did|do|does|have|had)\s+they$", re.I)
+_AUTHORS_ACT = re.compile(r"they\s+(?:(?!need)[a-z]+ed|ran|run|built|build|made|make|got|chose|choose|took|take|found|"
+                          r"use|train|test|evaluate|compare|report|propose|try|fine-tune)\b", re.I)
+""""they" doing what researchers do ("the biggest model they trained", "the data they used"): its antecedent is the
+authors, not a plural noun before it ("how many parameters was the biggest model they trained": fresh42 chats, taken
+as self-contained and answered from another paper)."""
 _PLURAL_NOUN = re.compile(r"\b(?!(?:does|has|was|is|this|thus|as|its|us|yes|always|perhaps|across|less|unless|whereas|"
                           r"various|previous|famous|whats|thats|hows|heres|theres|wheres|lets)\b)"
                           r"[A-Za-z][a-z\-]{2,}[^su\W]s\b|\b[A-Z]{2,}s\b")
@@ -570,6 +576,8 @@ hyperparameters epoch epochs seed seeds hour hours day days time cost compute bu
 implementation implemented library weights checkpoint checkpoints hugging face public publicly available download
 downloadable github gitlab link links url urls repo repos repository repositories"""
 _COLLECTION_WIDE = re.compile(r"\b(?:papers|abstracts|works|studies|any|anything|there|collection)\b", re.I)
+_COLLECTION_NOUN = re.compile(r"\b(?:papers|abstracts|works|studies|collection)\b", re.I)
+"""The collection's papers as a whole ("Which papers release code?"): a question about them, not about one study."""
 _LATIN_ANAPHORA = re.compile(
     # German, French, Spanish, Portuguese, Italian: a generic noun after a definite article or demonstrative ("das
     # Modell", "la méthode", "l'acronyme", "el método"), or a possessive ("seine", "son", "su", "seu", "suo")
@@ -685,6 +693,16 @@ def _earlier_sentences(text: str) -> str:
     return text[:cut] if cut >= 0 else ""
 
 
+_DETERMINER_AFTER = re.compile(r"\s+(?:the|a|an|its|their|his|her|our|each|every|some|more|less|fewer)\b", re.I)
+
+
+def _verb_after_that(text: str, m: re.Match) -> bool:
+    """The word after a "that" (`_DEMONSTRATIVE_ANY` match `m`) is a verb, since a determiner follows it: "that" opens
+    a relative clause ("any work on choosing which data to pretrain on that takes the optimizer into account?": fresh42
+    chats, read as "on that" and glued to the optimizer paper before it), it does not point back."""
+    return m.group(0).split()[0].casefold() == "that" and bool(_DETERMINER_AFTER.match(text, m.end()))
+
+
 def _repeats_noun(text: str, m: re.Match) -> bool:
     """The noun of a demonstrative phrase `m` was said earlier in `text` ("Does a policy trained with
     external experts still need those experts?"): the phrase points at that, not at the conversation."""
@@ -771,6 +789,10 @@ def _unresolved_pronoun(question: str) -> bool:
             continue
         if _DESCRIBED.search(before) or _DESCRIBED_ONE.search(before):
             continue  # "what about the frontend game evaluation one, how big is the model they trained": its authors
+        if _AUTHORS_ACT.match(question, m.start()):
+            if not _has_antecedent(_before_clause(question, m.start())):
+                return True
+            continue
         # "What are the two ingredients of their algorithm?": the things of the phrase a preposition governs are
         # not what "their" names (`_before_clause`)
         if not _PLURAL_NOUN.search(_before_clause(question, m.start())):
@@ -842,7 +864,8 @@ def needs_history(question: str) -> bool:
         # with those for keeping ..."); before a noun, it needs an earlier sentence or clause
         pronoun = _PREPOSITION.match(q, m.start() + len(m.group(0).split()[0]))
         before = q[:m.start()] if pronoun else _earlier_sentences(q[:m.start()])
-        if _points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m):
+        if (_points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m)
+                and not _verb_after_that(q, m)):
             return True
     if _unresolved_pronoun(q):
         return True
@@ -896,10 +919,11 @@ def _about_search(question: str) -> bool:
 def _asks_study_detail(question: str) -> bool:
     """A question about a detail of one study (its training time, hardware, authors, licence, code,
     hyper-parameters) that names no study and no topic beyond the detail: "How long does training
-    take?", "Is the code released?". In a conversation it asks about the paper under discussion; a
-    question about the collection ("Which papers release code?") is not one."""
+    take?", "Is the code released?", "is there a code link" (fresh42 chats: searched as a topic and refused as no
+    paper, after a turn about one paper). In a conversation it asks about the paper under discussion; a
+    question about the collection's papers ("Which papers release code?", `_COLLECTION_NOUN`) is not one."""
     specific = _specific_stems(question)
-    return bool(specific) and specific <= _study_detail_stems() and not _COLLECTION_WIDE.search(question)
+    return bool(specific) and specific <= _study_detail_stems() and not _COLLECTION_NOUN.search(question)
 
 
 @cache
@@ -1328,7 +1352,8 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     """`question` with "the <topic> one" / "the <topic> paper" ("Back to the quantization one: does it
     work for vision transformers?") replaced by the name of the one paper the conversation's answers
     cited whose title and sentences hold every content word of the topic, in at least twice as many
-    sentences as any other cited paper (the paper the topic is about, not one mentioning it once);
+    sentences as any other cited paper (the paper the topic is about, not one mentioning it once), or, when no
+    sentence holds them all, the one cited paper whose abstract does;
     unchanged when there is no such phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
     if conversation is None or not conversation.turns:
         return question
@@ -1353,6 +1378,12 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
                 held = sum(words <= stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
                 if held:
                     fits[_paper_name(c.paper)] = held
+        if not fits:
+            # "the inference time one" of alignment-aware decoding ("directly at inference", "training-time or
+            # prompt-based interventions": fresh42 chats): the words in different sentences of one cited paper only
+            whole = {_paper_name(c.paper) for turn in conversation.turns for c in turn.citations or ()
+                     if words <= stems(f"{c.paper.title} {c.paper.abstract}")}
+            fits = dict.fromkeys(whole, 1) if len(whole) == 1 else {}
         ranked = sorted(fits.items(), key=lambda kv: -kv[1])
         if ranked and ranked[0][0] and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
             # the paper the topic is about, not one that mentions it once ("mixed precision quantization")
@@ -1517,13 +1548,17 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     a terse follow-up without a pronoun ("which nonlinear ops are covered", "how big is the accuracy hit", "do more
     simulations help or whats the key knob") goes on about the paper under discussion. "" when it was rewritten
     already, names something of its own, searches the collection ("Is there anything on deduplicating ...?": a
-    new topic, refused if the collection lacks it), is longer than `CONTINUED_MAX_WORDS`, or no earlier answer
-    cited a paper."""
+    new topic, refused if the collection lacks it), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
+    cited a paper, or the last turn found no paper: the user goes on probing topics ("anything on mixture of experts
+    routing?", refused, then "and state space models like mamba?": fresh42 chats, answered from the paper cited two
+    turns before), as after a refusal "what about ..." does (`_new_topic_after_refusal`)."""
+    from assistant import prompts
     from assistant.extractive import searches_for_paper
 
     if (conversation is None or not conversation.turns or standalone != question or _entities(question)
             or searches_for_paper(question) or _STARTS_SEARCH.search(question)
-            or len(question.split()) > CONTINUED_MAX_WORDS):
+            or len(question.split()) > CONTINUED_MAX_WORDS
+            or conversation.turns[-1].answer.startswith(prompts.NO_RELEVANT_PAPER[:-1])):
         return ""
     _, cited = _subject(conversation, question)
     return cited[0] if cited else ""
@@ -1537,6 +1572,19 @@ judged on this many times ``top_k`` retrieved papers (`relevance.THEME_GAP` then
 theme's papers): a theme's papers may use its words only once ("... including mathematical reasoning,
 code generation, and scientific questions") and rank below papers sharing them in passing; 26 of the 58 gold
 papers the development files' theme questions missed were not among the first ``top_k``."""
+
+
+def _name_cased(question: str, retriever: Retriever) -> str:
+    """`question` with the collection's names typed in lower case written as names (`spelling.name_cased`), before
+    it is read as a follow-up or searched; as typed when the retriever has no store of its own (tests) or its BM25
+    index cannot be read (the search reports that)."""
+    from assistant.spelling import name_cased
+
+    store = getattr(retriever, "store", None)
+    try:
+        return name_cased(question, *store.bm25()) if store is not None else question
+    except Exception:
+        return question
 
 
 def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer, settings: Settings,
@@ -1578,6 +1626,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         from assistant.spelling import chat_spelled
 
         question = chat_spelled(question)  # "wich base model did they use": read as "which ..."
+        question = _name_cased(question, retriever)  # "winq, normuon and pcr": the papers WinQ, NorMuon and PCR
         prompts.load_prompts()
         # "Are there any other papers like that?": the topic of the papers under discussion, not their names
         standalone = similar_papers_question(question, conversation) or standalone_question(question, conversation,

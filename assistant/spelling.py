@@ -37,20 +37,24 @@ def max_distance(word: str) -> int:
     return 1 if len(word) < 8 else 2
 
 
-def _collection_forms(papers: Sequence, bm25) -> tuple[dict[str, str], dict[str, str]]:
-    """`collection_words` and `collection_compounds`, read in one pass over the documents and kept per `bm25` index
-    (one per collection and state of it)."""
+def _collection_forms(papers: Sequence, bm25) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """`collection_words`, `collection_compounds` and `collection_names`, read in one pass over the documents and kept
+    per `bm25` index (one per collection and state of it)."""
     got = _WORDS.get(bm25)
     if got is None:
+        from assistant.store.paper import is_name_like
+
+        # the written forms counted first (one C-level count over every document), then grouped by lower case
+        text = "\n".join(paper.document for paper in papers)
         words: dict[str, Counter] = {}
         compounds: dict[str, Counter] = {}
-        for paper in papers:
-            for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", paper.document):
-                for part in w.split("-"):
-                    words.setdefault(part.casefold(), Counter())[part] += 1
-                if "-" in w:
-                    compounds.setdefault(w.replace("-", "").casefold(), Counter())[w] += 1
-        got = tuple({low: c.most_common(1)[0][0] for low, c in forms.items()} for forms in (words, compounds))
+        for form, n in Counter(re.findall(r"[A-Za-z]+", text)).items():  # the parts of a hyphenated word too
+            words.setdefault(form.casefold(), Counter())[form] += n
+        for form, n in Counter(re.findall(r"(?<![A-Za-z])[A-Za-z]+(?:-[A-Za-z]+)+", text)).items():
+            compounds.setdefault(form.replace("-", "").casefold(), Counter())[form] += n
+        names = {low: c.most_common(1)[0][0] for low, c in words.items()
+                 if len(low) >= NAME_MIN_LENGTH and all(is_name_like(form) for form in c)}
+        got = (*({low: c.most_common(1)[0][0] for low, c in forms.items()} for forms in (words, compounds)), names)
         _WORDS[bm25] = got
     return got
 
@@ -66,6 +70,43 @@ def collection_compounds(papers: Sequence, bm25) -> dict[str, str]:
     """``{hyphenated word of the collection, joined and lower-cased: its most frequent written form}`` ("finetuning":
     "fine-tuning"), built with `collection_words`."""
     return _collection_forms(papers, bm25)[1]
+
+
+def collection_names(papers: Sequence, bm25) -> dict[str, str]:
+    """``{lower-case word: its most frequent written form}`` for the words the collection writes only as names
+    (`store.paper.is_name_like` in every occurrence: "WinQ", "NorMuon", "PLAINTAIN", "EDEN"), built with
+    `collection_words`."""
+    return _collection_forms(papers, bm25)[2]
+
+
+NAME_MIN_LENGTH = 3
+"""Shorter words are not cased as names ("kv" is a word of "kv cache" however the abstracts write it)."""
+
+
+def name_cased(question: str, papers: Sequence, bm25) -> str:
+    """`question` with each word typed in lower case that the collection writes only as a name (`collection_names`)
+    written as the collection writes it: "quick summary of winq, normuon and pcr pls" asks for WinQ, NorMuon and PCR
+    (fresh45 chats: refused, no name being seen in lower case, and "im comparing plaintain and eden" was answered
+    for EDEN alone). A word the collection also writes in lower case is left as typed. `papers`, `bm25`:
+    `PaperStore.bm25()`."""
+    from assistant.store.paper import is_name_like
+
+    compounds = re.findall(r"(?<![\w-])[a-z\d]+(?:-[a-z\d]+)+(?![\w-])", question)
+    if compounds:  # "star-kv": the collection's "STAR-KV"
+        written = collection_compounds(papers, bm25)
+        for typed in compounds:
+            form = written.get(typed.replace("-", ""))
+            if form is not None and form.casefold() == typed and is_name_like(form):
+                question = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", form, question)
+    lower = [m for m in _WORD.finditer(question) if m.group(0).islower() and len(m.group(0)) >= NAME_MIN_LENGTH]
+    if not lower:
+        return question
+    names = collection_names(papers, bm25)
+    for m in reversed(lower):
+        name = names.get(m.group(0))
+        if name is not None:
+            question = question[:m.start()] + name + question[m.end():]
+    return question
 
 
 def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
@@ -132,14 +173,21 @@ FIELD_ABBREVIATIONS = {"lr": "learning rate", "lrs": "learning rates", "bs": "ba
 """Abbreviations of training details that people type in chat and abstracts write out ("what lr schedule did they
 use": chats fresh37, answered with the paper's sentences where the abstract does not state it, since no detail was
 seen in "lr"). Lower case only, as `CHAT_SPELLINGS`: "LR" may be a name."""
-_SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS}
+CHAT_ABBREVIATIONS = {"doc": "document", "docs": "documents", "params": "parameters", "perf": "performance",
+                      "eval": "evaluation", "evals": "evaluations", "exps": "experiments", "impl": "implementation",
+                      "approx": "approximately"}
+"""Clipped words people type in chat for what abstracts write in full ("can it also catch toxic docs": fresh42 chats,
+"The abstracts do not say." though OPUS flags "toxic documents"; stems do not join "docs" to "documents"). Lower
+case only, as `CHAT_SPELLINGS`."""
+_SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS, **CHAT_ABBREVIATIONS}
 _CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(_SPELLINGS, key=len, reverse=True))
                         + r")(?![\w'’-])")
 
 
 def chat_spelled(question: str) -> str:
-    """`question` with the chat spellings of function words and the abbreviations of training details written out
-    (`CHAT_SPELLINGS`: "wich" -> "which", "u" -> "you"; `FIELD_ABBREVIATIONS`: "lr" -> "learning rate"); a question
+    """`question` with the chat spellings of function words and the abbreviations of training details and clipped
+    words written out (`CHAT_SPELLINGS`: "wich" -> "which", "u" -> "you"; `FIELD_ABBREVIATIONS`: "lr" -> "learning
+    rate"; `CHAT_ABBREVIATIONS`: "docs" -> "documents"); a question
     in another language (`relevance.is_foreign`) unchanged."""
     if not _CHAT_WORD.search(question):
         return question

@@ -434,6 +434,9 @@ def test_extractive_style_rewrite_names_the_previous_subject():
     # "that one" is the paper described before the comma (round 21, a new user's trial: glued to the paper before)
     "what about the paper on residual streams, does that one also fix training instability?",
     "and the one on spiking models, can that method avoid floating point math?",
+    # "that" before a verb and its object opens a relative clause (fresh42 chats: read as "on that", glued to NorMuon)
+    "ok other question. any work on choosing which data to pretrain on that takes the optimizer into account?",
+    "Which papers release code?",  # the collection's papers: not one study's detail
 ])
 def test_a_self_contained_question_does_not_need_history(question):
     from assistant.answering import needs_history
@@ -528,6 +531,11 @@ def test_a_scene_before_a_search_of_its_own_needs_no_history(question, needs):
     # fresh35 chats: "is it better than grpo?" was searched alone and answered from another paper)
     "is it better than grpo?",
     "Is it better?",
+    # "is there" asking for a study's detail, not for papers (fresh42 chats: searched as a topic, "No paper ...")
+    "is there a code link",
+    "any code?",
+    # "they" doing what researchers do is the authors, not the plural noun before it (fresh42 chats)
+    "how many parameters was the biggest model they trained",
 ])
 def test_an_anaphoric_question_needs_history(question):
     from assistant.answering import needs_history
@@ -929,6 +937,19 @@ def _converse(bundled_store, settings, turns):
      "how big is the accuracy hit (ANN-to-SNN)", "ANN-to-SNN", "1%"),
     (["masked diffusion with tree search for infilling order?", "do more simulations help or whats the key knob"],
      "do more simulations help or what's the key knob (DiffuSearch)", "DiffuSearch", "exploration constants"),
+    # "the inference time one": the words in two sentences of one cited paper ("directly at inference", "training-time
+    # or prompt-based interventions"; fresh42 chats: "it" read as the federated DPO paper listed first)
+    (["whats in here about dpo", "the inference time one - does it need extra training"],
+     "AAD - does it need extra training", "alignment-aware decoding", "no specialized training"),
+    # two topics offered with the preposition said again: both papers, and "the second one" is the second topic's
+    # (fresh45 chats: WinQ was cut as a weaker match, and "the second one" had only STAR-KV to count through)
+    (["any papers on kv cache compresion or on quantization aware training?",
+      "how much does the second one speed up training"], "how much does WinQ speed up training", "WinQ", "4×"),
+    # a clipped word written out ("docs": OPUS flags "toxic documents"; fresh42 chats: "The abstracts do not say.")
+    (["which paper selects pretraining data by its utility in the optimizer's update space?",
+      "can it also catch toxic docs"], "can OPUS also catch toxic documents", "OPUS", "toxic documents"),
+    # the size a result was measured at, asked of the paper under discussion (fresh42 chats: "does not say")
+    (["is there a new optimizer paper in the list", "by how much on the 1.1b run"], None, "NorMuon", "11.31"),
     # a "What about ..." describing a new topic and asking for papers on it is searched as it is
     (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
       "What about widening the residual stream with hyper-connections, is there anything on that?"],
@@ -961,6 +982,10 @@ def test_a_follow_up_asking_whether_the_paper_supports_what_its_abstract_never_s
     last = _converse(bundled_store, settings, turns + ["Does it support low-bit quantization?"])
     assert not last.refused and [c.paper.title for c in last.citations] == ["STAR-KV"]
     assert "low-bit quantization" in last.text
+    # a study's detail asked with "is there" is asked of the paper under discussion (fresh42 chats: searched as a
+    # topic and answered "No paper in the collection is about this question.")
+    last = _converse(bundled_store, settings, ["is there a new optimizer paper in the list", "is there a code link"])
+    assert last.standalone_question == "is there a code link (NorMuon)" and last.text == CANNOT_ANSWER
 
 
 def test_a_definite_subject_the_last_answer_used_refers_back_and_a_search_does_not():
@@ -1153,6 +1178,21 @@ def test_what_about_a_topic_after_a_refusal_is_a_new_search():
     assert standalone_question("what about for code?", refused, None) != "what about for code?"
     answered = Conversation([_turn("Which papers improve LLM reasoning with RL?", ["EAPO"])])
     assert standalone_question(question, answered, None) != question
+
+
+@pytest.mark.integration
+def test_a_bare_topic_after_a_refused_search_is_not_asked_of_an_earlier_paper(bundled_store, settings):
+    """fresh42 chats: "and state space models like mamba?" after "anything on mixture of experts routing?" (no paper)
+    was searched with the paper cited before the aside added ("... (RePro)") and answered from it: the user goes on
+    probing topics. Right after a paper, a terse follow-up still goes on about it."""
+    last = _converse(bundled_store, settings, ["is there a paper on rewriting web text for pretraining?",
+                                               "anything on mixture of experts routing?",
+                                               "and state space models like mamba?"])
+    assert last.refused and not last.citations, last.text
+    assert last.text.startswith("No paper in the collection"), last.text
+    last = _converse(bundled_store, settings, ["is there a paper on rewriting web text for pretraining?",
+                                               "how big is the rephraser"])
+    assert [c.paper.title for c in last.citations] == ["RePro"] and "1B" in last.text, last.text
 
 
 def test_an_ordinal_heading_is_not_a_reference():

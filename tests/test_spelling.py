@@ -85,8 +85,35 @@ def test_a_hyphenated_word_of_the_collection_typed_as_one_word_is_written_as_the
     ("what lr schedule did they use", "what learning rate schedule did they use"),
     ("which bs and hparams?", "which batch size and hyperparameters?"),
     ("is the LR code public?", "is the LR code public?"),  # upper case may be a name
+    # clipped words (fresh42 chats: "can it also catch toxic docs" was "The abstracts do not say.")
+    ("can it also catch toxic docs", "can it also catch toxic documents"),
+    ("how many params, and what eval?", "how many parameters, and what evaluation?"),
 ])
 def test_chat_spellings_and_abbreviations_are_written_out(typed, read):
     from assistant.spelling import chat_spelled
 
     assert chat_spelled(typed) == read
+
+
+def _cased(question, documents=_DOCS):
+    from assistant.spelling import name_cased
+
+    return name_cased(question, [SimpleNamespace(document=d) for d in documents], _Index(documents))
+
+
+def test_a_name_typed_in_lower_case_is_written_as_the_collection_writes_it():
+    """fresh45 chats: "quick summary of winq, normuon and pcr pls" was refused (no name seen in lower case)."""
+    documents = [*_DOCS, "WinQ accelerates QAT.", "We propose PCR, a Bayesian framework.", "Muon and muon-style steps."]
+    assert _cased("quick summary of winq, normuon and pcr pls", documents) == (
+        "quick summary of WinQ, NorMuon and PCR pls")
+    assert _cased("what is star-kv?") == "what is STAR-KV?"
+    # a word the collection also writes in lower case is a word ("muon"), and so is one it never writes ("eden")
+    assert _cased("does muon beat eden?", documents) == "does muon beat eden?"
+    assert _cased("kv cache compression") == "kv cache compression"  # too short to be taken for a name
+
+
+@pytest.mark.integration
+def test_papers_named_in_lower_case_are_found(bundled_store, settings):
+    obj, cited = _ask(bundled_store, settings, "quick summary of winq, normuon and pcr pls")
+    assert sorted(cited) == ["NorMuon", "PCR", "WinQ"], obj["answer"]
+    assert obj["standalone_question"] == "quick summary of WinQ, NorMuon and PCR please"

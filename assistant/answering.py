@@ -1372,12 +1372,17 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
             continue  # "the other kv cache paper": one beside the paper given (`_ANOTHER`), not that paper again
         from assistant.text import split_sentences
 
+        typed = [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
+        abstracts: dict[str, str] = {}
         for turn in conversation.turns:
             for c in turn.citations or ():
+                if not _writes_each(f"{c.paper.title} {c.paper.abstract}", typed):
+                    continue  # "the optimizer paper" is not EAPO's "policy optimization" (a new user's trial, round 28)
                 held = sum(words <= stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
                 if held:
                     fits[_paper_name(c.paper)] = held
+                    abstracts[_paper_name(c.paper)] = c.paper.abstract
         if not fits:
             # "the inference time one" of alignment-aware decoding ("directly at inference", "training-time or
             # prompt-based interventions": fresh42 chats): the words in different sentences of one cited paper only
@@ -1385,10 +1390,64 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
                      if words <= stems(f"{c.paper.title} {c.paper.abstract}")}
             fits = dict.fromkeys(whole, 1) if len(whole) == 1 else {}
         ranked = sorted(fits.items(), key=lambda kv: -kv[1])
+        if len(ranked) > 1 and ranked[0][1] < 2 * ranked[1][1]:
+            # several papers hold the topic alike ("back to the optimizer: does it work with fsdp?" after NorMuon and
+            # OPUS, "optimizer-induced": a new user's trial, round 28): the one holding most of the rest of the
+            # question's words, when one does
+            rest = [w for w in re.findall(r"[^\W_][\w-]*", text[:m.start()] + " " + text[m.end():])
+                    if _specific_stems(w) - words]
+            shared = sorted(((sum(_writes_start(abstracts[name], w) for w in rest), name) for name, _ in ranked),
+                            reverse=True)
+            if shared[0][0] > shared[1][0]:
+                ranked = [(shared[0][1], 0)]
         if ranked and ranked[0][0] and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
             # the paper the topic is about, not one that mentions it once ("mixed precision quantization")
             return text[:m.start()] + ranked[0][0] + text[m.end():]
     return question
+
+
+def _describes_undiscussed(question: str, conversation: Conversation | None) -> bool:
+    """`question` goes back (`_BACK_TO`) to a paper it describes by a topic ("back to the <topic> paper", "back to the
+    <topic>", `_DESCRIBED_ONE`) that no paper the conversation's answers cited writes (`_writes_each`): a paper not
+    discussed yet, which the question asks the collection for ("back to the optimizer paper: how much did it save over
+    adamw?" after RL papers and an aside, none of them an optimizer: a new user's trial, round 28, rewritten "back to
+    EAPO")."""
+    if conversation is None or not conversation.turns or not _BACK_TO.search(question):
+        return False
+    text = " ".join(question.split())
+    cited = [f"{c.paper.title} {c.paper.abstract}" for turn in conversation.turns for c in turn.citations or ()]
+    for m in _DESCRIBED_ONE.finditer(text):
+        topic = m.group("topic") or m.group("back")
+        words = _specific_stems(topic.replace("-", " "))
+        if not words or topic.split()[-1].lower() in _ORDINAL_WORDS or topic.split()[0].lower() == "other":
+            continue
+        if _entities(topic):
+            continue
+        typed = [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
+        if typed and not any(_writes_each(doc, typed) for doc in cited):
+            return True
+    return False
+
+
+def _writes_each(text: str, words: Sequence[str]) -> bool:
+    """`text` writes each agent noun of `words` (a thing that does: "optimizer", "rephraser", "decoder") as typed or in
+    its plural, so that the stem it shares with the name of a process ("the optimizer paper" and EAPO's "policy
+    optimization", "well-optimized": a new user's trial, round 28) is not enough; other words are held by their stem
+    ("the credit assignment one": "assigns uniform credit")."""
+    low = text.casefold()
+    for w in (w.casefold() for w in words):
+        if len(w) < 6 or not re.search(r"(?:er|or)s?$", w):
+            continue
+        w = w[:-1] if w.endswith("s") else w
+        forms = [w, f"{w}s"]
+        if not re.search(rf"(?<![^\W\d_])(?:{'|'.join(map(re.escape, forms))})(?![^\W\d_])", low):
+            return False
+    return True
+
+
+def _writes_start(text: str, word: str) -> bool:
+    """`text` has a word beginning with `word` ("FSDP": "FSDP2")."""
+    return re.search(rf"(?<![^\W\d_]){re.escape(word.casefold())}", text.casefold()) is not None
 
 
 def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
@@ -1402,7 +1461,10 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     the LLM call fails."""
     from assistant import prompts
 
-    question = resolve_described_one(question, conversation)
+    resolved = resolve_described_one(question, conversation)
+    if resolved == question and _describes_undiscussed(question, conversation):
+        return question  # "back to the optimizer paper: ..." when no paper discussed is one: searched as it is
+    question = resolved
     if conversation is None or not conversation.turns or not (needs_history(question)
                                                                or refers_to_last_answer(question, conversation)):
         return resolve_own_ordinal(question)
@@ -1467,9 +1529,12 @@ fresh40, the paper just discussed was given again); not "the other one" or "the 
 
 _LIKE_THAT = re.compile(r"\b(?:like|similar\s+to)\s+(?:that|this|it|those|these|them)(?:\s+(?:one|paper|work))?\b"
                         r"|\bsimilar\s+(?:papers?|works?|methods?|approach(?:es)?|stud(?:y|ies))\b"
-                        r"|\b(?:anything|something)\s+similar\b", re.I)
+                        r"|\b(?:anything|something)\s+similar\b"
+                        r"|\b(?:another|other)\s+(?:papers?|works?|stud(?:y|ies))\s+(?:on|about)\s+(?:that|this|it)"
+                        r"(?:\s+(?:topic|one))?\s*[?.!]*\s*$", re.I)
 """Papers asked for by their likeness to those under discussion ("Are there any other papers like that?", "similar
-work?", "anything similar?")."""
+work?", "anything similar?", "any other paper on that?": its topic, not its name; a new user's trial, round 28, searched
+"STAR-KV" as the words "star" and "kv")."""
 
 
 @functools.cache

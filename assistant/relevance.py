@@ -2001,6 +2001,10 @@ def asked_object(question: str, names: Sequence[str] = ()) -> str:
         # "What else can AAD be used for when labelled data is scarce?": "what" asks the use, the clause after
         # "when" is a condition, not a thing asked of the paper
         return ""
+    if re.search(r"\b(?:one|paper|work|study)\s*[?.!]*\s*$", thing, re.I):
+        # "how does AAD compare to the entropy based decoding one?": another paper, described: a comparison of two
+        # papers, not a thing AAD's abstract must state (a new user's trial, round 28: AAD was left out)
+        return ""
     # "did they compare against lion (NorMuon)": the subject a follow-up's rewrite adds in brackets is not the thing
     thing = re.sub(r"\s*\([^()]*\)\s*$", "", thing)
     # "does PCR add much compute overhead compared to plain GRPO?": the baseline set beside the thing is not part of it

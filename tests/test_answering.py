@@ -1164,6 +1164,26 @@ def test_going_back_passes_over_a_question_no_paper_answered():
         "back to A2RBench: what did it find about 3D tasks?")
 
 
+@pytest.mark.integration
+def test_going_back_to_a_paper_described_by_its_kind_finds_that_kind(bundled_store, settings):
+    """A new user's trial (round 28): "back to the optimizer: does it work with fsdp?" after NorMuon, a list naming
+    OPUS ("optimizer-induced") and RePro was asked of RePro and "does not say"; "back to the optimizer paper: ..."
+    after RL papers and an aside was asked of EAPO ("policy optimization" stems as "optimizer" does). The paper
+    discussed that writes the word, and holds the rest of the question's words when two do; none: the collection."""
+    last = _converse(bundled_store, settings, ["how much did normuon cut training steps vs adamw?",
+                                               "any other papers like that?",
+                                               "switching topics: which paper trains a small model to rewrite web "
+                                               "text for pretraining?",
+                                               "back to the optimizer: does it work with fsdp?"])
+    assert last.standalone_question == "back to NorMuon: does it work with FSDP?", last.standalone_question
+    assert [c.paper.title for c in last.citations] == ["NorMuon"] and "FSDP2" in last.text, last.text
+    last = _converse(bundled_store, settings, ["which papers use reinforcement learning to improve reasoning?",
+                                               "tell me more about the second one",
+                                               "unrelated - whats a good sourdough bread recipe?",
+                                               "back to the optimizer paper: how much did it save over adamw?"])
+    assert [c.paper.title for c in last.citations] == ["NorMuon"] and "21.74%" in last.text, last.text
+
+
 def test_what_about_a_topic_after_a_refusal_is_a_new_search():
     """A new user's trial (round 18): after an RL theme and a refused protein question, "what about reinforcement
     learning for robot control?" became "... (EAPO)" and was answered from EAPO. After a paper, or as a fragment,
@@ -1513,6 +1533,11 @@ def test_papers_like_the_one_under_discussion_are_searched_by_its_topic(bundled_
     assert last.standalone_question.startswith("Which other papers are about this: Quantization-aware training")
     cited = [c.paper.display_name for c in last.citations]
     assert "STAR-KV" in cited and "WinQ" not in cited, last.text
+    # "any other paper on that?": the topic too, not the name (a new user's trial, round 28: "star" searched as a word)
+    last = _converse(bundled_store, settings, ["How does WinQ speed up quantization-aware training?",
+                                               "any other paper on that?"])
+    assert last.standalone_question.startswith("Which other papers are about this: Quantization-aware training")
+    assert "STAR-KV" in [c.paper.display_name for c in last.citations], last.text
     # a topic of its own that "like that" compares with (fresh23 chats) or describes (fresh24 chats): searched as is
     for own in ("has anyone used tree search like that for theorem proving?",
                 "models that show a plan first so users can step in, is there something like that?"):

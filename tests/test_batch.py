@@ -242,7 +242,7 @@ def test_batch_writes_one_line_per_question_and_a_failure_does_not_stop_it(stub,
     for r in records.values():
         assert {"question", "answer", "sources", "citations", "dropped_citations", "backend", "model", "usage",
                 "seconds"} <= r.keys() and r["backend"] == "openai"
-    assert "answered 3, failed 1" in result.stderr
+    assert "answered 3 (1 refused), failed 1" in result.stderr
 
     # the service recovers: --resume asks only the failed question again
     stub.behaviour_for = None
@@ -299,6 +299,8 @@ def test_batch_killed_with_sigkill_and_resumed_answers_each_question_once(stub, 
     assert all("error" not in r and r["answer"] for r in records)
     assert "repaired the output file" in resumed.stderr
     assert f"already answered {written}" in resumed.stderr
+    # the refusals counted are the answers of this run, said beside them (round 28: "refused 0 of N" read as none)
+    assert f"answered {n - written} (0 refused)" in resumed.stderr
 
 
 @pytest.mark.integration

@@ -454,6 +454,8 @@ def test_a_release_statement_states_the_artefact_asked(sentence, question, says)
     ("work on improving or selecting llm pretraining data", {"RePro", "OPUS"}),
     # "tackling" asks, it is no topic word no paper mentions (fresh45: refused as "no paper mentions 'tackling'")
     ("papers tackling training instability", {"PCR", "mHC"}),
+    # a named paper compared with one described (a new user's trial, round 28: AAD, named, was left out)
+    ("and how does AAD compare to the entropy based decoding one?", {"AAD", "EDEN"}),
 ])
 def test_a_theme_typed_as_a_search_names_each_paper(bundled_store, settings, question, titles):
     obj = _ask(bundled_store, settings, question)

@@ -1184,6 +1184,8 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("how do the two compare? (NorMuon and EDEN)", ""),
     ("did they compare against lion (NorMuon)", "lion"),  # a follow-up's rewrite (fresh43 chats)
     ("How does NorMuon compare against AdamW in terms of training steps?", "AdamW"),  # the measure is no method
+    # another paper, described: two papers compared (a new user's trial, round 28: only the described one was quoted)
+    ("and how does EDEN compare to the alignment based decoding one?", ""),
 ])
 def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
     """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""

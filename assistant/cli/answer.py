@@ -320,8 +320,10 @@ def _run_with_progress(run_batch, items, output, quiet: bool, **kwargs):
 
 
 def _print_summary(summary, backend) -> None:
-    lines = [f"answered {summary.answered}, failed {summary.failed}, already answered {summary.skipped}, "
-             f"refused {summary.refused} of {summary.total} questions in {summary.seconds:.1f} s "
+    # the refusals are this run's answers' ("refused 0 of 4" after a resume that kept a refusal read as none at all:
+    # a new user's trial, round 28)
+    lines = [f"answered {summary.answered} ({summary.refused} refused), failed {summary.failed}, already answered "
+             f"{summary.skipped}, of {summary.total} questions in {summary.seconds:.1f} s "
              f"({summary.per_minute:.1f}/min) with {backend.name} ({backend.model}) -> {summary.output}"]
     if summary.repaired:
         lines.append(f"repaired the output file: {summary.repaired}")

@@ -1358,21 +1358,10 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
-    from assistant.relevance import MODIFIER_HEADS
-
-    heads = "|".join(sorted(MODIFIER_HEADS))
     stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
-    for m in _DESCRIBED_ONE.finditer(text):
-        topic = m.group("topic") or m.group("back")
-        # "the entropy-based one": the paper about entropy ("entropy-bas" is no stem of its sentences)
-        words = stems(re.sub(rf"-(?:{heads})\b", "", topic, flags=re.I))
-        if not words or topic.split()[-1].lower() in _ORDINAL_WORDS or _entities(topic):
-            continue
-        if topic.split()[0].lower() == "other":
-            continue  # "the other kv cache paper": one beside the paper given (`_ANOTHER`), not that paper again
+    for m, words, typed in _described_topics(text):
         from assistant.text import split_sentences
 
-        typed = [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
         abstracts: dict[str, str] = {}
         for turn in conversation.turns:
@@ -1414,19 +1403,27 @@ def _describes_undiscussed(question: str, conversation: Conversation | None) -> 
     EAPO")."""
     if conversation is None or not conversation.turns or not _BACK_TO.search(question):
         return False
-    text = " ".join(question.split())
     cited = [f"{c.paper.title} {c.paper.abstract}" for turn in conversation.turns for c in turn.citations or ()]
+    return any(typed and not any(_writes_each(doc, typed) for doc in cited)
+               for _, _, typed in _described_topics(" ".join(question.split())))
+
+
+def _described_topics(text: str) -> Iterator[tuple[re.Match, set[str], list[str]]]:
+    """``(match, stems, words)`` of each paper `text` describes by a topic (`_DESCRIBED_ONE`: "the quantization one",
+    "back to the optimizer"): the topic's specific stems ("the entropy-based one": "entropi") and its words as typed
+    that have them; not an ordinal ("the first one"), "the other ..." (one beside the paper given, `_ANOTHER`) or a
+    topic holding a name."""
+    from assistant.relevance import MODIFIER_HEADS
+
+    heads = "|".join(sorted(MODIFIER_HEADS))
     for m in _DESCRIBED_ONE.finditer(text):
         topic = m.group("topic") or m.group("back")
-        words = _specific_stems(topic.replace("-", " "))
-        if not words or topic.split()[-1].lower() in _ORDINAL_WORDS or topic.split()[0].lower() == "other":
+        # "the entropy-based one": the paper about entropy ("entropy-bas" is no stem of its sentences)
+        words = _specific_stems(re.sub(rf"-(?:{heads})\b", "", topic, flags=re.I).replace("-", " "))
+        if (not words or topic.split()[-1].lower() in _ORDINAL_WORDS or _entities(topic)
+                or topic.split()[0].lower() == "other"):
             continue
-        if _entities(topic):
-            continue
-        typed = [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
-        if typed and not any(_writes_each(doc, typed) for doc in cited):
-            return True
-    return False
+        yield m, words, [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
 
 
 def _writes_each(text: str, words: Sequence[str]) -> bool:

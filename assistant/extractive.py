@@ -2003,10 +2003,10 @@ def unoffered_choice(question: str, abstract: str) -> str | None:
     """The two alternatives a question about one paper ends by asking it to choose between ("is the training rl or
     sft", "which base diffusion model, llada or dream?") when `abstract` mentions neither, by the word, its stem or, for
     an acronym, the words its letters begin (abstracts spell out "reinforcement learning"): ``"rl or sft"``; the
-    abstract does not say which (fresh42 chats: PLAINTAIN's "post-training recipe" sentence was quoted; fresh43 chats:
-    "No paper ..." for DiffuSearch's base model). None when it mentions one, when neither alternative is a rare word
-    (below `relevance.COMMON_WORD_ZIPF` in wordfreq: "faster or slower" asks the paper's results), and for questions
-    asking for papers."""
+    abstract does not say which (fresh42 chats: PLAINTAIN's "post-training recipe" sentence was quoted; fresh43 chats
+    asked it of DiffuSearch, where the gate still refuses first: no abstract names either). None when it mentions one,
+    when neither alternative is a rare word (below `relevance.COMMON_WORD_ZIPF` in wordfreq: "faster or slower" asks
+    the paper's results), and for questions asking for papers."""
     if asks_several(question) or searches_for_paper(question):
         return None
     q = re.sub(r"\s*\([^()]*\)\s*$", "", without_added_subject(fold(question)).strip())  # "... (PLAINTAIN)"

@@ -1355,13 +1355,13 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     sentences as any other cited paper (the paper the topic is about, not one mentioning it once), or, when no
     sentence holds them all, the one cited paper whose abstract does;
     unchanged when there is no such phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
+    from assistant.text import split_sentences
+
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
     stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
     for m, words, typed in _described_topics(text):
-        from assistant.text import split_sentences
-
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
         abstracts: dict[str, str] = {}
         for turn in conversation.turns:

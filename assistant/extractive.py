@@ -1277,8 +1277,9 @@ def _sizes(text: str) -> set[str]:
 
 
 def _written_stems(text: str) -> set[str]:
-    """`stems` of `text`, its hyphenated words also read joined and apart ("pre-training": "pretrain", "train")."""
-    return stems(text) | stems(text.replace("-", "")) | stems(text.replace("-", " "))
+    """`stems` of `text` (its hyphenated words read apart), its hyphenated words also read joined ("pre-training":
+    "pretrain" beside "pre", "train")."""
+    return stems(text) | stems(text.replace("-", ""))
 
 
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:

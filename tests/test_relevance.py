@@ -2058,3 +2058,47 @@ def test_an_action_asked_in_other_words_is_stated_only_with_the_rest_of_the_thin
     sentences = ["OPUS selects data online.",
                  "Its score is a static filter for flagging and removing toxic documents from corpora."]
     assert asked_object_stated(thing, sentences, None) is stated
+
+
+# --- issue 8, round 29: names written another way (airas fresh44) ---------------------------------------------------
+
+def test_a_hyphenated_word_with_a_lower_case_part_names_nothing():
+    """"Matern-kernel Gaussian processes" (airas fresh44) describes: refused as a name no paper writes, though the
+    paper writes "Matérn family of kernels in Gaussian process models"; a run of capitalised words still names."""
+    from assistant.relevance import title_phrases
+
+    assert title_phrases("Activation functions that mimic Matern-kernel Gaussian processes for calibration.") == []
+    assert title_phrases("Which paper introduces Kolmogorov-Arnold Networks?") == ["Kolmogorov-Arnold Networks"]
+    assert title_phrases("Is Vision-Language Pretraining in here?") == ["Vision-Language Pretraining"]
+
+
+def test_a_name_with_its_umlaut_typed_as_two_letters_is_the_collections(fake_store, tmp_path):
+    """"computing Groebner bases" (airas fresh44) was refused as a name no paper mentions, where an abstract writes
+    "Gröbner"; a word no paper writes in either form stays unknown."""
+    from assistant.relevance import collection_df, unknown_words
+    from assistant.store.ingest import ingest
+
+    f = tmp_path / "algebra.jsonl"
+    f.write_text(json.dumps({"id": "g", "title": "Learning to compute bases",
+                             "abstract": "We learn selection strategies for Gröbner basis computation."}) + "\n")
+    ingest([f], fake_store)
+    _, bm25 = fake_store.bm25()
+    assert collection_df("Groebner", bm25) == 1 and collection_df("Schroedinger", bm25) == 0
+    assert unknown_words(["groebner", "schroedinger"], bm25) == ["schroedinger"]
+
+
+def test_a_compound_saying_a_shape_is_judged_by_its_words(fake_store, tmp_path):
+    """"a quadric-shaped binding interface": "-shaped" means "in the shape of", as "-style" does (airas fresh44: refused
+    because no paper writes "quadric-shaped")."""
+    from assistant.relevance import unwritten_compounds
+    from assistant.store.ingest import ingest
+
+    f = tmp_path / "shapes.jsonl"
+    f.write_text("\n".join(json.dumps(p) for p in [
+        {"id": "a", "title": "Quadric surfaces", "abstract": "We fit a quadric to each point cloud."},
+        {"id": "b", "title": "Shaped rewards", "abstract": "Shaped rewards speed up exploration."},
+        {"id": "c", "title": "Robust losses", "abstract": "A robust loss for noisy labels."}]) + "\n")
+    ingest([f], fake_store)
+    papers, bm25 = fake_store.bm25()
+    assert unwritten_compounds("predicting a quadric-shaped interface", papers, bm25) == []
+    assert unwritten_compounds("a quadric-robust loss", papers, bm25) == ["quadric-robust"]

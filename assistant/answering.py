@@ -469,8 +469,10 @@ _PAPER_PARTS = ("name|acronym|abbreviation|contribution|contributions|limitation
                 "idea|training|setup")
 """Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
 _DEFINITE_SUBJECT = re.compile(
-    r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
-    r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+the\s+"
+    r"^\s*(?:(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
+    r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)"
+    # "what's the training objective" (fresh47 chats: answered from another paper's "fine-tuning objective")
+    r"|(?:and\s+)?(?:what|how)['’]s)\s+the\s+"
     r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
     rf"(?:{_GENERIC_NOUNS}|{_PAPER_PARTS})\b(?!-)"
     r"(?!\s+(?:of|that|which|who|whose|where|in|on|for|from|with|to|by|behind|than|about|between|among|across|"
@@ -762,6 +764,19 @@ def _before_clause(text: str, at: int) -> str:
     return before[:wh[-1].start()] if wh else before
 
 
+_ASKED_SUBJECT = re.compile(r"^\W*(?:(?:and|so|ok|okay)\W+)?(?:which|what)\s+(?:[\w-]+\s+){1,3}[\w-]+\s*$", re.I)
+"""A clause before "it" that is the asked thing and its verb ("which company made | it", "which kv cache method beats
+| it"): the noun phrase after "which" is what the question asks for, not what "it" stands for (fresh44 chats: "which
+company made it?" was searched on its own and refused)."""
+
+
+def _asked_subject(before: str) -> bool:
+    """`before` (the clause before an "it") is the asked noun phrase and its verb (`_ASKED_SUBJECT`), with no auxiliary
+    and no name: "what corpus did RePro sample | its tokens from" has its subject, RePro (fresh45 chats)."""
+    return (bool(_ASKED_SUBJECT.match(before)) and not _entities(before)
+            and not re.search(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\b", before, re.I))
+
+
 def _unresolved_pronoun(question: str) -> bool:
     """A pronoun whose antecedent is not in the question itself: "it" with no name or topic before it,
     "they" with no papers/authors before it, "he"/"she"."""
@@ -772,7 +787,8 @@ def _unresolved_pronoun(question: str) -> bool:
     for m in _SINGULAR.finditer(question):
         if m.start() in expletive or _bound_possessive(question, m):
             continue
-        if not _has_antecedent(_before_clause(question, m.start())):
+        before = _before_clause(question, m.start())
+        if _asked_subject(before) or not _has_antecedent(before):
             return True
     for m in _PLURAL.finditer(question):
         before = question[:m.start()]
@@ -800,6 +816,11 @@ def _unresolved_pronoun(question: str) -> bool:
     return False
 
 
+_OTHERS_RESULTS = re.compile(r"^\s*(?:and\s+|so\s+)?how\s+(?:do|does|did|well\s+do)\s+(?:the\s+)?(?:best|top|strongest|"
+                             r"leading|frontier|current|existing|sota|state-of-the-art)\s+(?:[\w-]+\s+)?"
+                             r"(?:models?|llms?|methods?|systems?|baselines?)\s+(?:do|perform|fare|compare|score)\b", re.I)
+"""How the best models do ("how do top models do vs people": fresh47 chats, searched on its own and refused): the results
+of the benchmark or method under discussion."""
 _VAGUE_THING = re.compile(r"\bthe\s+(?:[\w-]+\s+){0,2}?(?:thing|stuff|bit)\b(?!\s+(?:that|which|where|of|called|"
                           r"named|in|on|with)\b)", re.I)
 """"whats the alpha thing about": a thing the conversation mentioned, named only by a word of it."""
@@ -872,7 +893,7 @@ def needs_history(question: str) -> bool:
     if _OPEN_COMPARISON.search(q):
         return True
     entities = _entities(q)
-    if not entities and (_DEFINITE_SUBJECT.search(q) or _VAGUE_THING.search(q)):
+    if not entities and (_DEFINITE_SUBJECT.search(q) or _VAGUE_THING.search(q) or _OTHERS_RESULTS.search(q)):
         return True
     if _ABOUT.search(q) and not entities and not _ABOUT_DESCRIBED.search(q) and not _about_search(q):
         return True
@@ -1341,10 +1362,11 @@ _NOT_MODIFIER = r"(?!(?:of|for|in|on|to|with|from|by|and|or|at)\b)"  # "the choi
 _DESCRIBED_ONE = re.compile(rf"\b(?<!which )(?<!what )the\s+(?P<topic>(?:{_NOT_MODIFIER}[\w\-]+\s+){{0,2}}?"
                             rf"{_NOT_MODIFIER}[\w\-]+)\s+"
                             r"(?:one|paper|approach|method|work|study|benchmark|dataset|optimizer|framework|algorithm|"
-                            r"technique|decoder)\b"
+                            r"technique|decoder|variant|version)\b"
                             r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)"
                             # "back to the optimizer - does it scale ...?": the paper of before, by its kind
-                            r"|(?:(?<=\bback to )|(?<=\breturn to )|(?<=\breturning to ))the\s+"
+                            # "back to diffusion lms - is ...": the determiner is often left out in chat
+                            r"|(?:(?<=\bback to )|(?<=\breturn to )|(?<=\breturning to ))(?:the\s+)?"
                             r"(?P<back>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])", re.I)
 
 
@@ -1353,15 +1375,24 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     work for vision transformers?") replaced by the name of the one paper the conversation's answers
     cited whose title and sentences hold every content word of the topic, in at least twice as many
     sentences as any other cited paper (the paper the topic is about, not one mentioning it once), or, when no
-    sentence holds them all, the one cited paper whose abstract does;
-    unchanged when there is no such phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
+    sentence holds them all, the one cited paper whose abstract does; going back to a topic in the user's words ("back
+    to diffusion lms"), the one discussed paper holding at least half of its words and most of its rarer ones. Each
+    such phrase is replaced ("compare the entropy one and the alignment one"); one going back to ask the collection
+    for a paper ("going back to plans: which paper ...?") is not. Unchanged when there is no such phrase or paper
+    ("the first one" is `deterministic_rewrite`'s)."""
     from assistant.text import split_sentences
 
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
     stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
+    from assistant.extractive import asks_for_paper, searches_for_paper
+
+    edits: list[tuple[int, int, str]] = []  # (start, end, name) of each described paper resolved
     for m, words, typed in _described_topics(text):
+        rest = text[m.end():].strip(" :;,-–—")
+        if m.group("back") and (asks_for_paper(rest) or searches_for_paper(rest)):
+            continue  # "Going back to plans: which paper finds ...?" asks the collection for the paper (fresh28 chats)
         fits: dict[str, int] = {}  # name: how many of its sentences hold the topic
         abstracts: dict[str, str] = {}
         for turn in conversation.turns:
@@ -1378,6 +1409,22 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
             whole = {_paper_name(c.paper) for turn in conversation.turns for c in turn.citations or ()
                      if words <= stems(f"{c.paper.title} {c.paper.abstract}")}
             fits = dict.fromkeys(whole, 1) if len(whole) == 1 else {}
+        if not fits and m.group("back"):
+            # going back to a topic in the user's own words ("back to diffusion lms" of DiffuSearch's "Masked Diffusion
+            # Models": fresh44 chats): the one discussed paper holding most of the topic's words, at least half of them
+            # (a rarer word counts for more: "diffusion" names the topic, "language" is in most abstracts; wordfreq)
+            from wordfreq import zipf_frequency
+
+            weight = {st: max(0.0, 8 - zipf_frequency(w, "en")) for w in typed for st in stems(w)}
+            held = {}
+            for turn in conversation.turns:
+                for c in turn.citations or ():
+                    got = words & stems(f"{c.paper.title} {c.paper.abstract}")
+                    if 2 * len(got) >= len(words):
+                        held[_paper_name(c.paper)] = sum(weight.get(w, 0.0) for w in got)
+            best = sorted(held.values(), reverse=True)
+            if best and best[0] > 0 and (len(best) == 1 or best[0] > best[1]):
+                fits = {name: 1 for name, n in held.items() if n == best[0]}
         ranked = sorted(fits.items(), key=lambda kv: -kv[1])
         if len(ranked) > 1 and ranked[0][1] < 2 * ranked[1][1]:
             # several papers hold the topic alike ("back to the optimizer: does it work with fsdp?" after NorMuon and
@@ -1391,8 +1438,11 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
                 ranked = [(shared[0][1], 0)]
         if ranked and ranked[0][0] and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
             # the paper the topic is about, not one that mentions it once ("mixed precision quantization")
-            return text[:m.start()] + ranked[0][0] + text[m.end():]
-    return question
+            edits.append((m.start(), m.end(), ranked[0][0]))
+    # each paper described ("compare the entropy one and the alignment one": fresh47 chats, the second was left)
+    for start, end, name in reversed(edits):
+        text = text[:start] + name + text[end:]
+    return text if edits else question
 
 
 def _describes_undiscussed(question: str, conversation: Conversation | None) -> bool:

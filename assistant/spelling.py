@@ -161,12 +161,15 @@ CHAT_SPELLINGS = {"wich": "which", "whic": "which", "wat": "what", "wut": "what"
                   "hw": "how", "u": "you", "ur": "your", "tho": "though", "thru": "through", "abt": "about",
                   "pls": "please", "plz": "please", "whats": "what's", "hows": "how's", "wheres": "where's",
                   "whos": "who's", "thats": "that's", "doesnt": "doesn't", "dont": "don't", "didnt": "didn't",
-                  "isnt": "isn't", "arent": "aren't", "cant": "can't"}
+                  "isnt": "isn't", "arent": "aren't", "cant": "can't", "teh": "the", "hte": "the", "adn": "and",
+                  "taht": "that", "thier": "their", "wiht": "with", "whihc": "which"}
 """Chat spellings of English function words ("wich base model did they use", "wat does it use", "do u have papers
 on ..."): a closed class, written so by people typing fast (the development conversations), and too short for
 `corrections` (`MIN_LENGTH`). Lower case only: "U" may be a name. Contractions typed without their apostrophe get it
 back ("whats the speedup": chats fresh40, "whats" was read as a topic word, so the follow-up was taken as a new
-question and answered from another paper); not "its", "wont", "well", which are words of their own."""
+question and answered from another paper); not "its", "wont", "well", which are words of their own. Function words
+with two letters swapped ("how do teh best models do vs humans": fresh44 chats, "teh" read as a topic word, so the
+follow-up was searched on its own and refused)."""
 FIELD_ABBREVIATIONS = {"lr": "learning rate", "lrs": "learning rates", "bs": "batch size", "hparams": "hyperparameters",
                        "hparam": "hyperparameter", "hyperparams": "hyperparameters", "hyperparam": "hyperparameter",
                        "wd": "weight decay", "ckpt": "checkpoint", "ckpts": "checkpoints"}
@@ -175,10 +178,11 @@ use": chats fresh37, answered with the paper's sentences where the abstract does
 seen in "lr"). Lower case only, as `CHAT_SPELLINGS`: "LR" may be a name."""
 CHAT_ABBREVIATIONS = {"doc": "document", "docs": "documents", "params": "parameters", "perf": "performance",
                       "eval": "evaluation", "evals": "evaluations", "exps": "experiments", "impl": "implementation",
-                      "approx": "approximately"}
+                      "approx": "approximately", "lms": "language models"}
 """Clipped words people type in chat for what abstracts write in full ("can it also catch toxic docs": fresh42 chats,
-"The abstracts do not say." though OPUS flags "toxic documents"; stems do not join "docs" to "documents"). Lower
-case only, as `CHAT_SPELLINGS`."""
+"The abstracts do not say." though OPUS flags "toxic documents"; stems do not join "docs" to "documents"; "back to
+diffusion lms": fresh44 chats, no abstract writes "LMs" beside "diffusion"). Lower case only, as `CHAT_SPELLINGS`:
+"LMs" stays as written."""
 _SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS, **CHAT_ABBREVIATIONS}
 _CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(_SPELLINGS, key=len, reverse=True))
                         + r")(?![\w'’-])")

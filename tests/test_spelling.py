@@ -117,3 +117,14 @@ def test_papers_named_in_lower_case_are_found(bundled_store, settings):
     obj, cited = _ask(bundled_store, settings, "quick summary of winq, normuon and pcr pls")
     assert sorted(cited) == ["NorMuon", "PCR", "WinQ"], obj["answer"]
     assert obj["standalone_question"] == "quick summary of WinQ, NorMuon and PCR please"
+
+
+def test_function_words_with_two_letters_swapped_are_read_as_typed_meant():
+    """fresh44 chats: "how do teh best models do vs humans" read "teh" as a topic word, so the follow-up was searched
+    on its own and refused."""
+    from assistant.spelling import chat_spelled
+
+    assert chat_spelled("how do teh best models do vs humans") == "how do the best models do vs humans"
+    assert chat_spelled("adn what about thier code") == "and what about their code"
+    assert chat_spelled("back to diffusion lms") == "back to diffusion language models"
+    assert chat_spelled("How do LMs do?") == "How do LMs do?"  # written as a name: kept

@@ -58,9 +58,11 @@ _DIFFER = (r"[\w\"”’)…]\s+and\s+\S+\s+(?:\w+\s+)?(?:differ|relate)\b|\bdif
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y", "How do X and Y
 relate to each other?", "the relationship between X and Y" (round 21, fresh31: the second paper was left out); X may
 be a rewrite's quoted opening words ('How do the paper that begins "The reasoning ...…" and PLAINTAIN differ ...?')."""
-_BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles|abstracts|methods|"
-                r"approaches)\s+(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b"
-                r"|^\s*(?:any\s+|all\s+|some\s+|other\s+)?(?:papers|works|studies|articles)\s+"
+_BARE_PLURAL = (r"^\s*(?:any\s+|all\s+|some\s+|other\s+|any\s+other\s+|any\s+more\s+)?(?:papers|works|studies|"
+                r"articles|abstracts|methods|approaches)\s+"
+                r"(?:about|on|that|which|where|with|for|in|from|[a-z]{3,}ing)\b"
+                r"|^\s*(?:any\s+|all\s+|some\s+|other\s+|any\s+other\s+|any\s+more\s+)?(?:papers|works|studies|"
+                r"articles)\s+"
                 r"(?:[a-z]{3,}ed|built|made|written|done)\b")
 """A question asked as a plural noun phrase ("Papers about the shortage of pretraining data?", "papers that
 build evaluation pipelines", "Any papers building on or analysing DPO?", "papers built around modern optimizers"):
@@ -187,7 +189,7 @@ _ENTITY_Q = re.compile(
     rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
-    r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
+    r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tokeni[sz]ers?|"
     r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])"
     # the noun ends its phrase: in "What GPU kernels does STAR-KV use?" the kernels are asked, "GPU" says which
     r"(?!\s+(?!(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would|models?|llms?|datasets?|"
@@ -205,9 +207,10 @@ tasks", and abstracts describe them rather than name them."""
 
 
 _FACTOR_Q = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,6}?(?:determines?|decides?|affects?|governs?|controls?|drives?|"
-                       r"influences?|explains?)\s+how\b", re.I)
+                       r"influences?|explains?|impacts?|limits?)\s+(?:how|the|its|their)\b", re.I)
 """"What determines how fast it converges?", "what property of the graph governs how fast ... happen?" (fresh33 qs09,
-round 22: answered "the abstracts do not say" for want of a speed) asks for a factor, not a number."""
+round 22: answered "the abstracts do not say" for want of a speed), "what affects the convergence rate" (fresh44
+chats: "the abstracts do not say", no rate being written) ask for a factor, not a number."""
 _MECHANISM_Q = re.compile(r"^\s*(?:how\s+(?:do|does|did|can|could|is|are|was|were)|why)\b", re.I)
 """A question asking how or why ("How does X decide how many candidates to expand?"): a quantity phrase inside it
 that starts no clause (`asks_number` false) is the object of the mechanism asked, not a number asked for."""
@@ -262,7 +265,12 @@ _DETAIL_Q = {
                           r"\bauthors?(?:'s?)?(?=\s+(?:of|and\s+(?:their\s+)?affiliations?|names?|list)\b|"
                           r"\s*[?,;.]|\s*$)|"
                           r"\baffiliation|"
-                          r"\bwhere\s+do\s+they\s+work\b|\binstitution", re.I),
+                          r"\bwhere\s+do\s+they\s+work\b|\binstitution|"
+                          # "which lab is it from" (fresh44 chats: answered with the paper's overview): where the
+                          # authors work, as the thing asked
+                          r"\b(?:which|what|from\s+which|from\s+what|by\s+which)\s+(?:research\s+)?(?:labs?|"
+                          r"laborator(?:y|ies)|universit(?:y|ies)|compan(?:y|ies)|organi[sz]ations?|institutes?)\b",
+                          re.I),
     "hardware": re.compile(r"\b(?:what|which)\s+hardware(?![\w-])|\bhardware\s+(?:was|were|did)\b|"
                            r"\bgpu[-\s]?hours?\b|"
                            # the hardware as the thing asked ("Which GPUs did they use?"), not a modifier of another
@@ -467,6 +475,36 @@ def asks_overview(question: str) -> bool:
     return bool(_OVERVIEW_Q.match(q)) and not re.search(r"[.?!]\s+\w", q) and not _THEN_ASKED.search(q)
 
 
+_HOW_IT_WORKS = re.compile(r"(?:^|[:;,.?!–—-]\s)\W*(?:(?:ok(?:ay)?|so|and|but|now)\W+)?"
+                          r"(?:how\s+(?:does|do|did|would)\s+(?:[\w-]+\s+){1,4}?"
+                          r"(?:work|operate|function)|what(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:core|main|key|basic|"
+                          r"central)\s+(?:ideas?|mechanisms?|tricks?|insights?))\b", re.I)
+"""A question asking how a paper's method works ("how does NorMuon work", "whats the core idea of PCR"), also after
+a clause naming the papers ("compare EAPO and PCR - whats the core idea of each")."""
+
+
+def asks_how_it_works(question: str) -> bool:
+    """`question` asks how a paper's method works (`_HOW_IT_WORKS`): answered by what the paper proposes and the
+    sentences in which the method itself acts (`acts_in`), not by its analysis or results (fresh44 chats: "how does
+    it work" of NorMuon quoted its analysis and its 21.74%, never the row-wise normalization)."""
+    return bool(_HOW_IT_WORKS.search(_proper(question)))
+
+
+def acts_in(sentence: str, name: str) -> bool:
+    """`sentence` has `name` as the subject of a verb in the present tense ("NorMuon addresses this imbalance by
+    maintaining ...", "At each generation step, EDEN estimates the entropy ...") and reports no result with a number
+    ("WinQ accelerates QAT by up to 4×" is a result): a sentence saying what the method does."""
+    text = plain(sentence)
+    return (re.search(rf"(?<![\w-]){re.escape(name)}\s+(?:[a-z]+ly\s+)?[a-z]{{3,}}(?:es|s)(?![\w-])", text) is not None
+            and not (_RESULT.search(text) and has_number(text)) and not _REPORTS.search(text))
+
+
+_REPORTS = re.compile(r"\b(?:experiments?|results?|evaluations?|empirical\w*)\b[^.]*?\b(?:show|demonstrat|indicat|"
+                      r"suggest|confirm|reveal)\w*", re.I)
+"""A sentence reporting what experiments show ("Extensive experiments demonstrate that PCR significantly smooths ..."):
+a result, not what the method does."""
+
+
 def question_kind(question: str) -> str:
     """``"detail" | "papers" | "number" | "entity" | "which" | "definition" | "other"`` (see the module
     docstring; ``"which"``: "which <thing> <does something>", a paper when the question names none,
@@ -570,7 +608,9 @@ _SEARCH = re.compile(
     r"|\b(?:can|could)\s+you\s+find\s+(?:me\s+)?(?:any\s+|a\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|\blooking\s+for\s+(?:any\s+|a\s+|some\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\s+(?:on|about)\b"
     r"|(?:^|[.?!:;]\s*)\s*(?:got\s+)?anything\s+(?:on|about)\b"
-    r"|(?:^|[.?!:;]\s*|,\s+)\s*any\s+(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
+    # "any other papers on decoding?" (fresh44 chats: one of three decoding papers given) asks as "any papers" does
+    r"|(?:^|[.?!:;]\s*|,\s+)\s*any\s+(?:other\s+|more\s+|further\s+|additional\s+)?"
+    r"(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:any\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,4}?"
     r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b"
     # "I need a post-training quantization method like GPTQ ... Is there one in the collection?"
@@ -917,7 +957,7 @@ PARAPHRASES = (
     # (what a question asks, as a regular expression; the words an abstract states it in)
     (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b",
      "cheap cost overhead efficient efficiency scalability lightweight"),
-    (r"\bmulti-?(?:gpus?|node|device)\b|\b(?:many|multiple|several)\s+(?:gpus|devices|machines|nodes)\b",
+    (r"\bmulti[-\s]?(?:gpus?|nodes?|devices?)\b|\b(?:many|multiple|several)\s+(?:gpus|devices|machines|nodes)\b",
      "distributed devices parallel parallelism multi-gpu gpus"),
     (r"\b(?:labels?|label(?:l)?ed|annotat(?:ed|ions?)|human[- ]written)\b",
      "supervision supervised unsupervised labels labeled annotations annotated"),
@@ -1116,9 +1156,13 @@ def counted_phrase(clause: str) -> list[str]:
 
 
 _CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:(?:in|by|at|for|on|across|over|with|under|to|from|after|during|among|"
-                           r"of)\s+)?(?:how|what|which|when|where|who)\b)", re.I)
+                           r"of)\s+)?(?:how|what|which|when|where|who)\b)"
+                           r"|,\s+and\s+(?=(?:is|are)\s+there\b|"
+                           r"(?:does|do|did|can|could|is|are)\s+(?:it|they|this|that)\b)",
+                           re.I)
 """Where a second question joins the first: ", and how / what / which ...", also after a preposition ("..., and across
-how many settings do the results hold?")."""
+how many settings do the results hold?"), or a yes-no question after a comma ("Why does QAT converge so slowly below 4
+bits, and is there a fix that speeds it up?": fresh44, answered with the fix and its figures, never the why)."""
 
 
 def asked_quantities(question: str) -> list[str]:
@@ -1970,15 +2014,26 @@ def unstated_number(question: str, abstract: str) -> str | None:
     return None
 
 
-_WHICH_ONE = re.compile(r"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?"
+_COUNT_WORD = rf"(?:(?<![\w.,])\d+(?![\w.,]\d)|{_NUMBER_WORDS})"
+"""A count of things, in digits or words ("22 downstream tasks", "three benchmarks")."""
+_WHICH_ONE = re.compile(rf"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?(?:{_COUNT_WORD}\s+)?"
                         r"(?P<noun>[a-z][a-z-]*[a-z])\b", re.I)
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
 _VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|numerous|many|standard|(?:a|the)\s+"
-                                  r"(?:range|variety|suite|set|number)\s+of)\s+(?:[A-Za-z][\w-]*\s+){0,2}$")
-"""Plural things left unnamed: "on standard alignment benchmarks", "across diverse tasks" (a plural noun after it).
-Not "existing" or "different": those describe what a paper is set against ("existing decoding strategies")."""
-_IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|including\b|"
+                                  rf"(?:range|variety|suite|set|number)\s+of|{_COUNT_WORD})\s+"
+                                  r"(?:[A-Za-z][\w-]*\s+){0,2}$",
+                                  re.I)
+"""Plural things left unnamed: "on standard alignment benchmarks", "across diverse tasks", "on 22 downstream tasks"
+(a plural noun after it; counted, not listed: "which 22 tasks were those": fresh44 chats, answered with the sentence
+counting them). Not "existing" or "different": those describe what a paper is set against ("existing decoding
+strategies")."""
+_COUNTED_BEFORE = re.compile(rf"(?:^|\W){_COUNT_WORD}\s+(?:[A-Za-z][\w-]*\s+){{0,2}}$", re.I)
+_LISTED_LATER = re.compile(r"\(|:|\bsuch\s+as\b|\bincluding\b|\bnamely\b", re.I)
+_DESCRIBED_AFTER = re.compile(r"\s+(?:[a-z]+ing|[a-z]+ed|that|which|for|of)\b", re.I)
+"""Counted things described right after their noun ("two metrics measuring the extent of backward attention ... and the
+average attention ..."): identified, unlike "22 downstream tasks, doubling ..." (a clause of the sentence)."""
+_IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|between\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|including\b|"
                                r"includ\w+\b|\(|:|—|–|,\s*(?:namely|i\.e\.|e\.g\.|the|including)\b)", re.I)
 _NAMED_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][\w-]*(?:[A-Z][\w-]*|\d[\w-]*),\s+(?:a|an)\s+"
                            r"(?:[A-Za-z][\w-]*\s+){0,2}$")
@@ -2096,7 +2151,12 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
             mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
             if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
-                                 and _VAGUE_PLURAL_BEFORE.search(text[:x.start()]))
+                                 and _VAGUE_PLURAL_BEFORE.search(text[:x.start()])
+                                 # a count may be listed later in its sentence ("three novel RL strategies that ...
+                                 # (preplan tokens, anchor tokens, and ...)")
+                                 and not (_COUNTED_BEFORE.search(text[:x.start()])
+                                          and (_LISTED_LATER.search(re.split(r"(?<=[.!?])\s", text[x.end():])[0])
+                                               or _DESCRIBED_AFTER.match(text, x.end()))))
                                 and not _IDENTIFIED_AFTER.match(text, x.end())
                                 and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
@@ -2505,6 +2565,16 @@ class ExtractiveSynthesizer:
             if first is not None and all(first[5] != x[5] for x in chosen):
                 chosen = sorted([first, *chosen[:2]], key=lambda x: x[5])
             return kind, [(x[1], x[2], x[3], None) for x in chosen]
+        if (kind in ("other", "definition") and (len(named_papers) == 1 or not pointers and len(sources) == 1)
+                and asks_how_it_works(question)):
+            # "how does NorMuon work": what it proposes (its defining sentence), then what the method does
+            n = next(iter(named_papers)) if named_papers else sources[0].n
+            name = next(s for s in sources if s.n == n).paper.display_name
+            own = sorted((x for x in scored if x[1] == n), key=lambda x: x[5])
+            defining = [x for x in own if any(defines(p, x[2]) for p in pointers)][:1]
+            acting = [x for x in own if acts_in(x[2], name) and x not in defining][:2]
+            if acting:
+                return kind, [(x[1], x[2], x[3], None) for x in sorted(defining + acting, key=lambda x: x[5])]
         if kind == "papers" and several:
             quantity = bool(re.search(r"speed|fast|gain|improv|reduc|accura|memory|efficien|how\s+(?:much|many)",
                                       question, re.I))
@@ -2520,6 +2590,7 @@ class ExtractiveSynthesizer:
             from assistant.relevance import asks_release_theme, states_release
 
             release = asks_release_theme(question)
+            how_it_works = asks_how_it_works(question)
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
@@ -2556,6 +2627,12 @@ class ExtractiveSynthesizer:
                     if releases and not any(x in releases for x in picked):
                         # "Which papers released their code?": what it is and its release statement
                         picked = picked[:1] + releases[:1]
+                    acting = [x for x in rows if acts_in(x[2], s.paper.display_name)] if how_it_works else []
+                    if acting and not any(x in acting for x in picked):
+                        # "compare EAPO and PCR - whats the core idea of each": what each is and what it does
+                        # (fresh44 chats: PCR's "deterministic projection methods are suboptimal", not its "soft
+                        # projection")
+                        picked = (proposal[:1] or picked[:1]) + acting[:1]
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
@@ -2777,18 +2854,23 @@ class ExtractiveSynthesizer:
             # the sentence carrying most of the clause's own words ("sampler", "MBPP") is its evidence
             rare = distinctive_overlap(focus_stems(clause, pointers), sentences)
             key = sentences[max(range(len(rare)), key=rare.__getitem__)] if rare and max(rare) > 0 else None
-            if key in have:
+            # a clause asking for a paper ("Is there work on ...?", "..., and is there a fix?") is answered by what the
+            # paper proposes; another by the sentence carrying its words, when the clause's answer quotes it
+            search = asks_for_paper(clause) or searches_for_paper(clause)
+            # a clause asking why is answered by the paper's finding ("We find that the weights converge to flat regions
+            # around saddle points"), not by the sentence restating the symptom that shares its words (fresh44)
+            why = bool(_WHY_Q.search(clause))
+            if key in have and not (search and not any(proposes(x) for x in have)) and not (
+                    why and not any(_FINDS.search(x) for x in have)):
                 continue  # already answered
             _, got = self._pick(clause, [source], embedder)
             got = [x for x in got if x[0] == n]
             if key is None and any(x[1] in have for x in got):
                 continue  # no words of its own: answered when a sentence of its answer is quoted
             got = [x for x in got if x[1] not in have]
-            # a clause asking for a paper ("Is there work on ...?") is answered by what the paper proposes;
-            # another by the sentence carrying its words, when the clause's answer quotes it
-            search = asks_for_paper(clause) or searches_for_paper(clause)
-            got.sort(key=lambda x: (not (search and proposes(x[1])), x[1] != key))
-            new = got[: self.max_clause_sentences]
+            got.sort(key=lambda x: (not (search and proposes(x[1])), not (why and _FINDS.search(x[1])), x[1] != key))
+            # "how does it work": what the method is and what it does, both (`asks_how_it_works`)
+            new = got[: self.max_clause_sentences + asks_how_it_works(clause)]
             added += new
             have |= {x[1] for x in new}
         if not added:
@@ -2857,7 +2939,8 @@ class ExtractiveSynthesizer:
         if picked and kind in ("other", "paper", "definition"):
             picked = self._named(question, picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
-                and sources[0].paper.authors and not re.search(r"affiliat|universit|institut|lab\b", question, re.I):
+                and sources[0].paper.authors \
+                and not re.search(r"affiliat|universit|institut|lab\b|compan|organi[sz]", question, re.I):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them
             # (JSON/CSV records, `assistant ingest`) keeps them in the paper's record
             top = sources[0]

@@ -888,7 +888,9 @@ def needs_history(question: str) -> bool:
         if (_points_back(q, m) and not _has_antecedent(before) and not _repeats_noun(q, m)
                 and not _verb_after_that(q, m)):
             return True
-    if _unresolved_pronoun(q):
+    # "what about the decoding paper that uses entropy, does it need training?": "it" is the paper described (a new
+    # user's trial, round 29: glued to the paper under discussion)
+    if _unresolved_pronoun(q) and not _ABOUT_DESCRIBED.search(q):
         return True
     if _OPEN_COMPARISON.search(q):
         return True

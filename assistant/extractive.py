@@ -1828,6 +1828,26 @@ def unstated_requirement(question: str, abstract: str) -> bool:
     return bool(wanted) and not wanted & stems(abstract)
 
 
+_LIMITATION_Q = re.compile(r"\b(?:limitations?|weaknesses?|drawbacks?|downsides?|shortcomings?|failure\s+modes?|"
+                           r"caveats?)\b", re.I)
+_PRIOR_WORK = re.compile(r"\b(?:prior|previous|existing|earlier|other|baselines?|address\w*|overcom\w*|fix\w*|"
+                         r"solv\w*|tackl\w*|mitigat\w*|resolv\w*)\b", re.I)
+_OWN_LIMITATION = re.compile(r"\b(?:limitations?|limited\s+to|drawbacks?|weakness\w*|shortcomings?|caveats?|"
+                             r"fails?\s+to|failure|cannot|future\s+work|does\s+not\s+(?:scale|generali[sz]e|apply)|"
+                             r"remains?\s+(?:an?\s+)?(?:open|challeng\w*|difficult))\b", re.I)
+
+
+def unstated_limitation(question: str, abstract: str) -> bool:
+    """True when `question` asks a paper's own limitations ("What are the limitations of DiffuSearch?",
+    `_LIMITATION_Q`; not those of prior work it addresses, `_PRIOR_WORK`) and no sentence of `abstract` states one
+    (`_OWN_LIMITATION`): abstracts seldom do, and its findings do not answer it (a new user's trial, round 29: quoted
+    DiffuSearch's analysis)."""
+    q = fold(question)
+    if not _LIMITATION_Q.search(q) or _PRIOR_WORK.search(q) or searches_for_paper(question) or asks_several(question):
+        return False
+    return not _OWN_LIMITATION.search(plain(abstract))
+
+
 # --- the learned sentence scorer ------------------------------------------------------------------------
 
 SENTENCE_FEATURES = ("similarity_gap", "overlap_gap", "distinctive", "bigrams", "names", "spells_out", "contribution",
@@ -2016,7 +2036,8 @@ def unstated_number(question: str, abstract: str) -> str | None:
 
 _COUNT_WORD = rf"(?:(?<![\w.,])\d+(?![\w.,]\d)|{_NUMBER_WORDS})"
 """A count of things, in digits or words ("22 downstream tasks", "three benchmarks")."""
-_WHICH_ONE = re.compile(rf"\b(?:which|what)\s+(?:(?:specific|exact|particular|precise)\s+)?(?:{_COUNT_WORD}\s+)?"
+_WHICH_ONE = re.compile(rf"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+(?={_COUNT_WORD}\s))?"
+                        rf"(?:(?:specific|exact|particular|precise)\s+)?(?:{_COUNT_WORD}\s+)?"
                         r"(?P<noun>[a-z][a-z-]*[a-z])\b", re.I)
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
@@ -2135,7 +2156,10 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
         # ...?"; airas development files: "the abstracts do not say" for the paper described)
         run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w.replace("-", "").isalpha(), words[:4]))
         rest = words[len(run):]
-        if len(run) == len(words[:4]) and len(words) > len(run) or (
+        if re.match(r"\w+\s+(?:are|were)\s+the\b", m.group(0), re.I):
+            # "What are the three faithfulness rewards in RePro?": the noun phrase after the copula, to its preposition
+            run = list(itertools.takewhile(lambda w: w not in _PREPOSITIONS and w.isalpha(), words[:4]))
+        elif len(run) == len(words[:4]) and len(words) > len(run) or (
                 len(rest) > 1 and rest[0] in ("has", "have", "had") and rest[1] in _DETERMINERS):
             continue
         if run and re.fullmatch(_MEASURES, run[-1]):
@@ -2921,7 +2945,8 @@ class ExtractiveSynthesizer:
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
                            for unstated in (unstated_number, unstated_requirement, unnamed_instance,
-                                            unoffered_choice)) or unmade_comparison(question, sources):
+                                            unoffered_choice, unstated_limitation)) \
+                or unmade_comparison(question, sources):
             return not_stated_answer(question, sources)
         kind, picked = self._pick(question, sources, embedder)
         if not picked and kind == "number" and sources:

@@ -1800,6 +1800,8 @@ def test_a_concept_asked_in_other_words_than_the_abstracts_finds_its_paper(bundl
     ("what dataset was it trained on", True),
     ("which paper compresses the kv cache and how much does it save", False),
     ("what corpus did repro sample its tokens from", False),  # its subject is in the clause (fresh45 chats)
+    # "it" is the paper the question describes (a new user's trial, round 29: glued to the paper under discussion)
+    ("what about the decoding paper that uses entropy, does it need training?", False),
     # a paper's part, or how the best models do, asked with nothing named (fresh47 chats: searched on their own)
     ("what's the training objective", True),
     ("how do top models do vs people", True),
@@ -1861,6 +1863,10 @@ def test_any_other_papers_on_a_topic_names_each_and_the_other_one_is_the_second(
      "saddle points", None),
     # the why of a question that also asks for a fix is its finding, not the symptom restated (fresh47)
     ("why does qat plateau so early below 4 bits, and is there a method that speeds it up?", "saddle points", None),
+    # a new user's trial (round 29): limitations no sentence states; things counted and never listed
+    ("What are the limitations of DiffuSearch?", "The abstracts do not say", "exploration constants"),
+    ("What are the three faithfulness rewards in RePro?", "The abstracts do not say", None),
+    ("What are the three components of STAR-KV?", "hybrid decomposition", None),
     # "a trade-off between ..." says which trade-off (fresh47 chats: "does not say")
     ("What trade-off is PCR fixing?", "plasticity", None),
     # a tokenizer the abstract never names; things a benchmark is asked to include (fresh47 chats: sentences quoted)

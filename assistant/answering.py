@@ -818,9 +818,10 @@ def _unresolved_pronoun(question: str) -> bool:
 
 _OTHERS_RESULTS = re.compile(r"^\s*(?:and\s+|so\s+)?how\s+(?:do|does|did|well\s+do)\s+(?:the\s+)?(?:best|top|strongest|"
                              r"leading|frontier|current|existing|sota|state-of-the-art)\s+(?:[\w-]+\s+)?"
-                             r"(?:models?|llms?|methods?|systems?|baselines?)\s+(?:do|perform|fare|compare|score)\b", re.I)
-"""How the best models do ("how do top models do vs people": fresh47 chats, searched on its own and refused): the results
-of the benchmark or method under discussion."""
+                             r"(?:models?|llms?|methods?|systems?|baselines?)\s+(?:do|perform|fare|compare|score)\b",
+                             re.I)
+"""How the best models do ("how do top models do vs people": fresh47 chats, searched on its own and refused): the
+results of the benchmark or method under discussion."""
 _VAGUE_THING = re.compile(r"\bthe\s+(?:[\w-]+\s+){0,2}?(?:thing|stuff|bit)\b(?!\s+(?:that|which|where|of|called|"
                           r"named|in|on|with)\b)", re.I)
 """"whats the alpha thing about": a thing the conversation mentioned, named only by a word of it."""

@@ -189,8 +189,8 @@ _ENTITY_Q = re.compile(
     rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
     r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
-    r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tokeni[sz]ers?|"
-    r"corp(?:ora|us)|competitions?|architectures?)(?![\w-])"
+    r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
+    r"tokeni[sz]ers?|corp(?:ora|us)|competitions?|architectures?)(?![\w-])"
     # the noun ends its phrase: in "What GPU kernels does STAR-KV use?" the kernels are asked, "GPU" says which
     r"(?!\s+(?!(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would|models?|llms?|datasets?|"
     r"benchmarks?|sizes?|scales?|famil(?:y|ies)|variants?|versions?|names?|checkpoints?|tasks?|\w+ly)\b)"

@@ -468,9 +468,11 @@ its topic, not a follow-up."""
 _PAPER_PARTS = ("name|acronym|abbreviation|contribution|contributions|limitation|limitations|experiments|evaluation|"
                 "idea|training|setup")
 """Nouns for parts of a paper (a class of words): "the name" is the paper's under discussion."""
+_AUXILIARY = "do|does|did|is|are|was|were|can|could|will|would|has|have|had"
+"""The auxiliary verbs a question opens a clause with (a closed class)."""
 _DEFINITE_SUBJECT = re.compile(
     r"^\s*(?:(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
-    r"(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)"
+    rf"(?:{_AUXILIARY})"
     # "what's the training objective" (fresh47 chats: answered from another paper's "fine-tuning objective")
     r"|(?:and\s+)?(?:what|how)['’]s)\s+the\s+"
     r"(?:(?:best|main|key|largest|smallest|proposed|new|original)\s+)?"
@@ -481,7 +483,7 @@ _DEFINITE_SUBJECT = re.compile(
 that says which ("How do the models cope with ...?", "Does the method need retraining?"): it is the
 one under discussion."""
 _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
-                           r"(?P<aux>do|does|did|is|are|was|were|can|could|will|would|has|have|had)\s+"
+                           rf"(?P<aux>{_AUXILIARY})\s+"
                            r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
 _COPULA = {"is", "are", "was", "were"}
 _COMPARATIVE_OF_GIVEN = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|thanks)[,\s]+)?how\s+much\s+"
@@ -764,17 +766,18 @@ def _before_clause(text: str, at: int) -> str:
     return before[:wh[-1].start()] if wh else before
 
 
-_ASKED_SUBJECT = re.compile(r"^\W*(?:(?:and|so|ok|okay)\W+)?(?:which|what)\s+(?:[\w-]+\s+){1,3}[\w-]+\s*$", re.I)
-"""A clause before "it" that is the asked thing and its verb ("which company made | it", "which kv cache method beats
-| it"): the noun phrase after "which" is what the question asks for, not what "it" stands for (fresh44 chats: "which
-company made it?" was searched on its own and refused)."""
+_ASKED_SUBJECT = re.compile(rf"^\W*(?:(?:and|so|ok|okay)\W+)?(?:which|what)\s+"
+                            rf"(?:(?!(?:{_AUXILIARY})\b)[\w-]+\s+){{1,3}}(?!(?:{_AUXILIARY})\b)[\w-]+\s*$", re.I)
+"""A clause before "it" that is the asked thing and its verb, with no auxiliary ("which company made | it", "which kv
+cache method beats | it"): the noun phrase after "which" is what the question asks for, not what "it" stands for
+(fresh44 chats: "which company made it?" was searched on its own and refused); "what corpus did RePro sample | its
+tokens from" has its subject, RePro (fresh45 chats)."""
 
 
 def _asked_subject(before: str) -> bool:
-    """`before` (the clause before an "it") is the asked noun phrase and its verb (`_ASKED_SUBJECT`), with no auxiliary
-    and no name: "what corpus did RePro sample | its tokens from" has its subject, RePro (fresh45 chats)."""
-    return (bool(_ASKED_SUBJECT.match(before)) and not _entities(before)
-            and not re.search(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had)\b", before, re.I))
+    """`before` (the clause before an "it") is the asked noun phrase and its verb (`_ASKED_SUBJECT`) and names
+    nothing."""
+    return bool(_ASKED_SUBJECT.match(before)) and not _entities(before)
 
 
 def _unresolved_pronoun(question: str) -> bool:

@@ -2042,14 +2042,13 @@ _WHICH_ONE = re.compile(rf"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+(?={_COUNT
 _VAGUE_BEFORE = re.compile(r"(?:^|\W)(?:a|an|some|one|certain)\s+(?:(?:specific|certain|particular|given|suitable|"
                            r"novel|new|chosen|predefined|fixed|special)\s+)*$", re.I)
 _VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|numerous|many|standard|(?:a|the)\s+"
-                                  rf"(?:range|variety|suite|set|number)\s+of|{_COUNT_WORD})\s+"
+                                  rf"(?:range|variety|suite|set|number)\s+of|(?P<count>{_COUNT_WORD}))\s+"
                                   r"(?:[A-Za-z][\w-]*\s+){0,2}$",
                                   re.I)
 """Plural things left unnamed: "on standard alignment benchmarks", "across diverse tasks", "on 22 downstream tasks"
 (a plural noun after it; counted, not listed: "which 22 tasks were those": fresh44 chats, answered with the sentence
 counting them). Not "existing" or "different": those describe what a paper is set against ("existing decoding
 strategies")."""
-_COUNTED_BEFORE = re.compile(rf"(?:^|\W){_COUNT_WORD}\s+(?:[A-Za-z][\w-]*\s+){{0,2}}$", re.I)
 _LISTED_LATER = re.compile(r"\(|:|\bsuch\s+as\b|\bincluding\b|\bnamely\b", re.I)
 _DESCRIBED_AFTER = re.compile(r"\s+(?:[a-z]+ing|[a-z]+ed|that|which|for|of)\b", re.I)
 """Counted things described right after their noun ("two metrics measuring the extent of backward attention ... and the
@@ -2175,10 +2174,10 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
             mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
             if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
-                                 and _VAGUE_PLURAL_BEFORE.search(text[:x.start()])
+                                 and (vague := _VAGUE_PLURAL_BEFORE.search(text[:x.start()]))
                                  # a count may be listed later in its sentence ("three novel RL strategies that ...
                                  # (preplan tokens, anchor tokens, and ...)")
-                                 and not (_COUNTED_BEFORE.search(text[:x.start()])
+                                 and not (vague.group("count")
                                           and (_LISTED_LATER.search(re.split(r"(?<=[.!?])\s", text[x.end():])[0])
                                                or _DESCRIBED_AFTER.match(text, x.end()))))
                                 and not _IDENTIFIED_AFTER.match(text, x.end())

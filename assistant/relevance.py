@@ -875,7 +875,9 @@ def salient_words(question: str) -> list[str]:
     return out
 
 
-_CONTRASTED = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<what>[^,;:.?!()]+)", re.I)
+CONTRASTED = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<what>[^,;:.?!()]+)", re.I)
+"""What a question names only as what it does not ask for: "instead of filtering it", "rather than ...", "as opposed
+to ...", up to the clause's end (`contrasted_words`, `answering.about_topic`)."""
 
 
 def contrasted_words(question: str) -> set[str]:
@@ -889,8 +891,8 @@ def contrasted_words(question: str) -> set[str]:
     from assistant.text import fold
 
     q = fold(question)
-    named = {w for m in _CONTRASTED.finditer(q) for w in salient_words(m.group("what"))}
-    return named - set(salient_words(_CONTRASTED.sub(" ", q))) if named else set()
+    named = {w for m in CONTRASTED.finditer(q) for w in salient_words(m.group("what"))}
+    return named - set(salient_words(CONTRASTED.sub(" ", q))) if named else set()
 
 
 def _salient_words(question: str) -> list[str]:
@@ -1303,6 +1305,52 @@ def merge_acronyms(hits: WordHits, spelled: dict[str, str]) -> WordHits:
     return WordHits([hits.words[j] for j in keep], [hits.idf[j] for j in keep], matrix[:, keep], hits.max_idf)
 
 
+_NEGATION = re.compile(r"\b(?:without|free\s+of|no|not|never|eliminat\w*|avoid\w*|remov\w*)\s+"
+                       r"(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)|(?P<free>[\w]+)-free\b", re.I)
+"""Words said to be absent: "without any external reward", "no extra training", "eliminating the need for labels" (up
+to four words after the negation), "training-free" (`negated_hits`)."""
+_ASKED_WITHOUT = re.compile(r"\b(?:without|w/o|free\s+of)\s+(?P<what>(?:(?!(?:that|which|who|whose|where|when|while|by|"
+                            r"for|in|on|of|at|to|from|with|beyond|besides|than|as|and|or|but|so|because|just|only)\b)"
+                            r"[\w-]+\s*){1,4})|(?P<free>[\w]+)-free\b", re.I)
+"""What a question asks a paper to do without: "without" and the noun phrase after it, at most four words up to a
+preposition, a conjunction or a relative pronoun ("rl without any external reward, just ...", "without any training
+beyond an ordinary DPO setup", "without any labels that can make a model more creative"); "training-free"."""
+
+
+def asked_without(question: str) -> set[str]:
+    """The key words (`salient_words`) of what `question` asks a paper to do without (`_ASKED_WITHOUT`): "rl without any
+    external reward, just the model's own feedback?" -> ``{"external", "reward"}``; a word the rest of the question
+    also uses is not one of them."""
+    from assistant.text import fold
+
+    q = fold(question)
+    named = {w for m in _ASKED_WITHOUT.finditer(q) for w in salient_words(m.group("what") or m.group("free"))}
+    return named - set(salient_words(_ASKED_WITHOUT.sub(" ", q))) if named else set()
+
+
+def negated_hits(question: str, hits: WordHits, documents: Sequence[str]) -> WordHits:
+    """`hits` where a paper that says it does without none of what the question asks to do without (`asked_without`)
+    does not hold those words: a paper writing them only as something it uses ("multi-turn interactions with external
+    experts") is the opposite of what is asked, not a match for it (chats fresh46: "rl without any external reward,
+    just the model's own feedback?" was answered with the expert-assisted RL paper, not the one learning from internal
+    feedback "without external supervision"). A paper does without one of them when it writes it after a negation or
+    before "-free" (`_NEGATION`: "without external supervision", "requires no specialized training",
+    "training-free"); one such word keeps them all. Words compared by their stems (`text.content_stems`)."""
+    from assistant.text import content_stems, fold
+
+    without = asked_without(question) if hits.words else set()
+    cols = [j for j, w in enumerate(hits.words) if w in without]
+    if not cols:
+        return hits
+    asked = set().union(*(content_stems(hits.words[j]) for j in cols))
+    matrix = hits.matrix.copy()
+    for i, doc in enumerate(documents):
+        said = {s for m in _NEGATION.finditer(fold(doc)) for s in content_stems(m.group("what") or m.group("free"))}
+        if not asked & said:
+            matrix[i, cols] = 0.0
+    return WordHits(hits.words, hits.idf, matrix, hits.max_idf)
+
+
 _AVAILABILITY = re.compile(
     r"https?://|github\.(?:com|io)\b|"
     r"\b(?:code|codes|data|datasets?|models?|implementation|weights|checkpoints|code\s*base)\b"
@@ -1444,14 +1492,40 @@ def defined_long_forms(acronym: str, scores, papers: Sequence) -> list[str]:
     return sorted(counts, key=lambda k: -counts[k])
 
 
+ACRONYM_MAX_LETTERS = 6
+"""`cased_acronym` reads a lower-case word of at most this many letters as a possible abbreviation ("llms", "qat",
+"rlhf"); the collection's defined abbreviations are shorter than that but for a few names."""
+
+
+def cased_acronym(word: str, scores, papers: Sequence) -> str | None:
+    """The abbreviation the collection's abstracts define, in their capitals, for `word` typed in lower case ("llms" ->
+    "LLMs", "qat" -> "QAT"): written in parentheses after its long form in one of the abstracts that use the word
+    (`scores`: its BM25 scores, > 0 where used; at most `DEFINITION_MAX_ROWS` read), with two or more capitals;
+    the most often written such form, None when `word` is not lower-case letters of at most `ACRONYM_MAX_LETTERS`
+    or no abstract writes it so. People type abbreviations in lower case in chat ("aligning llms at decoding time":
+    chats fresh46, refused, "nothing in it about 'llms'" against the paper writing "large language models")."""
+    import numpy as np
+
+    if not (word.isalpha() and word.islower() and len(word) <= ACRONYM_MAX_LETTERS):
+        return None
+    written = re.compile(rf"\(\s*({re.escape(word)})\s*\)", re.I)
+    counts: dict[str, int] = {}
+    for row in np.flatnonzero(scores > 0)[:DEFINITION_MAX_ROWS]:
+        for m in written.finditer(papers[row].abstract):
+            if sum(c.isupper() for c in m.group(1)) >= 2:
+                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    return max(counts, key=lambda k: (counts[k], k)) if counts else None
+
+
 def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
               known_only: bool = False, english: Collection[str] = (),
-              question_acronyms: Collection[str] = ()) -> WordHits:
+              question_acronyms: Collection[str] = (), lower_acronyms: bool = False) -> WordHits:
     """`WordHits` of `words` in the documents `rows` of the collection (see `lexical_coverage`); with
     `known_only`, words no paper uses are left out unless they are `english` (a foreign question's English
     words, `glosses`: a topic the collection lacks, as an English question's unknown word).
     `question_acronyms`: the abbreviations the question types (`_ACRONYM_TOKEN`); a document writing a long
-    form the collection defines for one (`defined_long_forms`) holds it."""
+    form the collection defines for one (`defined_long_forms`) holds it. With `lower_acronyms`, so does a word typed
+    in lower case that the collection writes as an abbreviation (`cased_acronym`: "llms" for "LLMs")."""
     import numpy as np
 
     from assistant.text import content_stems, fold
@@ -1496,10 +1570,13 @@ def word_hits(words: Sequence[str], rows: Sequence[int], retriever: Retriever,
             seen_stems.add(key)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else max_idf
         hit = scores[seen_rows] > 0 if len(seen_rows) else np.zeros(0, dtype=bool)
-        if df and not hit.all() and w in acronyms:
+        acronym = acronyms.get(w)
+        if df and not hit.all() and acronym is None and lower_acronyms:
+            acronym = cased_acronym(w, scores, papers)  # "llms" typed for the collection's "LLMs"
+        if df and not hit.all() and acronym:
             # "LLMs" against an abstract writing "large language models" without the abbreviation: the long
             # form the collection's abstracts define for it holds the word too
-            forms = defined_long_forms(acronyms[w], scores, papers)
+            forms = defined_long_forms(acronym, scores, papers)
             for i, row in enumerate(seen_rows):
                 if not hit[i] and forms and any(_mentions_term(f, fold(papers[row].document).casefold())
                                                 for f in forms):
@@ -1922,9 +1999,9 @@ def describes_paper(question: str) -> bool:
 
 
 _ASKED_OF = re.compile(
-    r"\b(?:(?:work|works|worked|used|use|applied|perform|performs|performed|fare|fares|help|helps|tr(?:y|ies|ied)|"
-    r"test|tests|tested|evaluate|evaluates|evaluated|run|runs|ran|validated|benchmarked)"
-    r"(?:\s+[^\s,;:?!.]+){0,3}?\s+(?:for|in|on|with|at)"
+    r"\b(?:(?P<verb>work|works|worked|used|use|applied|perform|performs|performed|fare|fares|help|helps|"
+    r"tr(?:y|ies|ied)|test|tests|tested|evaluate|evaluates|evaluated|run|runs|ran|validated|benchmarked)"
+    r"(?P<between>(?:\s+[^\s,;:?!.]+){0,3}?)\s+(?:for|in|on|with|at)"
     r"|(?:appl(?:y|ies|ied)|transfers?|transferred|generali[sz]es?|generali[sz]ed|extends?|extended|scales?|scaled|"
     r"adapts?|adapted)(?:\s+[^\s,;:?!.]+){0,3}?\s+to"
     r"|(?:be|been|is|are)\s+used\s+to"
@@ -2009,6 +2086,13 @@ def asked_object(question: str, names: Sequence[str] = ()) -> str:
     if m is None:
         return ""
     thing = re.sub(r"^(?:(?:for|in|on|with|at|to|the|a|an)\s+)+", "", m.group("object").strip(), flags=re.I)
+    used = (m.groupdict().get("between") or "").strip()
+    if (m.groupdict().get("verb") or "").lower() in ("use", "uses", "used") and used and not re.fullmatch(
+            r"(?:it|its|them|they|this|that|these|those|one|ones|also|still|even|only|mainly|just)(?:\s+\w+)*", used,
+            re.I):
+        # "do they use rl for the post training": the thing used is asked as well as what for (fresh46 chats: the
+        # post-training sentence was quoted, the abstract never says RL)
+        thing = f"{used} for {thing}"
     if _EXCLUDED.match(thing):
         # "what is ALIVE used for besides evaluation?": the thing named is the one not asked; what else it is used for
         # is open (fresh38: "the abstracts do not say", 'besides evaluation' not stated)
@@ -2389,8 +2473,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                                         # a theme's papers share the field's abbreviations in passing: for
                                         # several papers the long forms widened 6 of 8 dev themes by a paper
                                         question_acronyms=() if several
-                                        else _ACRONYM_TOKEN.findall(question)), chinese)
+                                        else _ACRONYM_TOKEN.findall(question), lower_acronyms=not several), chinese)
     hits = merge_acronyms(hits, spelled)
+    hits = negated_hits(question, hits, [r.paper.document for r in results])
     # A question in another language keeps only the words the collection knows (names, cognates, English
     # terms); one or two common ones ("training") must not make a full match: its coverage is at most
     # the share of one word of the largest IDF.

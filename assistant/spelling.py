@@ -183,15 +183,18 @@ CHAT_ABBREVIATIONS = {"doc": "document", "docs": "documents", "params": "paramet
 "The abstracts do not say." though OPUS flags "toxic documents"; stems do not join "docs" to "documents"; "back to
 diffusion lms": fresh44 chats, no abstract writes "LMs" beside "diffusion"). Lower case only, as `CHAT_SPELLINGS`:
 "LMs" stays as written."""
-_SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS, **CHAT_ABBREVIATIONS}
-_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(_SPELLINGS, key=len, reverse=True))
-                        + r")(?![\w'’-])")
+CHAT_SHORTHANDS = {"w/o": "without", "w/": "with", "b/c": "because"}
+"""Shorthands with a slash people type in chat ("aligning llms at decoding time w/o extra training": chats fresh46,
+"w" and "o" were no words, so nothing said "without"). Lower case only, as `CHAT_SPELLINGS`."""
+_SPELLINGS = {**CHAT_SPELLINGS, **FIELD_ABBREVIATIONS, **CHAT_ABBREVIATIONS, **CHAT_SHORTHANDS}
+_CHAT_WORD = re.compile(r"(?<![\w'’/-])(?:" + "|".join(map(re.escape, sorted(_SPELLINGS, key=len, reverse=True)))
+                        + r")(?![\w'’/-])")
 
 
 def chat_spelled(question: str) -> str:
     """`question` with the chat spellings of function words and the abbreviations of training details and clipped
     words written out (`CHAT_SPELLINGS`: "wich" -> "which", "u" -> "you"; `FIELD_ABBREVIATIONS`: "lr" -> "learning
-    rate"; `CHAT_ABBREVIATIONS`: "docs" -> "documents"); a question
+    rate"; `CHAT_ABBREVIATIONS`: "docs" -> "documents"; `CHAT_SHORTHANDS`: "w/o" -> "without"); a question
     in another language (`relevance.is_foreign`) unchanged."""
     if not _CHAT_WORD.search(question):
         return question

@@ -313,6 +313,41 @@ def test_an_abstract_writing_the_long_form_of_an_abbreviation_holds_it(bundled_s
 
 
 @pytest.mark.integration
+def test_an_abbreviation_typed_in_lower_case_stands_for_its_long_form(bundled_store, settings):
+    """fresh46 chats: "looking for work on aligning llms at decoding time w/o extra training" was refused, "nothing in
+    it about 'llms'": the abbreviation typed in lower case was a plain word, which the alignment-aware decoding abstract
+    does not write (it writes "large language models")."""
+    from assistant.relevance import cased_acronym
+
+    papers, bm25 = bundled_store.bm25()
+    assert cased_acronym("llms", bm25.scores("llms"), papers) == "LLMs"
+    assert cased_acronym("qat", bm25.scores("qat"), papers) == "QAT"
+    assert cased_acronym("decoding", bm25.scores("decoding"), papers) is None  # no abbreviation
+    obj, cited = _ask(bundled_store, settings, "looking for work on aligning llms at decoding time w/o extra training")
+    assert not obj["refused"] and cited == ["AAD"], obj["note"]
+
+
+def test_words_asked_to_do_without_are_what_follows_without_up_to_the_clause_end():
+    from assistant.relevance import asked_without
+
+    assert asked_without("rl without any external reward, just the model's own feedback?") == {"external", "reward"}
+    assert asked_without("a training-free way to align models") == {"training"}
+    # a word the rest of the question asks for is asked for
+    assert asked_without("reward models trained without human reward labels") == {"human", "labels"}
+    assert asked_without("Which papers study quantization?") == set()
+
+
+@pytest.mark.integration
+def test_a_paper_using_what_the_question_asks_to_do_without_is_not_its_match(bundled_store, settings):
+    """fresh46 chats: "rl without any external reward, just the model's own feedback?" was answered with the paper
+    that brings in external experts, not with PowerFlow's RL from internal feedback "without external supervision"."""
+    obj, cited = _ask(bundled_store, settings, "rl without any external reward, just the model's own feedback?")
+    assert cited == ["PowerFlow"], obj["answer"]
+    eapo = next(r for r in obj["relevance"] if r["title"] == "EAPO")
+    assert not eapo["relevant"]
+
+
+@pytest.mark.integration
 def test_an_agent_noun_is_held_where_it_is_written_not_where_its_stem_is(bundled_store, settings):
     """seed d09 (round 12): "optimizers" stems to "optim" as "optimization" does, which nearly every abstract
     writes, so ten papers were cited for "Which papers study optimizers ...?"; the two abstracts that write
@@ -1186,6 +1221,11 @@ def test_the_thing_a_question_asks_a_paper_to_work_for_is_read_after_its_verb(qu
     ("How does NorMuon compare against AdamW in terms of training steps?", "AdamW"),  # the measure is no method
     # another paper, described: two papers compared (a new user's trial, round 28: only the described one was quoted)
     ("and how does EDEN compare to the alignment based decoding one?", ""),
+    # the thing used as well as what for (fresh46 chats: "do they use rl for the post training" of the plan-first
+    # paper quoted its post-training sentence; its abstract never says RL)
+    ("do they use rl for the post training (EDEN)", "rl for post training"),
+    ("is STAR-KV used for code generation?", "code generation"),
+    ("did they use it in robotics (WinQ)", "robotics"),
 ])
 def test_the_thing_a_question_asks_a_named_paper_to_do_is_read_after_the_verb_that_follows_the_name(question, thing):
     """Round 15's trial: "Does NorMuon use reinforcement learning?" was answered with NorMuon's summary."""

@@ -88,6 +88,10 @@ def test_a_hyphenated_word_of_the_collection_typed_as_one_word_is_written_as_the
     # clipped words (fresh42 chats: "can it also catch toxic docs" was "The abstracts do not say.")
     ("can it also catch toxic docs", "can it also catch toxic documents"),
     ("how many params, and what eval?", "how many parameters, and what evaluation?"),
+    # shorthands with a slash (fresh46 chats: "aligning llms at decoding time w/o extra training" was refused)
+    ("aligning llms at decoding time w/o extra training", "aligning llms at decoding time without extra training"),
+    ("speculative decoding w/ a small draft model", "speculative decoding with a small draft model"),
+    ("and/or i/o, W/O", "and/or i/o, W/O"),  # other slashes, and upper case, as typed
 ])
 def test_chat_spellings_and_abbreviations_are_written_out(typed, read):
     from assistant.spelling import chat_spelled

@@ -508,6 +508,20 @@ def _given_figure(question: str, given: str) -> bool:
     return bool(asked & figures(given))
 
 
+_WHICH_ONE_OF_LAST = re.compile(r"\s*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?(which)\s+one\b(?!\s+of\b)"
+                        r"(?!\s+(?:paper|work|study|method)s?\b)", re.I)
+"""A choice asked with "which one" and no noun ("which one needs no training?")."""
+
+
+def chooses_among_last(question: str, conversation: Conversation | None) -> bool:
+    """True when `question` asks "which one ...?" right after an answer that cited two or more papers: a choice among
+    them ("which one needs no training?" after STAR-KV and EDEN were compared was searched as a new question and
+    answered from the web-rewriting paper; a new user's trial, round 29). After an answer citing one paper, or none,
+    "which one" asks the collection."""
+    return (conversation is not None and bool(conversation.turns) and bool(_WHICH_ONE_OF_LAST.match(question))
+            and len(_cited_names(conversation.turns[-1])) >= 2)
+
+
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
     """True when `question`, naming nothing, has as its subject a definite noun the last answer gave:
     its text or the abstract of a paper it cited ("What property does the projection restore?" after an
@@ -1165,6 +1179,43 @@ def resolve_own_ordinal(question: str) -> str:
     return question
 
 
+_GERUND_OR_RELATIVE = re.compile(r"^\s*[a-z]+ing\s+[\w-]+|\b[\w-]+\s+(?:that|which)\s+[a-z]+(?:s|ed)?\s+\w", re.I)
+"""A "what about" topic described as an approach: a gerund and its object ("selecting data", "making quantization-aware
+training converge faster") or a noun and a relative clause ("decoding that spends more compute ...")."""
+
+
+def about_topic(question: str) -> str:
+    """What a "what/how about" question that does not point back at the paper under discussion names: "approach" when
+    it describes an approach of its own ("what about selecting data instead of rewriting it": what it is set against,
+    `relevance.CONTRASTED`, with one specific word besides; "what about decoding that spends more compute only when the
+    model is unsure": a gerund and its object or a relative clause, `_GERUND_OR_RELATIVE`, with two specific words),
+    "topic" for another topic of three or more specific words ("what about protein design with diffusion models": a
+    task and a method, where "what about vision transformers?" names a domain to ask the paper under discussion about),
+    "" otherwise: a fragment ("what about for code?"), a domain ("what about code generation?"), or a pronoun or
+    demonstrative outside the contrast ("what about using it for code?", "what about the accuracy?").
+
+    Either may still ask about the paper under discussion. `answer` searches the question on its own and keeps it so
+    when an approach finds papers other than those the conversation was about (chats fresh46: "what about selecting
+    data instead of rewriting it" after the rewriting paper was glued to it and answered "The abstracts do not say.")
+    or when a topic is one the collection lacks (fresh22 chats: "wat about protein design with diffusion models" was
+    "The abstracts do not say." of the diffusion paper under discussion, not "No paper ...")."""
+    from assistant.relevance import CONTRASTED
+
+    m = _ABOUT.search(question)
+    if m is None or _FRAGMENT.search(question):
+        return ""
+    rest = question[m.end():]
+    own = CONTRASTED.sub(" ", rest)
+    if (_SINGULAR.search(own) or _PLURAL.search(own) or _PERSON.search(own)
+            or re.match(r"\s*(?:the|that|this|these|those)\b", own, re.I)
+            or re.search(r"\b(?:this|that|these|those)\s+(?:one|ones|paper|papers|method|work)\b", own, re.I)):
+        return ""
+    specific = len(_specific_stems(own))
+    if (own != rest and specific >= 1) or (_GERUND_OR_RELATIVE.search(own) and specific >= 2):
+        return "approach"
+    return "topic" if specific >= 3 else ""
+
+
 def deterministic_rewrite(question: str, conversation: Conversation | None) -> str:
     """The standalone form of a follow-up, without an LLM (`needs_history` decides whether it is one;
     a self-contained question comes back unchanged).
@@ -1179,7 +1230,8 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     subject at all, the previous question: ``"… (follow-up to: …)"``.
     """
     if conversation is None or not conversation.turns or not (needs_history(question)
-                                                               or refers_to_last_answer(question, conversation)):
+                                                               or refers_to_last_answer(question, conversation)
+                                                               or chooses_among_last(question, conversation)):
         return question
     from assistant.text import mentions
 
@@ -1218,6 +1270,11 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         return referents[i]
 
     text = _ORDINAL.sub(ordinal, text)
+    which_one = _WHICH_ONE_OF_LAST.match(text) if chooses_among_last(text, conversation) else None
+    if which_one:
+        # "which one needs no training?" after STAR-KV and EDEN were compared: a choice between them
+        text = f"{which_one.group(1)} of {join_names(_cited_names(conversation.turns[-1]))}{text[which_one.end():]}"
+        changed = True
     choice = _CHOICE_OF_THEM.search(text)
     if choice and len(referents) >= 2 and len(_entities(text[:choice.start()])) < 2:
         # "which of them uses reinforcement learning?" after a list: a choice among the list's papers, named in place
@@ -1280,7 +1337,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
         text = text[:a] + repl + text[b:]
         changed = True
     if changed:
-        return text
+        return _asked_again(text, conversation, referents) or text
     if topic:
         if any((_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
                and not _has_antecedent(_earlier_sentences(text[:m.start()]))
@@ -1295,6 +1352,28 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
 
 
 _FOLLOW_UP = "follow-up to: "
+
+_ELLIPSIS = re.compile(r"\s*(?:(?:and|so|ok(?:ay)?|also)[,\s]+)?(?:(?:what|how)\s+about\s+)?"
+                       r"(?P<name>.+?)\s*[?？.!]*\s*")
+"""A follow-up that is only a paper ("and the first?", "what about the third one?" once the ordinal is resolved)."""
+
+
+def _asked_again(text: str, conversation: Conversation, referents: Sequence[str]) -> str:
+    """The question before, asked of another paper, when `text` (a rewritten follow-up) is only that paper ("and
+    AAD?" from "and the first?" after "how much does the second one gain?" became "how much does EDEN gain?": "how
+    much does AAD gain?"; a new user's trial, round 29: answered with AAD's overview). The question before must name
+    exactly one other paper of the conversation (`referents`), which is replaced; "" otherwise."""
+    from assistant.text import mentions
+
+    m = _ELLIPSIS.fullmatch(text)
+    if m is None or m.group("name") not in referents:
+        return ""
+    last = conversation.turns[-1]
+    before = " ".join((last.standalone_question or last.question).split())
+    old = [r for r in referents if r != m.group("name") and mentions(before, r)]
+    if len(old) != 1 or mentions(before, m.group("name")):
+        return ""
+    return re.sub(rf"(?<![\w-]){re.escape(old[0])}(?![\w-])", lambda _: m.group("name"), before)
 
 _ACK = (r"(?:hmm+|h[mu]+|ok(?:ay)?|thanks?|thank\s+you|thx|great|cool|nice|good|got\s+it|i\s+see|right|alright|"
         r"all\s+right|sure|perfect|interesting|wow|yes|yeah|no|danke(?:\s+schön)?|merci|gracias|obrigad[oa]|grazie|"
@@ -1482,6 +1561,25 @@ def _described_topics(text: str) -> Iterator[tuple[re.Match, set[str], list[str]
         yield m, words, [w for w in re.findall(r"[^\W\d_]+", topic) if _specific_stems(w) & words]
 
 
+def described_elsewhere(question: str, conversation: Conversation | None) -> list[tuple[re.Match, set[str], list[str]]]:
+    """The papers `question` describes by a topic (`_described_topics`: "The selection one: what's the extra compute
+    cost?") that no paper the conversation's answers cited is about (its title and abstract lack a word of the topic,
+    `_writes_each`): a paper the user expects from the conversation's topic though no answer gave it. `answer` looks it
+    up in the collection (fresh24 chats: after an answer giving the web-rewriting paper alone for "I'm running short of
+    good web text for pretraining", "the selection one" was searched as "what's the extra compute cost" and the
+    optimizer paper was quoted). In `question`'s order, over its words as `" ".join(question.split())` spaces them."""
+    from assistant.extractive import asks_for_paper, searches_for_paper
+
+    if conversation is None or not conversation.turns:
+        return []
+    text = " ".join(question.split())
+    cited = [f"{c.paper.title} {c.paper.abstract}" for turn in conversation.turns for c in turn.citations or ()]
+    return [(m, words, typed) for m, words, typed in _described_topics(text)
+            if not (m.group("back") and (asks_for_paper(rest := text[m.end():].strip(" :;,-–—"))
+                                         or searches_for_paper(rest)))  # asks the collection (`resolve_described_one`)
+            and not any(words <= _specific_stems(doc.replace("-", " ")) and _writes_each(doc, typed) for doc in cited)]
+
+
 def _writes_each(text: str, words: Sequence[str]) -> bool:
     """`text` writes each agent noun of `words` (a thing that does: "optimizer", "rephraser", "decoder") as typed or in
     its plural, so that the stem it shares with the name of a process ("the optimizer paper" and EAPO's "policy
@@ -1519,7 +1617,8 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
         return question  # "back to the optimizer paper: ..." when no paper discussed is one: searched as it is
     question = resolved
     if conversation is None or not conversation.turns or not (needs_history(question)
-                                                               or refers_to_last_answer(question, conversation)):
+                                                               or refers_to_last_answer(question, conversation)
+                                                               or chooses_among_last(question, conversation)):
         return resolve_own_ordinal(question)
     if _new_topic_after_refusal(question, conversation):
         return question
@@ -1764,10 +1863,41 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # "kv cahce compresion": a typo no abstract writes is searched and judged as the collection's word
         # (a retriever without a store of its own, as tests give, searches the question as typed)
         store = getattr(retriever, "store", None)
-        standalone = decimal_points(standalone)  # "21,74%" is the abstracts' "21.74%"
-        if store is not None:
-            standalone = corrected(standalone, *store.bm25())
+
+        def searched(text: str) -> str:
+            text = decimal_points(text)  # "21,74%" is the abstracts' "21.74%"
+            return corrected(text, *store.bm25()) if store is not None else text
+
+        standalone = searched(standalone)
         depth = top_k or settings.top_k
+        strict = llm.name == BackendName.EXTRACTIVE
+        for m, words, typed in reversed(described_elsewhere(standalone, conversation)):
+            # "The selection one: what's the extra compute cost?" of a paper no answer gave: the paper of the
+            # conversation's topic that the description fits (`described_elsewhere`)
+            last = conversation.turns[-1]
+            probe = searched(f"{' '.join(typed)} {last.standalone_question or last.question}")
+            found = judge(probe, retriever.search(probe, top_k=depth, filters=filters), retriever,
+                          strict=strict, threshold=_threshold(settings, strict), baseline=depth)
+            paper = next((r.paper for r in found.relevant
+                          if words <= _specific_stems(f"{r.paper.title} {r.paper.abstract}".replace("-", " "))
+                          and _writes_each(f"{r.paper.title} {r.paper.abstract}", typed)), None)
+            if paper is not None and _paper_name(paper):
+                text = " ".join(standalone.split())
+                standalone = text[:m.start()] + _paper_name(paper) + text[m.end():]
+        about = about_topic(question) if rewritten != question and conversation is not None else ""
+        if about:
+            # "what about selecting data instead of rewriting it": searched on its own, a new topic when an approach
+            # finds papers other than those the conversation was about, or the collection lacks the topic (asked as a
+            # search for it, as "is there a paper on ...?" is judged; `about_topic`)
+            own = searched(question)
+            asked = own if about == "approach" else searched(
+                f"Is there a paper on {question[_ABOUT.search(question).end():].strip()}")
+            found = judge(asked, retriever.search(asked, top_k=depth, filters=filters), retriever,
+                          strict=strict, threshold=_threshold(settings, strict), baseline=depth)
+            discussed = {c.paper.id for c in _last_citations(conversation)}
+            if ((about == "approach" and found.relevant and not discussed & {r.paper.id for r in found.relevant})
+                    or (about == "topic" and not found.relevant and found.lacked)):
+                standalone, rewritten = own, question
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its
         # words in passing; the extractive backend's gate judges THEME_DEPTH times as many (the first `depth`
         # set its baseline). An LLM backend's looser gate would pass most of them on to the prompt.
@@ -1783,7 +1913,6 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield fail(str(exc) if own else f"retrieval failed ({type(exc).__name__}: {str(exc)[:160]})",
                    exc.kind if own else ErrorKind.STORE)
         return
-    strict = llm.name == BackendName.EXTRACTIVE
     try:
         judgement = judge(standalone, results, retriever, strict=strict,
                           threshold=_threshold(settings, strict), baseline=depth)

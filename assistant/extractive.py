@@ -324,9 +324,17 @@ _DETAIL_Q = {
                        r"japanese|korean|multilingual)\b)"
                        # "is their code public? link?": the link asked on its own, as a clause of its own (chats
                        # fresh23: quoted three sentences, then said the abstract does not state whether it is public)
-                       r"|^\W*(?:(?:and|a|the|any)\s+)*(?:link|url|repo|repository)\s*(?:\?|$)", re.I),
+                       r"|^\W*(?:(?:and|a|the|any)\s+)*(?:link|url|repo|repository)\s*(?:\?|$)"
+                       # "is it open source?": the paper's code, whatever the name between (fresh-style chat of round
+                       # 30: the paper's results were quoted)
+                       r"|\b(?:is|are|was|were)\s+(?:[^\s?]+\s+){1,4}?open[-\s]?sourc\w*(?=\s*(?:[?.!]|$))", re.I),
     # "Also who funded it?" (a new user's trial), "Which grants supported this work?"
     "funding": re.compile(r"\bfund(?:ed|s|ing|er|ers)?\b(?!-)|\bgrants?\b|\bsponsor\w*", re.I),
+    # where or when the paper appeared ("which conference was it at?": the paper's overview was quoted)
+    "venue": re.compile(r"\b(?:which|what|at\s+which|in\s+which)\s+(?:conference|venue|journal|workshop)s?\b|"
+                        r"\b(?:where|when)\s+(?:was|were|is|did)\s+(?:[^\s?]+\s+){0,3}?(?:published|presented|"
+                        r"appear(?:ed)?|accepted)\b|\b(?:what|which)\s+year\b|\bpublication\s+(?:venue|year|date)\b",
+                        re.I),
 }
 _FOREIGN_DETAIL_Q = {
     # the same details as other languages ask them (German, French, Spanish, Italian, Portuguese, Chinese, Japanese):
@@ -374,6 +382,7 @@ _DETAIL_EVIDENCE = {
     "weights": re.compile(r"\bhuggingface\.co\b|\b(?:weights|checkpoints?)\b[^.]{0,40}\b(?:are|is|will\s+be)\s+"
                           r"(?:publicly\s+|openly\s+)?(?:available|released)\b", re.I),
     "funding": re.compile(r"\b(?:funded|sponsored)\s+by\b|\bgrants?\s+(?:no\.|number|[A-Z0-9-]{4,})", re.I),
+    "venue": re.compile(r"\b(?:accepted|published|presented)\s+(?:at|in)\b", re.I),
     # a model family's name or a parameter count ("Qwen2.5-7B", "on 1.4B models", "7 billion parameters")
     "base model": re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BM]\b|\b\d+(?:\.\d+)?\s?(?:billion|million)\s+param|"
                              r"\b(?:Qwen|Llama|LLaMA|Mistral|Mixtral|Gemma|Phi|DeepSeek|OLMo|Pythia|GPT|OPT|Falcon|"
@@ -398,7 +407,8 @@ _DEFINES = re.compile(r"\b(?:we\s+(?:first\s+)?(?:propose|introduce|present|deve
                       r"named|called|dubbed|framework|method|which|that)\b", re.I)
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)(?:\d+(?:[.,]\d+)*)"
                      r"(?:\s*(?:%|×|x\b|times\b|-?fold|points?|pp\b|[kKMB]\b))?")
-_ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])\d{1,2}\)|\[\d{1,3}\]")
+_ENUMERATOR = re.compile(r"\(\d{1,2}\)|(?<![\w.])(?<![<>=≤≥≈]\s)(?<![<>=≤≥≈])\d{1,2}\)|\[\d{1,3}\]")
+"""An enumerator ("(1)", "2)", "[3]"); not a value a relation closes ("sharpening the distribution (α > 1)")."""
 _YEARLIKE = re.compile(r"^(?:19|20)\d\d$")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b")
@@ -443,6 +453,10 @@ need those experts at test time? (EAPO: I'm looking for an RL method in which ..
 context, not the question's form. Not a bracket of the question itself ("EDEN = ? (acronym)"). A paper without a
 name is quoted by the start of its abstract, which may hold brackets ("('Preference-based reinforcement learning (RL)
 is a key…': ...)", "(the paper that begins "Preference-based ... (RL) is a key…": ...)")."""
+
+
+_OPENING_REFERENCE = re.compile(r"\bthe\s+paper\s+that\s+begins\s+\"[^\"]{1,200}\"")
+"""A paper without a name referred to by its opening words, as a rewrite writes it (`answering._DESCRIPTION`)."""
 
 
 def without_added_subject(question: str) -> str:
@@ -1326,6 +1340,14 @@ def _written_stems(text: str) -> set[str]:
     return stems(text) | stems(text.replace("-", ""))
 
 
+_EXACT_Q = re.compile(r"\b(?:exact|precise|specific)(?:ly)?\s+(?:value|values|number|setting|figure)\b", re.I)
+"""A question asking for a value exactly ("Which exact value of alpha ...?")."""
+_BOUND = re.compile(r"[<>≤≥]=?\s*[\d.]+")
+"""A number stated as a bound ("α > 1", "≤ 4")."""
+_VALUE_Q = re.compile(r"\b(?:values?|thresholds?|range|ranges|bounds?|setting|settings)\b", re.I)
+"""A question asking a parameter's value, which a bound may answer."""
+
+
 def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str], top: int) -> list[tuple]:
     """The sentences answering a "how much / how many / what value" question: per asked quantity
     (`asked_quantities`), the sentences stating a quantity (`states_quantity`) that share the most of
@@ -1350,6 +1372,10 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
         sizes = _sizes(clause)
         numeric = [(len(words & stems(x[2])) + bool(counts and counts.search(plain(x[2])))
                     + 2 * bool(sizes & _sizes(x[2])), x) for x in rows if states_quantity(x[2], count)]
+        if _EXACT_Q.search(clause) or not _VALUE_Q.search(clause):
+            # a bound ("α > 1") answers which value of a parameter ("What value of alpha sharpens ...?"), not an exact
+            # value ("Which exact value of alpha does PowerFlow use?") nor a result ("What does it gain ...?")
+            numeric = [(k, x) for k, x in numeric if states_quantity(_BOUND.sub(" ", plain(x[2])), count)]
         if SPEED.search(fold(clause)):
             # "by how much does it speed up training?": a sentence stating a speed ("accelerates QAT by
             # up to 4×") names the asked quantity in other words; count it as two shared words
@@ -2474,7 +2500,14 @@ class ExtractiveSynthesizer:
         if not sources:
             return "none", []
         names, used, pointers = question_names(question, sources)
-        focus = focus_stems(question, pointers)
+        # 'compare AAD and the paper that begins "Preference-based ... is a key…", which one gives convergence
+        # guarantees?': the quoted opening names one of the papers compared; as words of the question it made the
+        # answer quote that opening sentence, not the one on convergence (fresh46 chats). Of one paper, its sentences
+        # are the answer's anyway, and the opening's words are what points at it
+        openings = len(_OPENING_REFERENCE.findall(question))
+        asked = (_OPENING_REFERENCE.sub("the paper", question) if openings and openings + len(pointers) >= 2
+                 else question)
+        focus = focus_stems(asked, pointers)
         kind = question_kind(question)
         if kind == "which":
             # a name inside the asked noun phrase ("Which decentralized SGD algorithm removes ...?")
@@ -2509,7 +2542,7 @@ class ExtractiveSynthesizer:
             # reader to compare (an abstract rarely compares itself with another paper of the collection)
             kind, several = "papers", True
         foreign = is_foreign(question)
-        read_as = question
+        read_as = asked
         if foreign:
             # MiniLM is English-only: sentences are matched to the question as the gate read it, with the
             # English words of its Chinese and Japanese words (`relevance.glosses`) and of its cognates of the
@@ -2970,6 +3003,14 @@ class ExtractiveSynthesizer:
             top = sources[0]
             return (f"The abstract does not name them; the collection's record of {plain(top.paper.display_name)} "
                     f"lists {join_names(map(plain, top.paper.authors), MAX_AUTHORS)} [{top.n}].")
+        if not picked and kind == "detail" and sources and detail_asked(question) == "venue" \
+                and (sources[0].paper.venue or sources[0].paper.year):
+            # "Which conference was it at?": abstracts do not say, a collection's record may (ICML 2026 for the
+            # bundled list, the conference and year of airas records)
+            top = sources[0]
+            where = " ".join(str(x) for x in (top.paper.venue, top.paper.year) if x)
+            return (f"{CANNOT_ANSWER[:-1]} where it appeared; the collection's record of "
+                    f"{plain(top.paper.display_name)} gives {where} [{top.n}].")
         if not picked and kind == "detail" and sources:
             # the abstract mentions the detail without stating it ("The code base is available here."):
             # say so, quoting that sentence with its citation

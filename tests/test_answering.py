@@ -1577,7 +1577,8 @@ def test_an_ordinal_ending_its_phrase_points_back():
                                "for RePro, how big is the rephraser")])
     assert deterministic_rewrite("and the second, what's the compute overhead", conv) == (
         "and OPUS, what's the compute overhead")
-    assert deterministic_rewrite("what about the latter?", conv) == "what about OPUS?"
+    # only the other paper: the question before, asked of it (a new user's trial, round 29: "and the first?")
+    assert deterministic_rewrite("what about the latter?", conv) == "for OPUS, how big is the rephraser"
     assert deterministic_rewrite("Is the second stage expensive?", conv) == "Is the second stage expensive?"
 
 
@@ -1876,6 +1877,15 @@ def test_any_other_papers_on_a_topic_names_each_and_the_other_one_is_the_second(
     ("does NorMuon scale to multi gpu", "FSDP2", None),
     # where the authors work (fresh44 chats: "which lab is it from" quoted mHC's overview)
     ("Which lab is mHC from?", "The abstracts do not say", "topological"),
+    # a value stated as a relation: "(α > 1)" is no enumerator "1)" (a new user's trial, round 29: "What value of
+    # alpha ...?" was "The abstracts do not say.")
+    ("What value of alpha sharpens the distribution in PowerFlow?", "α > 1", None),
+    ("Which exact value of alpha does PowerFlow use in its reasoning experiments?", "The abstracts do not say",
+     "α > 1"),  # a bound is no exact value
+    # whether the code is open source is the code's availability (round 30: the paper's results were quoted)
+    ("is STAR-KV open source?", "github.com", "75%"),
+    # where it appeared: not in the abstract, in the collection's record (round 30: the paper's overview was quoted)
+    ("Which conference was STAR-KV presented at?", "the collection's record of STAR-KV gives ICML 2026", "75%"),
 ])
 def test_extractive_answers_what_the_question_asks(bundled_store, settings, question, said, unsaid):
     obj = _extractive(bundled_store, settings, question)
@@ -1899,3 +1909,107 @@ def test_each_paper_a_question_describes_is_resolved(bundled_store, settings):
                                                "any work on the lion optimizer?",
                                                "does the muon variant scale to multiple gpus"])
     assert [c.paper.title for c in last.citations] == ["NorMuon"] and "FSDP2" in last.text, last.text
+
+
+@pytest.mark.parametrize("question, about", [
+    ("what about selecting data instead of rewriting it", "approach"),
+    ("what about decoding that spends more compute only when the model is unsure", "approach"),
+    ("what about making quantization-aware training converge faster", "approach"),
+    ("what about protein design with diffusion models", "topic"),
+    ("what about code generation?", ""),  # a domain for the paper under discussion
+    ("what about vision transformers?", ""),
+    ("what about robotics?", ""),
+    ("what about for code?", ""),
+    ("what about using it for code?", ""),  # "it" is the paper under discussion
+    ("what about the accuracy?", ""),
+    ("how does it compare with selecting data instead of rewriting it?", ""),  # no "what about"
+])
+def test_a_what_about_question_naming_an_approach_or_topic_of_its_own(question, about):
+    from assistant.answering import about_topic
+
+    assert about_topic(question) == about
+
+
+@pytest.mark.integration
+def test_what_about_another_approach_is_searched_when_the_paper_under_discussion_is_not_it(bundled_store, settings):
+    """fresh46 chats: "what about selecting data instead of rewriting it" after the web-rewriting paper was glued to it
+    and answered "The abstracts do not say."; the data-selection paper answers it. An approach the paper under
+    discussion is goes on about it."""
+    last = _converse(bundled_store, settings, ["any work on rewriting web data for pretraining?",
+                                               "what about selecting data instead of rewriting it"])
+    assert last.standalone_question == "what about selecting data instead of rewriting it"
+    assert [c.paper.title for c in last.citations] == ["OPUS"], last.text
+    last = _converse(bundled_store, settings, ["Is there a paper on decoding that adapts to the model's uncertainty?",
+                                               "what about decoding that spends more compute only when the model "
+                                               "is unsure"])
+    assert [c.paper.title for c in last.citations] == ["EDEN"], last.text
+    last = _converse(bundled_store, settings, ["any work on rewriting web data for pretraining?",
+                                               "what about code generation?"])
+    assert "(RePro)" in last.standalone_question
+    # a topic the collection lacks is no question about the paper under discussion (fresh22 chats: "The abstracts do
+    # not say." of the diffusion paper)
+    last = _converse(bundled_store, settings, ["masked diffusion models for code - does the infilling order matter?",
+                                               "what about protein design with diffusion models"])
+    assert last.refused and not last.citations and last.text.startswith("No paper"), last.text
+
+
+@pytest.mark.integration
+def test_a_paper_named_by_its_opening_words_is_answered_from_the_sentence_asked_about(bundled_store, settings):
+    """fresh46 chats: 'compare AAD and the paper that begins "Preference-based ..."', which one gives convergence
+    guarantees?' quoted the unnamed paper's opening sentence (the quoted words read as the question's) instead of
+    its convergence rates."""
+    obj = _extractive(bundled_store, settings, 'compare AAD and the paper that begins "Preference-based reinforcement '
+                                               'learning (RL) is a key…", which one gives convergence guarantees?')
+    first = obj["answer"].splitlines()[0]
+    assert "convergence rates" in first and "is a key paradigm" not in first, obj["answer"]
+    # of that paper alone, its opening words are what points at it, and its sentences are the answer's anyway
+    obj = _extractive(bundled_store, settings, 'Does the paper that begins "Preference-based reinforcement learning '
+                                               '(RL) is a key…" report any experiments, or is it purely theoretical?')
+    assert not obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_technique_the_abstract_never_names_is_not_said_to_be_used(bundled_store, settings):
+    """fresh46 chats: "do they use rl for the post training" of PLAINTAIN quoted its post-training sentence, which
+    says nothing of reinforcement learning."""
+    obj = _extractive(bundled_store, settings, "does PLAINTAIN use rl for the post training")
+    assert obj["answer"].startswith("The abstracts do not say"), obj["answer"]
+    obj = _extractive(bundled_store, settings, "Does NorMuon use orthogonalization for its updates?")
+    assert "orthogonaliz" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_follow_up_that_is_only_another_paper_asks_the_question_before_of_it(bundled_store, settings):
+    """A new user's trial, round 29: "and the first?" after "how much does the second one gain?" became "and AAD?" and
+    was answered with AAD's overview; it asks how much the first one gains."""
+    last = _converse(bundled_store, settings, ["which papers are about decoding?",
+                                               "how much does the second one gain?", "what about the third one?"])
+    assert last.standalone_question == "how much does DiffuSearch gain?"
+    assert "19.5%" in last.text, last.text
+    last = _converse(bundled_store, settings, ["which papers are about decoding?", "what is the first one?",
+                                               "and the second?"])
+    assert last.standalone_question == "what is EDEN?"
+
+
+@pytest.mark.integration
+def test_which_one_after_an_answer_citing_several_papers_chooses_among_them(bundled_store, settings):
+    """A new user's trial, round 29: "which one needs no training?" after STAR-KV and EDEN were compared was searched as
+    a new question and answered from the web-rewriting paper."""
+    last = _converse(bundled_store, settings, ["compare STAR-KV and EDEN", "which one needs no training?"])
+    assert last.standalone_question == "which of STAR-KV and EDEN needs no training?"
+    assert {c.paper.title for c in last.citations} <= {"STAR-KV", "EDEN"}, last.text
+    # after an answer citing one paper, "which one" asks the collection
+    last = _converse(bundled_store, settings, ["What is WinQ?", "which one rewrites web data for pretraining?"])
+    assert last.standalone_question == "which one rewrites web data for pretraining?"
+    assert [c.paper.title for c in last.citations] == ["RePro"], last.text
+
+
+@pytest.mark.integration
+def test_a_described_paper_no_answer_gave_is_the_one_of_the_conversation_topic(bundled_store, settings):
+    """fresh24 chats: after an answer giving only the web-rewriting paper for "I'm running short of good web text for
+    pretraining", "The selection one: what's the extra compute cost?" was searched as a new question and the optimizer
+    paper's compute sentence quoted; the data-selection paper is the one described."""
+    last = _converse(bundled_store, settings, ["I'm running short of good web text for pretraining. What in here "
+                                               "could help?", "The selection one: what's the extra compute cost?"])
+    assert last.standalone_question == "OPUS: what's the extra compute cost?"
+    assert [c.paper.title for c in last.citations] == ["OPUS"] and "4.7%" in last.text, last.text

@@ -1452,7 +1452,11 @@ _DESCRIBED_ONE = re.compile(rf"\b(?<!which )(?<!what )the\s+(?P<topic>(?:{_NOT_M
                             # "back to the optimizer - does it scale ...?": the paper of before, by its kind
                             # "back to diffusion lms - is ...": the determiner is often left out in chat
                             r"|(?:(?<=\bback to )|(?<=\breturn to )|(?<=\breturning to ))(?:the\s+)?"
-                            r"(?P<back>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])", re.I)
+                            r"(?P<back>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])"
+                            # "back to the one with external experts - which benchmarks?" (a new user's trial, round
+                            # 30: glued to the paper of the turn before)
+                            r"|\bthe\s+(?:one|paper|work|method)\s+(?:with|on|about|using|that\s+uses)\s+"
+                            r"(?P<after>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])", re.I)
 
 
 def resolve_described_one(question: str, conversation: Conversation | None) -> str:
@@ -1552,7 +1556,7 @@ def _described_topics(text: str) -> Iterator[tuple[re.Match, set[str], list[str]
 
     heads = "|".join(sorted(MODIFIER_HEADS))
     for m in _DESCRIBED_ONE.finditer(text):
-        topic = m.group("topic") or m.group("back")
+        topic = m.group("topic") or m.group("back") or m.group("after")
         # "the entropy-based one": the paper about entropy ("entropy-bas" is no stem of its sentences)
         words = _specific_stems(re.sub(rf"-(?:{heads})\b", "", topic, flags=re.I).replace("-", " "))
         if (not words or topic.split()[-1].lower() in _ORDINAL_WORDS or _entities(topic)
@@ -1724,10 +1728,16 @@ def set_aside_papers(question: str, conversation: Conversation | None) -> set[st
     """The ids of the papers `question` asks to look beyond (`_ANOTHER`, `_asks_like_those`): those the latest
     answer with citations cited, but a paper the question names (by its title's name). Left out of the retrieved
     papers, so the search finds the other paper asked for rather than the one just given again (fresh13 chats: RePro
-    quoted again for "another paper ..., one that selects data"). Empty outside a conversation."""
+    quoted again for "another paper ..., one that selects data"). When the turn since named one of those papers, it is
+    the one looked beyond ("ok and the other pretraining data paper?" after "how much compute overhead does the first
+    one add?" of a list of four: a new user's trial, round 30, was given the first one again, the list's other papers
+    set aside with it). Empty outside a conversation."""
     if conversation is None or not (_ANOTHER.search(question) or _asks_like_those(question)):
         return set()
-    return {c.paper.id for c in _last_citations(conversation) if not _names_paper(question, c.paper)}
+    cited = _last_citations(conversation)
+    last = conversation.turns[-1] if conversation.turns else None
+    focus = [c for c in cited if last is not None and _names_paper(last.standalone_question or last.question, c.paper)]
+    return {c.paper.id for c in focus or cited if not _names_paper(question, c.paper)}
 
 
 def previous_papers(question: str, standalone: str, conversation: Conversation | None) -> set[str] | None:
@@ -1895,7 +1905,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             found = judge(asked, retriever.search(asked, top_k=depth, filters=filters), retriever,
                           strict=strict, threshold=_threshold(settings, strict), baseline=depth)
             discussed = {c.paper.id for c in _last_citations(conversation)}
-            if ((about == "approach" and found.relevant and not discussed & {r.paper.id for r in found.relevant})
+            if ((found.relevant and not discussed & {r.paper.id for r in found.relevant})
                     or (about == "topic" and not found.relevant and found.lacked)):
                 standalone, rewritten = own, question
         # "Which papers report results on code generation?": a theme's papers may rank below papers sharing its

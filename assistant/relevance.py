@@ -1309,12 +1309,15 @@ _NEGATION = re.compile(r"\b(?:without|free\s+of|no|not|never|eliminat\w*|avoid\w
                        r"(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)|(?P<free>[\w]+)-free\b", re.I)
 """Words said to be absent: "without any external reward", "no extra training", "eliminating the need for labels" (up
 to four words after the negation), "training-free" (`negated_hits`)."""
-_ASKED_WITHOUT = re.compile(r"\b(?:without|w/o|free\s+of)\s+(?P<what>(?:(?!(?:that|which|who|whose|where|when|while|by|"
-                            r"for|in|on|of|at|to|from|with|beyond|besides|than|as|and|or|but|so|because|just|only)\b)"
+_ASKED_WITHOUT = re.compile(r"\b(?:without|w/o|free\s+of|"
+                            r"(?:do(?:es)?\s*n[o'’]?t|never)\s+(?:need|require|use|rely\s+on))\s+"
+                            r"(?P<what>(?:(?!(?:that|which|who|whose|where|when|while|by|for|in|on|of|at|to|from|with|"
+                            r"beyond|besides|than|as|and|or|but|so|because|just|only)\b)"
                             r"[\w-]+\s*){1,4})|(?P<free>[\w]+)-free\b", re.I)
-"""What a question asks a paper to do without: "without" and the noun phrase after it, at most four words up to a
-preposition, a conjunction or a relative pronoun ("rl without any external reward, just ...", "without any training
-beyond an ordinary DPO setup", "without any labels that can make a model more creative"); "training-free"."""
+"""What a question asks a paper to do without: "without" (or "don't need", "doesn't require", ...) and the noun phrase
+after it, at most four words up to a preposition, a conjunction or a relative pronoun ("rl without any external reward,
+just ...", "without any training beyond an ordinary DPO setup", "without any labels that can make a model more
+creative", "which papers don't need fine-tuning"); "training-free"."""
 
 
 def asked_without(question: str) -> set[str]:

@@ -79,6 +79,25 @@ def collection_names(papers: Sequence, bm25) -> dict[str, str]:
     return _collection_forms(papers, bm25)[2]
 
 
+_DIGIT_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def collection_digit_names(papers: Sequence, bm25) -> dict[str, str]:
+    """``{lower-case name: the name as typed plainly}`` for the papers whose title is one name holding a digit, its
+    LaTeX markup and other signs dropped ("A$^2$RBench": ``{"a2rbench": "A2RBench"}``), kept per `bm25` index. The
+    plain form is how a name written in LaTeX is typed and matched (`relevance.matched_names`)."""
+    got = _DIGIT_NAMES.get(bm25)
+    if got is None:
+        got = {}
+        for paper in papers:
+            title = (getattr(paper, "title", "") or "").strip()
+            plain = re.sub(r"[^A-Za-z0-9]", "", title)
+            if title and not re.search(r"\s", title) and re.search(r"\d", plain) and re.search(r"[A-Za-z]", plain):
+                got[plain.casefold()] = plain
+        _DIGIT_NAMES[bm25] = got
+    return got
+
+
 NAME_MIN_LENGTH = 3
 """Shorter words are not cased as names ("kv" is a word of "kv cache" however the abstracts write it)."""
 
@@ -87,7 +106,8 @@ def name_cased(question: str, papers: Sequence, bm25) -> str:
     """`question` with each word typed in lower case that the collection writes only as a name (`collection_names`)
     written as the collection writes it: "quick summary of winq, normuon and pcr pls" asks for WinQ, NorMuon and PCR
     (fresh45 chats: refused, no name being seen in lower case, and "im comparing plaintain and eden" was answered
-    for EDEN alone). A word the collection also writes in lower case is left as typed. `papers`, `bm25`:
+    for EDEN alone). A word the collection also writes in lower case is left as typed; a name with a digit is written
+    as the collection's name is typed plainly (`collection_digit_names`: "a2rbench" -> "A2RBench"). `papers`, `bm25`:
     `PaperStore.bm25()`."""
     from assistant.store.paper import is_name_like
 
@@ -98,6 +118,13 @@ def name_cased(question: str, papers: Sequence, bm25) -> str:
             form = written.get(typed.replace("-", ""))
             if form is not None and form.casefold() == typed and is_name_like(form):
                 question = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", form, question)
+    digits = list(re.finditer(r"(?<![\w-])[a-z][a-z\d]*\d[a-z\d]*(?![\w-])", question))
+    if digits:  # "a2rbench": the collection's "A$^2$RBench", typed plainly as "A2RBench" (a new user's trial, round 30)
+        written = collection_digit_names(papers, bm25)
+        for m in reversed(digits):
+            form = written.get(m.group(0))
+            if form is not None:
+                question = question[:m.start()] + form + question[m.end():]
     lower = [m for m in _WORD.finditer(question) if m.group(0).islower() and len(m.group(0)) >= NAME_MIN_LENGTH]
     if not lower:
         return question

@@ -2013,3 +2013,25 @@ def test_a_described_paper_no_answer_gave_is_the_one_of_the_conversation_topic(b
                                                "could help?", "The selection one: what's the extra compute cost?"])
     assert last.standalone_question == "OPUS: what's the extra compute cost?"
     assert [c.paper.title for c in last.citations] == ["OPUS"] and "4.7%" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_the_other_paper_of_a_list_looks_beyond_the_one_just_discussed(bundled_store, settings):
+    """A new user's trial, round 30: after a list of four and "how much compute overhead does the first one add?",
+    "ok and the other pretraining data paper?" set the whole list aside and went back to the first one; the other
+    pretraining-data paper of the list is the one asked for."""
+    last = _converse(bundled_store, settings, ["whats in here on pretraining data?",
+                                               "how much compute overhead does the first one add?",
+                                               "ok and the other pretraining data paper?"])
+    assert [c.paper.title for c in last.citations] == ["OPUS"], last.text
+
+
+@pytest.mark.integration
+def test_going_back_to_the_one_described_after_its_noun(bundled_store, settings):
+    """A new user's trial, round 30: "back to the one with external experts - which benchmarks?" was glued to the
+    paper of the turn before and answered "The abstracts do not say."; the expert-assisted paper lists them."""
+    last = _converse(bundled_store, settings, ["which papers use rl for llm reasoning?",
+                                               "what about grpo training stability?",
+                                               "back to the one with external experts - which benchmarks?"])
+    assert last.standalone_question == "back to EAPO - which benchmarks?"
+    assert [c.paper.title for c in last.citations] == ["EAPO"] and "AIME" in last.text, last.text

@@ -335,6 +335,8 @@ def test_words_asked_to_do_without_are_what_follows_without_up_to_the_clause_end
     # a word the rest of the question asks for is asked for
     assert asked_without("reward models trained without human reward labels") == {"human", "labels"}
     assert asked_without("Which papers study quantization?") == set()
+    assert asked_without("which methods do not require retraining?") == {"retraining"}
+    assert asked_without("which papers don't need fine-tuning") == {"fine", "tuning"}
 
 
 @pytest.mark.integration

@@ -105,6 +105,18 @@ def _cased(question, documents=_DOCS):
     return name_cased(question, [SimpleNamespace(document=d) for d in documents], _Index(documents))
 
 
+def test_a_name_with_a_digit_typed_in_lower_case_is_the_papers_name_typed_plainly():
+    """A new user's trial, round 30: "what is a2rbench" was refused; the collection's "A$^2$RBench" is typed
+    "A2RBench", which is matched through its LaTeX."""
+    from assistant.spelling import name_cased
+
+    documents = ["we introduce an automated pipeline named A$^2$RBench", "WinQ accelerates QAT."]
+    papers = [SimpleNamespace(title="A$^2$RBench", document=documents[0]),
+              SimpleNamespace(title="WinQ", document=documents[1])]
+    assert name_cased("what is a2rbench", papers, _Index(documents)) == "what is A2RBench"
+    assert name_cased("is it better at 4bit?", papers, _Index(documents)) == "is it better at 4bit?"
+
+
 def test_a_name_typed_in_lower_case_is_written_as_the_collection_writes_it():
     """fresh45 chats: "quick summary of winq, normuon and pcr pls" was refused (no name seen in lower case)."""
     documents = [*_DOCS, "WinQ accelerates QAT.", "We propose PCR, a Bayesian framework.", "Muon and muon-style steps."]

@@ -1486,7 +1486,7 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
         abstracts: dict[str, str] = {}
         for turn in conversation.turns:
             for c in turn.citations or ():
-                if not _writes_each(f"{c.paper.title} {c.paper.abstract}", typed):
+                if not _describes(m, typed, f"{c.paper.title} {c.paper.abstract}"):
                     continue  # "the optimizer paper" is not EAPO's "policy optimization" (a new user's trial, round 28)
                 held = sum(words <= stems(x) for x in [c.paper.title, *split_sentences(c.paper.abstract)])
                 if held:
@@ -1496,7 +1496,8 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
             # "the inference time one" of alignment-aware decoding ("directly at inference", "training-time or
             # prompt-based interventions": fresh42 chats): the words in different sentences of one cited paper only
             whole = {_paper_name(c.paper) for turn in conversation.turns for c in turn.citations or ()
-                     if words <= stems(f"{c.paper.title} {c.paper.abstract}")}
+                     if words <= stems(f"{c.paper.title} {c.paper.abstract}")
+                     and _describes(m, typed, f"{c.paper.title} {c.paper.abstract}")}
             fits = dict.fromkeys(whole, 1) if len(whole) == 1 else {}
         if not fits and m.group("back"):
             # going back to a topic in the user's own words ("back to diffusion lms" of DiffuSearch's "Masked Diffusion
@@ -1581,7 +1582,19 @@ def described_elsewhere(question: str, conversation: Conversation | None) -> lis
     return [(m, words, typed) for m, words, typed in _described_topics(text)
             if not (m.group("back") and (asks_for_paper(rest := text[m.end():].strip(" :;,-–—"))
                                          or searches_for_paper(rest)))  # asks the collection (`resolve_described_one`)
-            and not any(words <= _specific_stems(doc.replace("-", " ")) and _writes_each(doc, typed) for doc in cited)]
+            and not any(words <= _specific_stems(doc.replace("-", " ")) and _describes(m, typed, doc) for doc in cited)]
+
+
+def _describes(m: re.Match, typed: Sequence[str], text: str) -> bool:
+    """`text` (a paper's title and abstract) can be the paper `m` (a `_DESCRIBED_ONE` match, `typed` its topic's words)
+    describes: it writes each agent noun of the topic (`_writes_each`), and a topic named after the noun ("the one about
+    quantization-aware training") as a phrase: that is what the paper is about, not words it has apart (round 30:
+    "and the one about quantization-aware training, how much does it speed up QAT?" was taken for the KV-cache paper's
+    "low-rank–aware mixed precision quantization")."""
+    from assistant.text import phrase_key
+
+    after = m.group("after")
+    return _writes_each(text, typed) and (not after or phrase_key(after) in phrase_key(text))
 
 
 def _writes_each(text: str, words: Sequence[str]) -> bool:
@@ -1890,7 +1903,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
                           strict=strict, threshold=_threshold(settings, strict), baseline=depth)
             paper = next((r.paper for r in found.relevant
                           if words <= _specific_stems(f"{r.paper.title} {r.paper.abstract}".replace("-", " "))
-                          and _writes_each(f"{r.paper.title} {r.paper.abstract}", typed)), None)
+                          and _describes(m, typed, f"{r.paper.title} {r.paper.abstract}")), None)
             if paper is not None and _paper_name(paper):
                 text = " ".join(standalone.split())
                 standalone = text[:m.start()] + _paper_name(paper) + text[m.end():]

@@ -2035,3 +2035,14 @@ def test_going_back_to_the_one_described_after_its_noun(bundled_store, settings)
                                                "back to the one with external experts - which benchmarks?"])
     assert last.standalone_question == "back to EAPO - which benchmarks?"
     assert [c.paper.title for c in last.citations] == ["EAPO"] and "AIME" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_a_topic_named_after_the_noun_describes_the_paper_writing_it_as_a_phrase(bundled_store, settings):
+    """fresh30 chats: "and the one about quantization-aware training, how much does it speed up QAT?" after the KV-cache
+    paper was taken for it (its "low-rank–aware mixed precision quantization" and "training" apart); the paper on
+    quantization-aware training is the one described."""
+    last = _converse(bundled_store, settings, ["is there work on shrinking the kv cache?",
+                                               "and the one about quantization-aware training, how much does it "
+                                               "speed up QAT?"])
+    assert [c.paper.title for c in last.citations] == ["WinQ"] and "4×" in last.text, last.text

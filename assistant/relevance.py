@@ -211,7 +211,8 @@ pour avec dans du qui que par el los las una unos es son cuál cuáles qué cóm
 frente al de quais qual quantos quantas artigos artigo trabalhos tratam usam um uma uns umas os das dos da na nas nos
 em com ou entre são não também como quali quale quanti quante cosa significa il gli della delle degli dei dello
 nella nelle che di articoli articolo lavori uno sono anche combien comment pourquoi quand lequel laquelle
-lesquels cuántos cuántas cuándo dónde porqué quanto quanta quando perché warum wann""".split())
+lesquels cuántos cuántas cuándo dónde porqué quanto quanta quando perché warum wann papiere papier arbeiten artikel
+artículos artículo trabajos trabajo""".split())
 
 _META = set("""collection collections corpus mention mentions mentioned mentioning deal deals dealing rely relies
 relying keep keeps keeping instead better change changes changing receive receives individual way ways

@@ -2144,3 +2144,11 @@ def test_a_compound_saying_a_shape_is_judged_by_its_words(fake_store, tmp_path):
     papers, bm25 = fake_store.bm25()
     assert unwritten_compounds("predicting a quadric-shaped interface", papers, bm25) == []
     assert unwritten_compounds("a quadric-robust loss", papers, bm25) == ["quadric-robust"]
+
+
+@pytest.mark.integration
+def test_the_word_for_papers_in_another_language_is_no_topic_word(bundled_store, settings):
+    """A new user's trial, round 30: "Welche Papiere behandeln Reinforcement Learning?" was refused, "no paper in the
+    collection mentions Papiere": the German word for papers, as the Portuguese and Italian ones, asks for papers."""
+    obj, cited = _ask(bundled_store, settings, "Welche Papiere behandeln Reinforcement Learning?")
+    assert not obj["refused"] and cited, obj["note"]

@@ -37,6 +37,7 @@ from assistant.text import join_names
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
     from assistant.llm import LLM, AnswerSynthesizer
+    from assistant.relevance import Judgement
     from assistant.retrieval import Filters, Retriever, SearchResult
     from assistant.settings import Settings
 
@@ -520,6 +521,15 @@ def chooses_among_last(question: str, conversation: Conversation | None) -> bool
     "which one" asks the collection."""
     return (conversation is not None and bool(conversation.turns) and bool(_WHICH_ONE_OF_LAST.match(question))
             and len(_cited_names(conversation.turns[-1])) >= 2)
+
+
+def follows_up(question: str, conversation: Conversation | None) -> bool:
+    """True when `question` is read from the conversation before it: it needs its history (`needs_history`), has as
+    its subject a thing the last answer gave (`refers_to_last_answer`) or chooses among the papers it cited
+    (`chooses_among_last`). False without a conversation or turns."""
+    return (conversation is not None and bool(conversation.turns)
+            and (needs_history(question) or refers_to_last_answer(question, conversation)
+                 or chooses_among_last(question, conversation)))
 
 
 def refers_to_last_answer(question: str, conversation: Conversation | None) -> bool:
@@ -1229,9 +1239,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     the last answer cited for "they"/"them" ("Which of them also reports GPQA?"); with no
     subject at all, the previous question: ``"… (follow-up to: …)"``.
     """
-    if conversation is None or not conversation.turns or not (needs_history(question)
-                                                               or refers_to_last_answer(question, conversation)
-                                                               or chooses_among_last(question, conversation)):
+    if not follows_up(question, conversation):
         return question
     from assistant.text import mentions
 
@@ -1633,9 +1641,7 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     if resolved == question and _describes_undiscussed(question, conversation):
         return question  # "back to the optimizer paper: ..." when no paper discussed is one: searched as it is
     question = resolved
-    if conversation is None or not conversation.turns or not (needs_history(question)
-                                                               or refers_to_last_answer(question, conversation)
-                                                               or chooses_among_last(question, conversation)):
+    if not follows_up(question, conversation):
         return resolve_own_ordinal(question)
     if _new_topic_after_refusal(question, conversation):
         return question
@@ -1894,13 +1900,18 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         standalone = searched(standalone)
         depth = top_k or settings.top_k
         strict = llm.name == BackendName.EXTRACTIVE
+
+        def judged(text: str) -> tuple[list[SearchResult], Judgement]:
+            """`text` searched at the answer's depth, and the retrieved papers judged."""
+            found = retriever.search(text, top_k=depth, filters=filters)
+            return found, judge(text, found, retriever, strict=strict, threshold=_threshold(settings, strict),
+                                baseline=depth)
+
         for m, words, typed in reversed(described_elsewhere(standalone, conversation)):
             # "The selection one: what's the extra compute cost?" of a paper no answer gave: the paper of the
             # conversation's topic that the description fits (`described_elsewhere`)
             last = conversation.turns[-1]
-            probe = searched(f"{' '.join(typed)} {last.standalone_question or last.question}")
-            found = judge(probe, retriever.search(probe, top_k=depth, filters=filters), retriever,
-                          strict=strict, threshold=_threshold(settings, strict), baseline=depth)
+            _, found = judged(searched(f"{' '.join(typed)} {last.standalone_question or last.question}"))
             paper = next((r.paper for r in found.relevant
                           if words <= _specific_stems(f"{r.paper.title} {r.paper.abstract}".replace("-", " "))
                           and _describes(m, typed, f"{r.paper.title} {r.paper.abstract}")), None)
@@ -1915,8 +1926,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
             own = searched(question)
             asked = own if about == "approach" else searched(
                 f"Is there a paper on {question[_ABOUT.search(question).end():].strip()}")
-            found = judge(asked, retriever.search(asked, top_k=depth, filters=filters), retriever,
-                          strict=strict, threshold=_threshold(settings, strict), baseline=depth)
+            _, found = judged(asked)
             discussed = {c.paper.id for c in _last_citations(conversation)}
             if ((found.relevant and not discussed & {r.paper.id for r in found.relevant})
                     or (about == "topic" and not found.relevant and found.lacked)):
@@ -1953,9 +1963,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         # "how big is the accuracy hit" after a paper was discussed: read on its own it finds no paper, so it goes
         # on about the paper the conversation is about, if that reading finds it
         try:
-            again = retriever.search(continued, top_k=depth, filters=filters)
-            second = judge(continued, again, retriever, strict=strict, threshold=_threshold(settings, strict),
-                           baseline=depth)
+            again, second = judged(continued)
         except Exception:  # the first reading's refusal stands
             second = None
         if second is not None and second.relevant:

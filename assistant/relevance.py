@@ -889,11 +889,18 @@ def contrasted_words(question: str) -> set[str]:
     counted for a paper that writes them and not against one that does not (`focus_coverage`; dropped from the key
     words altogether, 11 answers of the development files changed, 7 for the worse). A word the rest of the question
     also uses is not one of them."""
+    return _named_only_in(CONTRASTED, question)
+
+
+def _named_only_in(pattern: re.Pattern, question: str) -> set[str]:
+    """The key words (`salient_words`) of `question` inside the matches of `pattern` (its "what" group, else its "free"
+    group) that the rest of the question does not use (`contrasted_words`, `asked_without`)."""
     from assistant.text import fold
 
     q = fold(question)
-    named = {w for m in CONTRASTED.finditer(q) for w in salient_words(m.group("what"))}
-    return named - set(salient_words(CONTRASTED.sub(" ", q))) if named else set()
+    named = {w for m in pattern.finditer(q)
+             for w in salient_words(m.group("what") or (m.groupdict().get("free") or ""))}
+    return named - set(salient_words(pattern.sub(" ", q))) if named else set()
 
 
 def _salient_words(question: str) -> list[str]:
@@ -1325,11 +1332,7 @@ def asked_without(question: str) -> set[str]:
     """The key words (`salient_words`) of what `question` asks a paper to do without (`_ASKED_WITHOUT`): "rl without any
     external reward, just the model's own feedback?" -> ``{"external", "reward"}``; a word the rest of the question
     also uses is not one of them."""
-    from assistant.text import fold
-
-    q = fold(question)
-    named = {w for m in _ASKED_WITHOUT.finditer(q) for w in salient_words(m.group("what") or m.group("free"))}
-    return named - set(salient_words(_ASKED_WITHOUT.sub(" ", q))) if named else set()
+    return _named_only_in(_ASKED_WITHOUT, question)
 
 
 def negated_hits(question: str, hits: WordHits, documents: Sequence[str]) -> WordHits:

@@ -1149,18 +1149,23 @@ def _ordered_referents(conversation: Conversation, returning: bool = False) -> l
 def _recent_pair(conversation: Conversation) -> list[str] | None:
     """The two papers the turns after the latest list (an answer citing two or more) were each about alone, in the order
     they came up: after "Are there methods that fine-tune LLMs without external reward?" answered with three papers, two
-    turns about PowerFlow and one about EAPO, "the two" are PowerFlow and EAPO, not the list's last two. None when
-    fewer than two such papers came up since the list."""
+    turns about PowerFlow and one about EAPO, "the two" are PowerFlow and EAPO, not the list's last two: the latest two
+    papers, in the order they first came up since the list. None when fewer than two such papers came up since it."""
     subjects: list[str] = []
+    since: list[str] = []  # each turn's paper since the list, oldest first
     for turn in reversed(conversation.turns):
         cited = _cited_names(turn)
         if len(cited) >= 2:
             break
-        if cited and cited[0] not in subjects:
-            subjects.append(cited[0])
-            if len(subjects) == 2:
-                return subjects[::-1]
-    return None
+        if cited:
+            since.insert(0, cited[0])
+            if cited[0] not in subjects and len(subjects) < 2:
+                subjects.append(cited[0])
+    if len(subjects) < 2:
+        return None
+    # in the order they first came up: after turns about PowerFlow, PCR, then PowerFlow again, "the two" are PowerFlow
+    # and PCR, so that "the second one" next is PCR (fresh48 chats: "PCR and PowerFlow", the second read as PowerFlow)
+    return sorted(subjects, key=since.index)
 
 
 def resolve_own_ordinal(question: str) -> str:
@@ -1456,6 +1461,10 @@ _DESCRIBED_ONE = re.compile(rf"\b(?<!which )(?<!what )the\s+(?P<topic>(?:{_NOT_M
                             rf"{_NOT_MODIFIER}[\w\-]+)\s+"
                             r"(?:one|paper|approach|method|work|study|benchmark|dataset|optimizer|framework|algorithm|"
                             r"technique|decoder|variant|version)\b"
+                            # "going back to the tree-search one for diffusion LMs: ..." (fresh48 chats: glued to the
+                            # paper of the turn before): a setting after the noun, up to the comma, colon or dash that
+                            # ends the description
+                            r"(?:\s+(?:for|on|in)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+(?=\s*[,;:]|\s+[-–—]))?"
                             r"(?!\s+(?:that|which|who|on|about|with|for|from|in)\b)"
                             # "back to the optimizer - does it scale ...?": the paper of before, by its kind
                             # "back to diffusion lms - is ...": the determiner is often left out in chat

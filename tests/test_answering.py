@@ -1362,6 +1362,22 @@ def test_the_two_papers_under_discussion_are_named_for_the_two_or_both():
     assert not needs_history("Do both WinQ and EDEN use GPUs?")
 
 
+def test_the_two_are_named_in_the_order_they_first_came_up():
+    """fresh48 chats: turns about PowerFlow, PCR, then PowerFlow again; "which of the two ...?" named "PCR and
+    PowerFlow" (the order of the latest turns), and "the second one" after it was read as PowerFlow, not PCR."""
+    from assistant.answering import deterministic_rewrite
+    from assistant.conversation import Conversation
+
+    conv = Conversation([_turn("Is there a principled approach to RL from internal feedback?", ["PowerFlow"]),
+                         _turn("and something on stabilising GRPO training?", ["PCR"]),
+                         _turn("does the first one beat supervised GRPO?", ["PowerFlow"])])
+    assert deterministic_rewrite("which of the two treats gradients as random variables?", conv) == (
+        "which of PowerFlow and PCR treats gradients as random variables?")
+    conv.turns.append(_turn("which of PowerFlow and PCR treats gradients as random variables?", ["PCR"]))
+    assert deterministic_rewrite("what KL coefficient did the second one use?", conv) == (
+        "what KL coefficient did PCR use?")
+
+
 def test_the_two_after_a_longer_list_are_the_two_papers_the_turns_since_were_about():
     """fresh27: a three-paper answer, then turns about its first paper and about a paper found later; "Compare the
     two" compared the list's last two (EAPO and ALIVE, which no turn was about) and "the second one" followed it."""
@@ -1467,6 +1483,27 @@ def test_the_x_based_one_is_the_paper_about_x():
                                                                                 Citation(2, eden)))])
     assert resolve_described_one("Tell me about the entropy-based one.", conv) == "Tell me about EDEN."
     assert resolve_described_one("And the alignment-aware one?", conv) == "And AAD?"
+
+
+def test_the_topic_one_with_its_setting_is_the_paper_about_the_topic():
+    """fresh48 chats: "going back to the tree-search one for diffusion LMs: do more simulations help?" was glued to
+    the planning paper of the turn before (a setting after "one" was not read as part of the description)."""
+    from assistant.answering import resolve_described_one
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    search = Paper(abstract="We propose DiffuSearch, a tree search over masked diffusion language models.",
+                   title="DiffuSearch", id="d")
+    plan = Paper(abstract="We propose PLAINTAIN: the model writes a plan first so users can give feedback.",
+                 title="PLAINTAIN", id="p")
+    conv = Conversation([Turn("Which paper uses MCTS for diffusion LMs?", citations=(Citation(1, search),)),
+                         Turn("And one that plans first?", citations=(Citation(1, plan),))])
+    assert resolve_described_one("going back to the tree-search one for diffusion LMs: do more simulations help?",
+                                 conv) == "going back to DiffuSearch: do more simulations help?"
+    # a setting that goes on into the question is not part of the description
+    assert resolve_described_one("is the tree-search one for code any good?", conv) == (
+        "is the tree-search one for code any good?")
 
 
 @pytest.mark.parametrize("question, subject", [

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -621,7 +622,9 @@ _SEARCH = re.compile(
     r"|\b(?:do|does)\s+you\s+have\s+(?:any\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|abstracts?|anything)\b"
     r"|\b(?:can|could)\s+you\s+find\s+(?:me\s+)?(?:any\s+|a\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
     r"|\blooking\s+for\s+(?:any\s+|a\s+|some\s+)?(?:papers?|works?|stud(?:y|ies)|articles?|research)\s+(?:on|about)\b"
-    r"|(?:^|[.?!:;]\s*)\s*(?:got\s+)?anything\s+(?:on|about)\b"
+    # (after discourse markers too: "ok, and anything on LLM agents that learn tool calling?", fresh48 chats, was read
+    # as a question about the paper before, so no topic the collection lacks was looked for)
+    r"|(?:^|[.?!:;,]\s*)\s*(?:(?:ok(?:ay)?|so|and|also|but|now|then)\b[,\s]*)*(?:got\s+)?anything\s+(?:on|about)\b"
     # "any other papers on decoding?" (fresh44 chats: one of three decoding papers given) asks as "any papers" does
     r"|(?:^|[.?!:;]\s*|,\s+)\s*any\s+(?:other\s+|more\s+|further\s+|additional\s+)?"
     r"(?:papers?|works?|stud(?:y|ies)|articles?|research)\b"
@@ -1657,6 +1660,23 @@ def covers_domain(domain: set[str], sentences: Sequence[str]) -> bool:
     return False
 
 
+def dropped_modifiers(phrase: str, sentences: Sequence[str]) -> set[str]:
+    """The stems of the words of `phrase` (an asked domain, `domain_phrase`) that sit between two of its words which one
+    of `sentences` writes next to each other: the sentence names the thing without that modifier, a broader term that
+    covers it ("make synthetic training data" against "AAD can produce high-quality synthetic data": ``{"train"}``;
+    fresh48 chats, "The abstracts do not say." as "training" was a word of the domain no sentence held)."""
+    words = re.findall(r"[^\W_][\w\-]*", phrase)
+    pairs = set()
+    for sentence in sentences:
+        held = [stems(w) for w in re.findall(r"[^\W_][\w\-]*", plain(sentence))]
+        pairs |= {(a, b) for x, y in zip(held, held[1:]) for a in x for b in y}
+    dropped: set[str] = set()
+    for before, word, after in zip(words, words[1:], words[2:]):
+        if any((a, b) in pairs for a in stems(before) for b in stems(after)):
+            dropped |= stems(word)
+    return dropped
+
+
 def category_names(sentence: str, question: str) -> list[str]:
     """The names inside a list of categories that ends in the entity question's head noun and holds one
     of its modifiers ("Across math, coding, text-to-SQL, and reading-comprehension benchmarks" for
@@ -2075,6 +2095,32 @@ _VAGUE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:several|multiple|various|diverse|
 (a plural noun after it; counted, not listed: "which 22 tasks were those": fresh44 chats, answered with the sentence
 counting them). Not "existing" or "different": those describe what a paper is set against ("existing decoding
 strategies")."""
+_BARE_PLURAL_BEFORE = re.compile(r"(?:^|\W)(?:with|from|by|via|consult\w*|quer(?:y|ies|ying)|ask\w*)\s+"
+                                 r"(?P<between>(?:(?!(?:the|these|those|our|their|its|this|that|such|both|all|each|"
+                                 rf"{_NUMBER_WORDS})\b)[a-z][\w-]*\s+){{0,2}})$")
+"""Plural things written bare, after a preposition or a verb of asking, at most two lower-case words between ("with
+external experts", "consult experts"): which ones is not said, when the words between are common ones
+(`_bare_plural`). Not counted ("with two metrics measuring ..."): those are `_VAGUE_PLURAL_BEFORE`'s."""
+
+
+def _bare_plural(before: str) -> bool:
+    """The text `before` a plural noun writes it bare (`_BARE_PLURAL_BEFORE`), with no word between that says which:
+    a hyphenated or uncommon word ("by maintaining second-moment statistics" says which statistics; "with external
+    experts" does not say which experts; word frequency by wordfreq, Zipf scale)."""
+    from wordfreq import zipf_frequency
+
+    m = _BARE_PLURAL_BEFORE.search(before)
+    return bool(m) and all("-" not in w and zipf_frequency(w, "en") >= 4.0 for w in m.group("between").split())
+
+
+_COMPOUNDED = re.compile(r"\s+(?!(?:is|are|was|were|and|or|of|to|in|on|for|with|that|which|who|by|as|at|from|"
+                         r"has|have|can|could|will|would|may|beyond|into|over|under|than)\b)[a-z][a-z-]+\b")
+"""A lower-case word after a singular noun, which may then modify it ("expert knowledge")."""
+_CLAUSE_OPENS = re.compile(r"(?:^|[,;:?.!]\s*|\b(?:and|so|but|ok(?:ay)?|exactly|then)\s+)$", re.I)
+"""Where an interrogative "which" / "what" stands: at the start of a clause, not in a relative clause ("the order in
+which slots are filled")."""
+
+
 _LISTED_LATER = re.compile(r"\(|:|\bsuch\s+as\b|\bincluding\b|\bnamely\b", re.I)
 _DESCRIBED_AFTER = re.compile(r"\s+(?:[a-z]+ing|[a-z]+ed|that|which|for|of)\b", re.I)
 """Counted things described right after their noun ("two metrics measuring the extent of backward attention ... and the
@@ -2191,7 +2237,8 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             # "What mean score did it reach there?" asks a number ("a mean score of 8,400"), not which mean (airas
             # fresh39: "the abstracts do not say")
             continue
-        for noun in reversed([w for w in run if w not in _NOT_AN_INSTANCE]):  # the head first
+        nouns = [w for w in run if w not in _NOT_AN_INSTANCE]
+        for noun in reversed(nouns):  # the head first
             written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
             if written and is_name_like(written.group(0)):
                 # "what MNIST accuracy did they reach?": a name ("an MNIST classifier") is identified by itself; its
@@ -2199,7 +2246,18 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
                 continue
             stem = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
             mentions = list(re.finditer(rf"(?<![\w-]){re.escape(stem)}s?(?![\w-])", text, re.I))
-            if mentions and all((_VAGUE_BEFORE.search(text[:x.start()]) or x.group(0).casefold().endswith("s")
+            # the head asked in the plural by a clause's "which" ("which experts did they use, gpt-4?": fresh48 chats,
+            # answered with the sentences on consulting experts, none naming one): its plurals written bare say
+            # nothing of which ("with external experts", `_BARE_PLURAL_BEFORE`), and a singular compounded with the
+            # word after it ("expert knowledge") is no mention of the things asked
+            bare = (noun == nouns[-1] and noun.endswith("s") and not noun.endswith("ss")
+                    and bool(_CLAUSE_OPENS.search(fold(question)[:m.start()])))
+            if bare:
+                mentions = [x for x in mentions
+                            if x.group(0).casefold().endswith("s") or not _COMPOUNDED.match(text, x.end())]
+            if mentions and all((_VAGUE_BEFORE.search(text[:x.start()])
+                                 or bare and _bare_plural(text[:x.start()])
+                                 or x.group(0).casefold().endswith("s")
                                  and (vague := _VAGUE_PLURAL_BEFORE.search(text[:x.start()]))
                                  # a count may be listed later in its sentence ("three novel RL strategies that ...
                                  # (preplan tokens, anchor tokens, and ...)")
@@ -2209,6 +2267,46 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
                                 and not _IDENTIFIED_AFTER.match(text, x.end())
                                 and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
+    return None
+
+
+_SETTING_Q = re.compile(r"\b(?:what|which)\s+(?P<run>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:did|does|do|was|were)\s+"
+                        r"(?:[^\s?,]+\s+){1,4}?(?:use|set|choose|pick|tune|employ|adopt|apply|select)\b", re.I)
+"""A setting asked of a paper: "what KL coefficient did PCR use?", "which reward model does it pick?"."""
+
+
+def unmentioned_setting(question: str, abstract: str) -> str | None:
+    """The setting a question about one paper asks for (`_SETTING_Q`: "what KL coefficient did PCR use?"), named by a
+    term of two or more words or by a name ("KL"), when `abstract` writes none of its words (`stems`; a short name as a
+    whole word; a Greek letter spelled out as its letter): the abstract does not say, whatever its other sentences say
+    (fresh48 chats: PCR's method and results were quoted). None for questions asking for papers, for a setting named by
+    one common word (which the abstract may say otherwise: "which tricks does OPUS use ...?"), and when the abstract has
+    a word of it ("which benchmarks did they use?": the other kinds answer)."""
+    if asks_several(question) or searches_for_paper(question):
+        return None
+    from assistant.store.paper import is_name_like
+
+    text = plain(abstract)
+    have = stems(text)
+
+    def written(word: str) -> bool:  # its stem, the word whole ("KL"), or the Greek letter it spells ("alpha": α)
+        try:
+            letter = unicodedata.lookup(f"GREEK SMALL LETTER {word.upper()}")
+        except KeyError:
+            letter = None
+        return bool(stems(word) & have or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.I)
+                    or letter and letter in text)
+
+    for m in _SETTING_Q.finditer(fold(question)):
+        words = [w for w in m.group("run").split() if w.casefold() not in _NOT_AN_INSTANCE]
+        if not words or any(w.casefold() in _VERB_AUXILIARY for w in words):
+            continue
+        if len(words) < 2 and not is_name_like(words[0]):
+            # one common word may be one the abstract says otherwise ("which tricks does OPUS use ...?": "technique";
+            # "at what granularity does it select the rank?": "at both attention-head and block levels")
+            continue
+        if not any(written(w) for w in words):
+            return m.group("run")
     return None
 
 
@@ -2577,7 +2675,8 @@ class ExtractiveSynthesizer:
         def says(sentence: str) -> bool:  # the concept stated in the abstract's words, the rest named as asked
             return rest_named and bool(stems(plain(sentence)) & said)
 
-        if domain and not covers_domain(domain, own) and not any(says(x) for x in own):
+        if (domain and not covers_domain(domain, own) and not any(says(x) for x in own)
+                and not ((broader := domain - dropped_modifiers(phrase, own)) and covers_domain(broader, own))):
             # "Does it also work for code generation?" about a paper whose abstract never names code
             # generation: whether it does is not stated, whatever its other sentences say. Named in other
             # words ("creative writing" against "creative tasks", "instruction tuning" against "supervised
@@ -2977,7 +3076,7 @@ class ExtractiveSynthesizer:
         # with "... onto a specific manifold"
         if sources and any(unstated(question, sources[0].paper.abstract)
                            for unstated in (unstated_number, unstated_requirement, unnamed_instance,
-                                            unoffered_choice, unstated_limitation)) \
+                                            unoffered_choice, unstated_limitation, unmentioned_setting)) \
                 or unmade_comparison(question, sources):
             return not_stated_answer(question, sources)
         kind, picked = self._pick(question, sources, embedder)

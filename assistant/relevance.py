@@ -2223,6 +2223,17 @@ def paraphrased_words(question: str, documents: Sequence[str]) -> set[str]:
     return out
 
 
+_ELABORATION = re.compile(r"(?:,\s*|\s+)(?:i\.\s?e\.|that\s+is,|namely|in\s+other\s+words,?)\s+[^?？]*", re.I)
+"""What restates the topic a question names ("reward hacking, i.e. policies over-optimising a learned reward model"),
+up to the question mark."""
+
+
+def without_elaboration(question: str) -> str:
+    """`question` without the elaboration of its topic (`_ELABORATION`: "anything on reward hacking, i.e. policies
+    over-optimising ...?" -> "anything on reward hacking?"); unchanged when it has none."""
+    return _ELABORATION.sub("", question)
+
+
 def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
                      phrases: dict | None = None, kept: Sequence[int] | None = None) -> list[str]:
     """Key words of a search question ("Is there a paper that uses NorMuon to train robot control
@@ -2639,6 +2650,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if phrases is not None:  # a topic the question adds and no paper covers; a phrase against the quoted papers
         kept = [i for i, e in enumerate(evidence) if e.score >= best - margin]
         topics = uncovered_topics(own, hits, topic_gaps, len(papers), phrases, kept)
+        if (topic_named := without_elaboration(own)) != own:
+            # "anything on reward hacking, i.e. policies over-optimising a learned reward model in RLHF?": the
+            # elaboration restates the topic, so that the word no abstract uses looks covered by what it says of it
+            # (fresh48 chats: a DPO paper was quoted); the topic is also judged as named, without it
+            named_vec, named_gaps = reference.embed([topic_named])[0], {}
+            uncovered_terms(topic_named, named_vec, hits, vectors_of, reference, named_gaps)
+            named_phrases = phrase_gaps(topic_named, named_vec, hits, vectors_of, reference, named_gaps,
+                                        unwritten_compounds(topic_named, papers, bm25))
+            topics += [t for t in uncovered_topics(topic_named, hits, named_gaps, len(papers), named_phrases, kept)
+                       if t not in topics]
         if best >= _logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words
             means = {name for _, _, name in means_clauses(fold(question))}
             topics = [t for t in topics if t not in means]

@@ -917,6 +917,34 @@ def test_an_added_off_topic_constraint_is_uncovered_and_a_paraphrase_is_covered(
     assert off_topic > paraphrase + 0.1  # measured 0.37 against 0.21
 
 
+def test_an_elaboration_of_the_topic_is_left_out_to_judge_the_topic_as_named():
+    from assistant.relevance import without_elaboration
+
+    assert without_elaboration("anything on reward hacking, i.e. policies over-optimising a learned reward model in "
+                               "RLHF?") == "anything on reward hacking?"
+    assert without_elaboration("Is there work on model merging, that is, averaging weights?") == (
+        "Is there work on model merging?")
+    assert without_elaboration("What is the main idea of NorMuon?") == "What is the main idea of NorMuon?"
+
+
+@pytest.mark.integration
+def test_a_topic_the_collection_lacks_is_refused_though_its_elaboration_shares_the_papers_words(bundled_store,
+                                                                                                 settings):
+    """fresh48 chats: "anything on reward hacking, i.e. policies over-optimising a learned reward model in RLHF?" was
+    answered with the federated-DPO paper: what the elaboration says of the topic (a reward model, RLHF, policies)
+    covered "hacking" in meaning. Judged as named, "anything on reward hacking?" is refused, as it was alone."""
+    from assistant.prompts import NO_RELEVANT_PAPER
+
+    obj, cited = _ask(bundled_store, settings, "Unrelated: anything on reward hacking, i.e. policies over-optimising a "
+                                               "learned reward model in RLHF?")
+    assert obj["answer"] == NO_RELEVANT_PAPER and cited == []
+    assert "'hacking'" in obj["note"]
+    # an elaboration of a topic the collection has keeps its papers
+    obj, cited = _ask(bundled_store, settings, "Which papers are about decoding strategies, i.e. how a language model "
+                                               "chooses its output tokens at inference time?")
+    assert {"EDEN", "AAD"} <= {t.split(" ")[0] for t in cited}, obj["answer"]
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("question, term", [
     ("Is there work on federated learning with encrypted gradients?", "encrypted"),

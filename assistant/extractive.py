@@ -2284,6 +2284,9 @@ def unmentioned_setting(question: str, abstract: str) -> str | None:
     a word of it ("which benchmarks did they use?": the other kinds answer)."""
     if asks_several(question) or searches_for_paper(question):
         return None
+    asked = list(_SETTING_Q.finditer(fold(question)))
+    if not asked:
+        return None
     from assistant.store.paper import is_name_like
 
     text = plain(abstract)
@@ -2297,7 +2300,7 @@ def unmentioned_setting(question: str, abstract: str) -> str | None:
         return bool(stems(word) & have or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.I)
                     or letter and letter in text)
 
-    for m in _SETTING_Q.finditer(fold(question)):
+    for m in asked:
         words = [w for w in m.group("run").split() if w.casefold() not in _NOT_AN_INSTANCE]
         if not words or any(w.casefold() in _VERB_AUXILIARY for w in words):
             continue

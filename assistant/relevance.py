@@ -2578,6 +2578,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         evidence.append(Evidence(r.paper.id, render_latex(r.paper.title), dense, best_sentence, cov, hit, names))
     word_gaps: dict = {}
     own, topic_gaps = question, word_gaps  # the question proper and its words' gaps, for `uncovered_topics`
+
+    def topic_evidence(text: str) -> tuple[dict, dict]:
+        """`text`'s words' `uncovered_terms` gaps and its `phrase_gaps`, for `uncovered_topics` (`text` a form of the
+        question; one embedding of it unless it is the question as judged)."""
+        vec, gaps = qvec, word_gaps
+        if text != question:
+            vec, gaps = reference.embed([text])[0], {}
+            uncovered_terms(text, vec, hits, vectors_of, reference, gaps)
+        return gaps, phrase_gaps(text, vec, hits, vectors_of, reference, gaps, unwritten_compounds(text, papers, bm25))
+
     if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
         for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, reference,
                                                             word_gaps)):
@@ -2585,12 +2595,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         if strict and not gate_off and len(papers) < ABSENT_WORD_MIN_PAPERS:  # the rule's range: no embedding above
             # a topic the question adds is judged on the question proper: the earlier question a follow-up's rewrite
             # adds ("..., any paper? ('<paper>': where is their code?)") dilutes what each of its words adds
-            own, own_vec = without_added_subject(question), qvec
-            if own != question:
-                own_vec, topic_gaps = reference.embed([own])[0], {}
-                uncovered_terms(own, own_vec, hits, vectors_of, reference, topic_gaps)
-            phrases = phrase_gaps(own, own_vec, hits, vectors_of, reference, topic_gaps,
-                                  unwritten_compounds(own, papers, bm25))
+            own = without_added_subject(question)
+            topic_gaps, phrases = topic_evidence(own)
         elif strict and not gate_off:  # ABSENT_WORD_MIN_PAPERS or more: hyphenated terms no abstract writes
             phrases = {}
             compounds = compound_gaps(question, qvec, unwritten_compounds(question, papers, bm25), vectors_of,
@@ -2654,10 +2660,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             # "anything on reward hacking, i.e. policies over-optimising a learned reward model in RLHF?": the
             # elaboration restates the topic, so that the word no abstract uses looks covered by what it says of it
             # (fresh48 chats: a DPO paper was quoted); the topic is also judged as named, without it
-            named_vec, named_gaps = reference.embed([topic_named])[0], {}
-            uncovered_terms(topic_named, named_vec, hits, vectors_of, reference, named_gaps)
-            named_phrases = phrase_gaps(topic_named, named_vec, hits, vectors_of, reference, named_gaps,
-                                        unwritten_compounds(topic_named, papers, bm25))
+            named_gaps, named_phrases = topic_evidence(topic_named)
             topics += [t for t in uncovered_topics(topic_named, hits, named_gaps, len(papers), named_phrases, kept)
                        if t not in topics]
         if best >= _logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words

@@ -1446,18 +1446,24 @@ def test_a_turn_that_found_no_paper_is_passed_over_when_the_follow_up_goes_on_ab
     assert deterministic_rewrite("How large is it?", conv) == "How large is France?"
 
 
-def test_the_topic_one_is_the_paper_the_conversation_cited_about_that_topic():
-    from assistant.answering import resolve_described_one
+def _each_citing_one(*turns):
+    """A conversation of ``(question, title, abstract)`` turns, each answer citing that one paper."""
     from assistant.conversation import Conversation, Turn
     from assistant.events import Citation
     from assistant.store.paper import Paper
 
-    quant = Paper(abstract="Quantization shrinks models. We propose Shrink for quantization. Quantization works.",
-                  title="Shrink", id="p1")
-    cache = Paper(abstract="We compress the KV cache with Squeeze. It uses mixed precision quantization.",
-                  title="Squeeze", id="p2")
-    conv = Conversation([Turn("Which paper quantizes?", citations=(Citation(1, quant),)),
-                         Turn("And one on the KV cache?", citations=(Citation(1, cache),))])
+    return Conversation([Turn(q, citations=(Citation(1, Paper(abstract=abstract, title=title, id=f"p{i}")),))
+                         for i, (q, title, abstract) in enumerate(turns, start=1)])
+
+
+def test_the_topic_one_is_the_paper_the_conversation_cited_about_that_topic():
+    from assistant.answering import resolve_described_one
+
+    conv = _each_citing_one(
+        ("Which paper quantizes?", "Shrink",
+         "Quantization shrinks models. We propose Shrink for quantization. Quantization works."),
+        ("And one on the KV cache?", "Squeeze",
+         "We compress the KV cache with Squeeze. It uses mixed precision quantization."))
     assert resolve_described_one("Back to the quantization one: does it work for ViTs?", conv) == \
         "Back to Shrink: does it work for ViTs?"  # Squeeze mentions quantization once
     assert resolve_described_one("How much does the KV cache paper save?", conv) == "How much does Squeeze save?"
@@ -1489,16 +1495,12 @@ def test_the_topic_one_with_its_setting_is_the_paper_about_the_topic():
     """fresh48 chats: "going back to the tree-search one for diffusion LMs: do more simulations help?" was glued to
     the planning paper of the turn before (a setting after "one" was not read as part of the description)."""
     from assistant.answering import resolve_described_one
-    from assistant.conversation import Conversation, Turn
-    from assistant.events import Citation
-    from assistant.store.paper import Paper
 
-    search = Paper(abstract="We propose DiffuSearch, a tree search over masked diffusion language models.",
-                   title="DiffuSearch", id="d")
-    plan = Paper(abstract="We propose PLAINTAIN: the model writes a plan first so users can give feedback.",
-                 title="PLAINTAIN", id="p")
-    conv = Conversation([Turn("Which paper uses MCTS for diffusion LMs?", citations=(Citation(1, search),)),
-                         Turn("And one that plans first?", citations=(Citation(1, plan),))])
+    conv = _each_citing_one(
+        ("Which paper uses MCTS for diffusion LMs?", "DiffuSearch",
+         "We propose DiffuSearch, a tree search over masked diffusion language models."),
+        ("And one that plans first?", "PLAINTAIN",
+         "We propose PLAINTAIN: the model writes a plan first so users can give feedback."))
     assert resolve_described_one("going back to the tree-search one for diffusion LMs: do more simulations help?",
                                  conv) == "going back to DiffuSearch: do more simulations help?"
     # a setting that goes on into the question is not part of the description

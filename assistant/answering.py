@@ -509,15 +509,17 @@ def _given_figure(question: str, given: str) -> bool:
     return bool(asked & figures(given))
 
 
-_WHICH_ONE_OF_LAST = re.compile(r"\s*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?(which)\s+one\b(?!\s+of\b)"
+_WHICH_ONE_OF_LAST = re.compile(r"\s*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?(which)\s+ones?\b(?!\s+of\b)"
                         r"(?!\s+(?:paper|work|study|method)s?\b)", re.I)
-"""A choice asked with "which one" and no noun ("which one needs no training?")."""
+"""A choice asked with "which one" or "which ones" and no noun ("which one needs no training?", "which ones use
+experts?")."""
 
 
 def chooses_among_last(question: str, conversation: Conversation | None) -> bool:
     """True when `question` asks "which one ...?" right after an answer that cited two or more papers: a choice among
     them ("which one needs no training?" after STAR-KV and EDEN were compared was searched as a new question and
-    answered from the web-rewriting paper; a new user's trial, round 29). After an answer citing one paper, or none,
+    answered from the web-rewriting paper; a new user's trial, round 29; "which ones use experts?" after a list was
+    answered "the abstracts do not say" of the list's EAPO, round 32). After an answer citing one paper, or none,
     "which one" asks the collection."""
     return (conversation is not None and bool(conversation.turns) and bool(_WHICH_ONE_OF_LAST.match(question))
             and len(_cited_names(conversation.turns[-1])) >= 2)

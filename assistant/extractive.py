@@ -107,7 +107,10 @@ _NOT_VERB = r"(?!(?:did|does|do|is|are|was|were|has|have|had|can|could|will|woul
 question names, not for a paper (a chat's standalone question names an unnamed paper so: round 21, fresh30 kc05)."""
 _OF_THOSE = r"(?!of\s+(?:them|these|those|the\s+two|both)\s+works\b)"
 _WHICH_ONES = (r"\b(?:papers|works|studies|articles|abstracts|methods|approaches)\b[^?]*?[.!:;]\s+"
-               r"(?:(?:so|but|and|now)\s+)?(?:which|what)\s+(?:ones|of\s+(?:them|these|those))\b")
+               r"(?:(?:so|but|and|now)\s+)?(?:which|what)\s+(?:ones|of\s+(?:them|these|those))\b"
+               # "Which ones contribute a new benchmark ...?" opening a question: the collection's papers (fresh49 lm07:
+               # answered from one paper; after a list, a chat names the list's papers in its place first)
+               r"|^\W*(?:(?:and|so|but|now|ok(?:ay)?)[,\s]+)?which\s+ones\b")
 """Papers named in one sentence and asked for in the next ("Planning shows up in several abstracts. Which ones involve
 some kind of plan?", "Some methods use projection. Which of them ...?"): "which ones" asks for the papers the question
 itself spoke of, as "which papers" does (round 21, fresh31: answered from one paper's sentences)."""
@@ -671,6 +674,17 @@ _EXISTENCE = re.compile(
     r"(?:papers|works|studies|methods|approaches|techniques|articles)\b"
     r"|\bany\s+of\s+(?:these|them|the\s+(?:papers|abstracts))\b"
     r"|\banything\b", re.I)
+
+
+def asks_each_paper(question: str) -> int:
+    """How many papers `question` asks about each of without "which papers" (`_EACH_PAPER`: "two papers: the
+    entropy-based decoding one and alignment-aware decoding. what does each do?"): the number it says ("two", "both":
+    2; "three": 3; "four": 4), 2 when it says none ("What does each of them report?"), 0 when it asks no such thing."""
+    m = _EACH_PAPER.search(question)
+    if m is None:
+        return 0
+    count = re.match(r"(two|both|three|four)\b", m.group(0), re.I)
+    return {"three": 3, "four": 4}.get(count.group(1).casefold(), 2) if count else 2
 
 
 def asks_existence(question: str) -> bool:

@@ -1406,6 +1406,111 @@ def asks_release_theme(question: str) -> bool:
     return bool(_RELEASE_THEME.search(question))
 
 
+_CONTRIBUTES = re.compile(
+    r"\b(?:propos(?:e|es|ed|ing)|introduc(?:e|es|ed|ing)|contribut(?:e|es|ed|ing)|develop(?:s|ed|ing)?|"
+    r"design(?:s|ed|ing)?)\s+(?:(?:a|an|the|some|any|their\s+own|new|novel|own)\s+)*"
+    r"(?P<thing>[^;:.?!()]+?)(?=\s+(?:for|to|that|which|who|where|in|on|of|with|by|at|from|instead|rather|as|than|"
+    r"how|what|why|when|whether|if|like|such|aimed|designed|meant|intended|used|using|based|built|tailored|targeted|"
+    r"geared|focused|focusing|applied|suited|specifically|and\s+(?:what|how|which|why))\b|[;:.?!()]|$)", re.I)
+"""What a several-paper question asks the papers to contribute: the noun phrase after "propose / introduce / contribute
+/ develop / design (a new)", up to a preposition, a relative clause or the clause's end ("Which papers propose a new
+benchmark?": "benchmark"; "... contribute a new evaluation pipeline or benchmark rather than a training method?":
+"evaluation pipeline or benchmark")."""
+
+
+def contributed_stems(question: str) -> set[str]:
+    """The stems of what a several-paper question asks the papers to contribute (`_CONTRIBUTES`), without the words of
+    asking about papers (`text.GENERIC_WORDS`, "method", "framework"): empty when it asks for no contribution, or for
+    a generic kind of one, whose other words name a field rather than a thing made ("Which papers propose
+    reinforcement learning methods ...?": PowerFlow's framework is one by the field its abstract opens with, though
+    it says so outside the sentence of what it introduces). A kind of thing made is the head noun of one of the
+    phrase's conjuncts ("evaluation pipeline or benchmark": "pipeline", "benchmark")."""
+    from assistant.text import GENERIC_WORDS, content_stems, fold
+
+    m = _CONTRIBUTES.search(fold(question))
+    if m is None:
+        return set()
+    generic = {*GENERIC_WORDS, *_META, *_GENERIC_CONTRIBUTION}
+    thing = _TRAILING_ADVERB.sub("", m.group("thing").replace("-", " "))
+    if re.match(r"(?:one|ones|it|them|this|that|these|those|something|anything|such)\b", thing, re.I):
+        return set()  # "either designing one or exploiting ...": what is made was named before
+    conjuncts = [c.split() for c in re.split(r",|\bor\b|\band\b|/", thing) if c.split()]
+    # a one-word conjunct before the last modifies the last one's head ("decoding or generation-time strategies"),
+    # unless a plural says it is a noun of its own ("benchmarks or evaluation frameworks")
+    heads = [c[-1].casefold() if len(c) > 1 or c is conjuncts[-1] or re.search(r"[^s]s$", c[-1])
+             else conjuncts[-1][-1].casefold() for c in conjuncts]
+    if all(h in generic for h in heads):
+        return set()
+    return content_stems(thing, exclude=generic)
+
+
+_TRAILING_ADVERB = re.compile(r"(?:\s+(?:overall|here|there|too|also|now|then|again|[a-z]+ly))+\s*$", re.I)
+"""Adverbs ending what a question asks to be contributed ("propose new decoding methods overall"): no head noun."""
+
+
+_GENERIC_CONTRIBUTION = ("method", "methods", "approach", "approaches", "technique", "techniques", "way", "ways",
+                         "work", "works", "idea", "ideas", "solution", "solutions", "thing", "things", "something",
+                         "change", "changes", "improvement", "improvements", "modification", "modifications",
+                         "framework", "frameworks", "algorithm", "algorithms", "system", "systems", "model", "models",
+                         "strategy", "strategies", "procedure", "procedures", "recipe", "recipes", "tool", "tools")
+"""What any paper contributes ("Which papers propose new methods?", "... a framework"): no evidence of what a paper's
+contribution is ("we propose an algorithm called WinQ" is no RL algorithm)."""
+
+
+_MAKES = re.compile(r"\b(?:(?i:we|this\s+(?:paper|work))|[A-Z][\w-]*[A-Z][\w-]*)\s+(?:\w+ly\s+)?"
+                    r"(?:propos|introduc|present|provid|develop|design|build|construct|instantiat|creat|curat|releas|"
+                    r"offer)\w*\b")
+"""A sentence saying what the authors make, by "we", "this paper" or the paper's name ("RankTuner introduces a ...
+signal", "We instantiate this idea with PLAINTAIN", "We provide the first convergence ... analysis")."""
+
+
+def contribution_sentences(sentences: Sequence[str]) -> list[str]:
+    """The sentences of an abstract that state what the paper contributes (`extractive.proposes`: "we introduce X, a
+    framework that ...", "In this paper, we propose ...", and `_MAKES`), each with the sentence after it when that goes
+    on to say what X is (`extractive.elaborates`); empty when no sentence does."""
+    from assistant.extractive import elaborates, proposes
+
+    out = []
+    for i, sentence in enumerate(sentences):
+        if proposes(sentence) or _MAKES.search(sentence):
+            out.append(sentence)
+            if i + 1 < len(sentences) and elaborates(sentence, sentences[i + 1]):
+                out.append(sentences[i + 1])
+    return out
+
+
+_EXISTING = re.compile(r"\b(?:existing|standard|prior|previous|conventional|current|off-the-shelf)\s+"
+                       r"(?:[\w-]+\s+){0,2}[\w-]+", re.I)
+
+
+def contributes(stems: set[str], sentences: Sequence[str]) -> bool | None:
+    """Whether the paper of `sentences` contributes the thing asked (`contributed_stems`): one of its stems is in a
+    sentence stating the paper's contribution (`contribution_sentences`), an abbreviation the abstract defines
+    standing for its long form and the other way round ("a novel RL framework" after "reinforcement learning (RL)").
+    None when the abstract has no such sentence (nothing to tell)."""
+    from assistant.text import PAREN_ACRONYM, content_stems, defined_expansions, fold
+
+    own = contribution_sentences(sentences)
+    if not own:
+        return None
+    # what the paper plugs into or sets itself against is not what it makes ("integrates into existing ANN-to-SNN
+    # pipelines")
+    text = _EXISTING.sub(" ", fold(" ".join(own)))
+    words = content_stems(text.replace("-", " "))
+    abstract = fold(" ".join(sentences))
+    for acronym in dict.fromkeys(PAREN_ACRONYM.findall(abstract)):
+        for long_form in defined_expansions(acronym, abstract):
+            long_stems = content_stems(long_form.replace("-", " "))
+            if re.search(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", text) or long_stems and long_stems <= words:
+                words |= long_stems | content_stems(acronym)
+    # one stem the start of the other ("automated": autom, "automatically": automat)
+    if any(a.startswith(b) or b.startswith(a) for a in stems for b in words if min(len(a), len(b)) >= 4):
+        return True
+    # a name made of the thing's word cut short ("we introduce an automated pipeline named A²RBench" for "benchmark")
+    pieces = {p.casefold() for p in re.findall(r"[A-Z][a-z]{4,}", text)}
+    return any(stem.startswith(p) for p in pieces for stem in stems)
+
+
 def asks_availability(question: str) -> bool:
     """True when `question` asks where code, data or models are (a link, a repository, a release)."""
     return bool(_ABOUT_AVAILABILITY.search(question))
@@ -2457,8 +2562,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
 
     from assistant.text import fold, named_by_expansion, render_latex, without_examples
 
-    from assistant.extractive import (asks_comparison, asks_existence, asks_plural, asks_several, searches_for_paper,
-                                      without_added_subject)
+    from assistant.extractive import (asks_comparison, asks_each_paper, asks_existence, asks_plural, asks_several,
+                                      searches_for_paper, without_added_subject)
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -2719,6 +2824,15 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # mentions, set beside the paper the question names: that paper's abstract cannot answer it (a new user's trial:
     # answered with NorMuon's figures)
     beside = list(absent) if absent and pointers and strict and not searches_for_paper(question) else []
+    # "two papers: the entropy-based decoding one and alignment-aware decoding. what does each do?": the papers asked
+    # about beyond those a name points at are named in words; the most relevant ones, as many as the question counts,
+    # if each is relevant enough for a question about it alone (fresh49 chats: EDEN "does not mention AAD")
+    described_sides: set[str] = set()
+    if strict and several and pointers and not asks_comparison(question) and (count := asks_each_paper(question)):
+        pointed = [e for e in evidence if set(e.names) & pointers]
+        rest = sorted((e for e in evidence if not set(e.names) & pointers and e.score >= _logit(one_paper_bar)),
+                      key=lambda e: -e.score)
+        described_sides = {e.id for e in rest[:max(0, count - len(pointed))]}
     for i, e in enumerate(evidence):
         p = 1 / (1 + math.exp(-e.score))
         if asked_of:  # the question is about the paper it describes: no other paper answers it
@@ -2748,6 +2862,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         elif pointers and strict and several and asks_comparison(question) and p >= one_paper_bar:
             # "How do alignment-aware decoding and EDEN differ?": the other side is named in words, not by
             # a name; a paper relevant enough for a one-paper question is that side
+            e.relevant = True
+        elif e.id in described_sides:
             e.relevant = True
         elif pointers and strict:
             e.note = f"does not mention {', '.join(sorted(pointers))}, which the question names"
@@ -2795,6 +2911,19 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 e.note = (f"{WEAKER_MEMBER} than the papers named before it (membership {member:.2f} < "
                           f"{MIN_MEMBER:.2f}: relevance {1 / (1 + math.exp(-e.score)):.2f}, dense similarity "
                           f"{e.dense_gap:+.2f} against the median retrieved paper)")
+    if (several or existence) and strict and not gate_off and not pointers and (
+            contributed := contributed_stems(question)):
+        # "Which papers propose a new benchmark?": a paper whose contribution is something else and that writes the
+        # thing asked only as what it uses ("evaluated across multiple LLMs and benchmarks") does not propose one
+        # (fresh49 lm07: seven papers were listed, all but one evaluated on benchmarks). Only when another paper's
+        # contribution is the thing asked: a question may name it in other words than any abstract
+        told = {e.id: contributes(contributed, sentences) for e, sentences in zip(evidence, sentences_of)
+                if e.relevant}
+        if any(told.values()):
+            for e in evidence:
+                if told.get(e.id) is False:
+                    e.relevant = False
+                    e.note = "its abstract writes what the question asks papers to contribute only as what it uses"
     if several and strict and not gate_off and asks_release_theme(question):
         # "Which papers released their code?": the papers whose abstract states a release, whatever their topic (a
         # new user's trial, rounds 22 and 23: refused, "no paper mentions 'released'")

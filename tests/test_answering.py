@@ -2085,3 +2085,27 @@ def test_a_topic_named_after_the_noun_describes_the_paper_writing_it_as_a_phrase
                                                "and the one about quantization-aware training, how much does it "
                                                "speed up QAT?"])
     assert [c.paper.title for c in last.citations] == ["WinQ"] and "4×" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_which_ones_after_a_list_chooses_among_the_listed_papers(bundled_store, settings):
+    """Round 32: "which ones use experts?" after a list was read as a question about EAPO, and answered "the abstracts
+    do not say which experts"; it chooses among the list's papers, as "which of them" does."""
+    last = _converse(bundled_store, settings, ["which papers are about LLM reasoning with RL?",
+                                               "which ones use experts?"])
+    assert last.standalone_question.startswith("which of "), last.standalone_question
+    assert "EAPO" in last.standalone_question
+    assert [c.paper.title for c in last.citations] == ["EAPO"], last.text
+    assert "do not say" not in last.text, last.text
+
+
+@pytest.mark.integration
+def test_each_of_two_papers_one_named_in_words_is_answered(bundled_store, settings):
+    """fresh49 chats: "two papers: the entropy-based decoding one and alignment-aware decoding. what does each do?"
+    named AAD alone (EDEN "does not mention AAD"), and "the first one" next was read as AAD."""
+    turns = ["two papers: the entropy-based decoding one and alignment-aware decoding. what does each do?"]
+    last = _converse(bundled_store, settings, turns)
+    assert {c.paper.title for c in last.citations} == {"EDEN", "AAD"}, last.text
+    last = _converse(bundled_store, settings, [*turns, "and the first one — what do they prove about it?"])
+    assert [c.paper.title for c in last.citations] == ["EDEN"], last.text
+    assert "regret" in last.text, last.text

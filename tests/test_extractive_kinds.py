@@ -2409,3 +2409,16 @@ def test_a_comparison_or_choice_the_abstract_never_makes_is_not_stated(bundled_s
     else:
         assert not obj["refused"] and expected in obj["answer"], obj["answer"]
 
+
+
+@pytest.mark.parametrize("question, count", [
+    ("two papers: the entropy-based decoding one and alignment-aware decoding. what does each do?", 2),
+    ("How do both methods handle noise?", 2),
+    ("Three papers caught my eye: A, B and C. What does each do?", 3),
+    ("What does each of them report?", 2),
+    ("What does EDEN do?", 0),
+])
+def test_how_many_papers_a_question_asks_about_each_of(question, count):
+    from assistant.extractive import asks_each_paper
+
+    assert asks_each_paper(question) == count

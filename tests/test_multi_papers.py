@@ -461,3 +461,62 @@ def test_a_theme_typed_as_a_search_names_each_paper(bundled_store, settings, que
     obj = _ask(bundled_store, settings, question)
     assert not obj["refused"], obj["answer"]
     assert set(_lines_by_title(obj)) == titles, obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, titles", [
+    # seven papers were listed, all but A²RBench only evaluated "on ... benchmarks"
+    ("which papers propose a new benchmark?", {"A²RBench"}),
+    ("are there papers that introduce new benchmarks?", {"A²RBench"}),
+    # fresh49 lm07 (answered from A²RBench alone: "which ones" opening a question asks for papers)
+    ("Which ones contribute a new evaluation pipeline or benchmark rather than a training method?",
+     {"A²RBench", "ALIVE"}),
+    ("Which papers introduce automated evaluation frameworks or benchmarks for LLMs?", {"A²RBench", "ALIVE"}),
+    # a field asked, not a kind of thing made: PowerFlow's framework is an RL one by its abstract's opening sentence
+    ("Which papers propose reinforcement learning methods for improving LLM reasoning?",
+     {"EAPO", "PowerFlow", "The reasoning patterns of large language models (LLMs)…", "RePro"}),
+])
+def test_papers_asked_to_contribute_a_thing_are_those_whose_contribution_it_is(bundled_store, settings, question,
+                                                                                 titles):
+    obj = _ask(bundled_store, settings, question)
+    assert not obj["refused"], obj["answer"]
+    assert set(_lines_by_title(obj)) == titles, obj["answer"]
+    notes = {e["title"]: e.get("note", "") for e in obj["relevance"]}
+    if "benchmark" in question.split()[-1]:
+        assert "only as what it uses" in notes["STAR-KV"], notes["STAR-KV"]
+
+
+@pytest.mark.parametrize("question, stems", [
+    ("which papers propose a new benchmark?", {"benchmark"}),
+    ("Which ones contribute a new evaluation pipeline or benchmark rather than a training method?",
+     {"evalu", "pipelin", "benchmark"}),
+    ("Which papers introduce automated evaluation frameworks or benchmarks for LLMs?", {"autom", "evalu", "benchmark"}),
+    ("Which papers propose reinforcement learning methods for improving LLM reasoning?", set()),  # a field
+    ("Which papers propose new decoding strategies?", set()),
+    ("Which papers propose new decoding or generation-time strategies?", set()),  # "decoding" modifies "strategies"
+    ("Which papers in the set propose new decoding methods overall?", set()),
+    ("Which papers propose new benchmarks or evaluation frameworks for LLMs?", {"benchmark", "evalu"}),
+    ("Which papers propose reinforcement learning methods aimed at improving the reasoning of LLMs?", set()),
+    ("papers built around modern optimizers like Adam or Muon, either designing one or exploiting how it shapes the "
+     "updates", set()),
+    ("Which papers propose new methods?", set()),
+    ("Which papers are about quantization?", set()),  # no contribution asked
+])
+def test_the_thing_a_question_asks_papers_to_contribute(question, stems):
+    from assistant.relevance import contributed_stems
+
+    assert contributed_stems(question) == stems
+
+
+@pytest.mark.parametrize("sentences, says", [
+    (["Existing benchmarks are costly.", "To address this, we introduce an automated pipeline named A²RBench."], True),
+    (["We propose STAR-KV, a KV cache compression framework.", "Evaluated across multiple LLMs and benchmarks, "
+      "STAR-KV achieves up to 75% compression."], False),
+    (["RankTuner introduces a calibration signal.", "Experiments on reasoning benchmarks show gains."], False),
+    (["LLMs are trained with reinforcement learning (RL).", "We propose EAPO, a novel RL benchmark."], True),
+    (["Benchmarks are everywhere.", "Results on two benchmarks are reported."], None),  # no contribution stated
+])
+def test_a_contribution_is_what_the_sentence_stating_it_names(sentences, says):
+    from assistant.relevance import contributes
+
+    assert contributes({"benchmark"} if "EAPO" not in sentences[-1] else {"reinforc"}, sentences) is says

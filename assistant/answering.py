@@ -1019,7 +1019,11 @@ def _in_question_order(turn, cited: list[str]) -> list[str]:
     has and the other cited abstracts lack: where its description stands, not where a stray word of the preamble
     does ("I'm comparing two ideas for better pretraining data: rewriting web text ..., and picking data by its
     utility ...": "better" is only OPUS's word, yet RePro is described first). Unchanged when a paper has no such
-    word ("Which papers mention GRPO?": the answer's order is the only one the user has seen)."""
+    word ("Which papers mention GRPO?": the answer's order is the only one the user has seen). Used only for a
+    question naming or describing each of the papers it asks about (`extractive.asks_each_paper`,
+    `extractive.asks_comparison`): a theme with alternatives ("Which papers do token-level credit assignment or token
+    reweighting?") describes no paper, and "the first one" after it is the answer's first (fresh50 chats: read as the
+    second)."""
     from assistant.text import content_stems
 
     papers: list = []
@@ -1139,7 +1143,10 @@ def _ordered_referents(conversation: Conversation, returning: bool = False) -> l
             return [" ".join(d.split()) for d in described]
         cited = _cited_names(turn)
         if len(cited) >= 2:
-            return _in_question_order(turn, cited)
+            from assistant.extractive import asks_comparison, asks_each_paper
+
+            return (_in_question_order(turn, cited) if asks_each_paper(turn.question) or asks_comparison(turn.question)
+                    else cited)
     seen: list[str] = []
     for turn in conversation.turns:
         for name in _cited_names(turn):

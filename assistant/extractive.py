@@ -55,7 +55,11 @@ if TYPE_CHECKING:
 _WHICH = r"(?:which|what|welche[rsnm]?|quel(?:le)?s?|qu[ée]|cu[áa]l(?:es)?|quais|quali)"
 _DIFFER = (r"[\w\"”’)…]\s+and\s+\S+\s+(?:\w+\s+)?(?:differ|relate)\b|\bdifferences?\s+between\b|\bdiffers?\s+from\b"
            r"|\b(?:relate[sd]?|connected)\s+to\s+(?:each\s+other|one\s+another)\b"
-           r"|\b(?:relationship|relation|connection)s?\s+between\b")
+           r"|\b(?:relationship|relation|connection)s?\s+between\b"
+           # "PLAINTAIN and the paper that begins ...: how do they differ?" (a new user's trial, round 32: one paper
+           # cited), "what's the difference?"
+           r"|\bhow\s+(?:do|does|did|would)\s+(?:they|these|those|both|the\s+two|these\s+two|the\s+two\s+papers)\s+"
+           r"(?:\w+\s+)?(?:differ|compare|relate)\b|\bwhat(?:'s|’s|\s+is|\s+are)\s+the\s+differences?\b")
 """Two things compared: "How do X and Y differ", "the difference between X and Y", "X differs from Y", "How do X and Y
 relate to each other?", "the relationship between X and Y" (round 21, fresh31: the second paper was left out); X may
 be a rewrite's quoted opening words ('How do the paper that begins "The reasoning ...…" and PLAINTAIN differ ...?')."""
@@ -672,6 +676,9 @@ _EXISTENCE = re.compile(
     r"any\s+(?:[\w-]+\s+){0,2}?(?:papers|works|studies|methods|approaches|techniques|articles)\b"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:some\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:papers|works|studies|methods|approaches|techniques|articles)\b"
+    # "Are there new benchmarks or automatic evaluation frameworks in this collection?" (fresh50: one of two named)
+    r"|(?:^|[.?!:;,]\s*)\s*are\s+there\s+(?:any\s+|some\s+)?(?:new|novel)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:benchmarks|datasets|frameworks|pipelines|algorithms|optimi[sz]ers|metrics|tools)\b"
     r"|\bany\s+of\s+(?:these|them|the\s+(?:papers|abstracts))\b"
     r"|\banything\b", re.I)
 
@@ -1900,12 +1907,18 @@ _OWN_LIMITATION = re.compile(r"\b(?:limitations?|limited\s+to|drawbacks?|weaknes
 def unstated_limitation(question: str, abstract: str) -> bool:
     """True when `question` asks a paper's own limitations ("What are the limitations of DiffuSearch?",
     `_LIMITATION_Q`; not those of prior work it addresses, `_PRIOR_WORK`) and no sentence of `abstract` states one
-    (`_OWN_LIMITATION`): abstracts seldom do, and its findings do not answer it (a new user's trial, round 29: quoted
-    DiffuSearch's analysis)."""
+    (`_OWN_LIMITATION`) after the sentence stating what it proposes (`proposes`): abstracts seldom do, and its
+    findings do not answer it (a new user's trial, round 29: quoted DiffuSearch's analysis)."""
     q = fold(question)
     if not _LIMITATION_Q.search(q) or _PRIOR_WORK.search(q) or searches_for_paper(question) or asks_several(question):
         return False
-    return not _OWN_LIMITATION.search(plain(abstract))
+    # the sentences up to the one stating what the paper proposes are about the work before it ("both approaches
+    # suffer from limitations ... To address these, we introduce EDEN": a new user's trial, round 32, quoted as EDEN's)
+    from assistant.text import split_sentences
+
+    sentences = split_sentences(plain(abstract))
+    first = next((i for i, x in enumerate(sentences) if proposes(x)), -1)
+    return not _OWN_LIMITATION.search(" ".join(sentences[first + 1:]))
 
 
 # --- the learned sentence scorer ------------------------------------------------------------------------
@@ -2216,6 +2229,11 @@ def unmade_comparison(question: str, sources: Sequence[Source]) -> bool:
     return not any(sum(bool(mentions(plain(s.paper.abstract), nm)) for nm in names) >= 2 for s in sources)
 
 
+_SUBJECT_PRONOUNS = frozenset({"it", "they", "we", "you", "he", "she", "i"})
+_NAME_OF = re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?:exact\s+|actual\s+|specific\s+)?names?\s+"
+                      r"of\s+(?:the|their|its|this|that)\s+", re.I)
+
+
 def unnamed_instance(question: str, abstract: str) -> str | None:
     """The thing a question about one paper asks to be identified ("Exactly which manifold does mHC project the
     residual mixing matrices onto?", "Which alignment benchmarks exactly were used?") when the abstract writes it
@@ -2232,14 +2250,19 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
     from assistant.store.paper import is_name_like
 
     text = plain(abstract)
-    for m in _WHICH_ONE.finditer(fold(question)):
+    # "what's the name of the expert model it consults?" asks which expert model (fresh50 chats: EAPO's sentences on
+    # consulting experts were quoted)
+    q = _NAME_OF.sub("which ", fold(question))
+    for m in _WHICH_ONE.finditer(q):
         # the noun phrase up to its verb: "which alignment benchmarks exactly were ..." asks for the object of a
         # clause; "Which benchmark pipeline uses LLMs to ...?" has a verb of its own, so a paper is asked for
-        words = re.findall(r"[\w-]+|[?.!;:,]", fold(question)[m.start("noun"):].casefold())
+        words = re.findall(r"[\w-]+|[?.!;:,]", q[m.start("noun"):].casefold())
         # (a hyphenated word is a word of the phrase: "Which algorithm handles continuous-control RL tasks ...?" has a
         # verb of its own; "has" before an article is one too: "Which tuning loop has a vision-language model sample
         # ...?"; airas development files: "the abstracts do not say" for the paper described)
-        run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w.replace("-", "").isalpha(), words[:4]))
+        # (a pronoun opens the clause after the phrase: "which expert model it consults")
+        run = list(itertools.takewhile(lambda w: w not in _VERB_AUXILIARY and w not in _SUBJECT_PRONOUNS
+                                       and w.replace("-", "").isalpha(), words[:4]))
         rest = words[len(run):]
         if re.match(r"\w+\s+(?:are|were)\s+the\b", m.group(0), re.I):
             # "What are the three faithfulness rewards in RePro?": the noun phrase after the copula, to its preposition
@@ -2253,7 +2276,7 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             continue
         nouns = [w for w in run if w not in _NOT_AN_INSTANCE]
         for noun in reversed(nouns):  # the head first
-            written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", fold(question), re.I)
+            written = re.search(rf"(?<![\w-]){re.escape(noun)}(?![\w-])", q, re.I)
             if written and is_name_like(written.group(0)):
                 # "what MNIST accuracy did they reach?": a name ("an MNIST classifier") is identified by itself; its
                 # article is its noun's (airas fresh38: "the abstracts do not say", 99.2% stated)
@@ -2265,7 +2288,7 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
             # nothing of which ("with external experts", `_BARE_PLURAL_BEFORE`), and a singular compounded with the
             # word after it ("expert knowledge") is no mention of the things asked
             bare = (noun == nouns[-1] and noun.endswith("s") and not noun.endswith("ss")
-                    and bool(_CLAUSE_OPENS.search(fold(question)[:m.start()])))
+                    and bool(_CLAUSE_OPENS.search(q[:m.start()])))
             if bare:
                 mentions = [x for x in mentions
                             if x.group(0).casefold().endswith("s") or not _COMPOUNDED.match(text, x.end())]

@@ -876,9 +876,11 @@ def salient_words(question: str) -> list[str]:
     return out
 
 
-CONTRASTED = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<what>[^,;:.?!()]+)", re.I)
+CONTRASTED = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to|(?:go|goes|going|went|move|moves|moving|"
+                        r"extend|extends|extending)\s+beyond)\s+(?P<what>[^,;:.?!()]+)", re.I)
 """What a question names only as what it does not ask for: "instead of filtering it", "rather than ...", "as opposed
-to ...", up to the clause's end (`contrasted_words`, `answering.about_topic`)."""
+to ...", "goes beyond 2D grids" (what is gone past: fresh50 chats, refused as "nothing in it about 'grids'" beside an
+abstract on 1D, 2D and 3D tasks), up to the clause's end (`contrasted_words`, `answering.about_topic`)."""
 
 
 def contrasted_words(question: str) -> set[str]:
@@ -1407,13 +1409,14 @@ def asks_release_theme(question: str) -> bool:
 
 
 _CONTRIBUTES = re.compile(
-    r"\b(?:propos(?:e|es|ed|ing)|introduc(?:e|es|ed|ing)|contribut(?:e|es|ed|ing)|develop(?:s|ed|ing)?|"
-    r"design(?:s|ed|ing)?)\s+(?:(?:a|an|the|some|any|their\s+own|new|novel|own)\s+)*"
+    r"(?:\b(?:propos(?:e|es|ed|ing)|introduc(?:e|es|ed|ing)|contribut(?:e|es|ed|ing)|develop(?:s|ed|ing)?|"
+    r"design(?:s|ed|ing)?)\s+|\b(?:are\s+there|any)\s+(?=(?:new|novel)\b))(?:(?:a|an|the|some|any|their\s+own|new|novel|"
+    r"own)\s+)*"
     r"(?P<thing>[^;:.?!()]+?)(?=\s+(?:for|to|that|which|who|where|in|on|of|with|by|at|from|instead|rather|as|than|"
     r"how|what|why|when|whether|if|like|such|aimed|designed|meant|intended|used|using|based|built|tailored|targeted|"
     r"geared|focused|focusing|applied|suited|specifically|and\s+(?:what|how|which|why))\b|[;:.?!()]|$)", re.I)
 """What a several-paper question asks the papers to contribute: the noun phrase after "propose / introduce / contribute
-/ develop / design (a new)", up to a preposition, a relative clause or the clause's end ("Which papers propose a new
+/ develop / design (a new)" or "are there / any new", up to a preposition, a relative clause or the clause's end ("Which papers propose a new
 benchmark?": "benchmark"; "... contribute a new evaluation pipeline or benchmark rather than a training method?":
 "evaluation pipeline or benchmark")."""
 
@@ -1759,13 +1762,26 @@ def alternatives(question: str) -> list[str]:
             continue
         if any(start <= w.start() < end for start, end in lists):
             continue
-        left = i
-        while left > 0 and i - left < _CONJUNCT and salient_words(words[left - 1].group(0)):
-            left -= 1
+        left, taken = i, 0
+        while left > 0 and taken < _CONJUNCT:
+            if salient_words(words[left - 1].group(0)):
+                left, taken = left - 1, taken + 1
+            elif (words[left - 1].group(0).casefold() in _ARTICLES and left > 1 and left < i
+                  and salient_words(words[left - 2].group(0))):
+                # the verb of a phrase its object follows ("compress the KV cache or quantize models": a new user's
+                # trial, round 32, read "compress" as a key word every paper must have)
+                left -= 2
+                taken += 1
+            else:
+                break
         # "papers on kv cache compression or on quantization aware training?": the preposition before the left
         # phrase, said again after "or" (fresh45 chats: no alternatives read, the second paper cut as a weaker match)
+        # ("deal with the KV cache or with quantization": an article may stand between; fresh50 chats)
+        before = left - 1
+        while before > 0 and words[before].group(0).casefold() in _ARTICLES:
+            before -= 1
         again = int(i + 1 < len(words) and left > 0 and words[i + 1].group(0).casefold() in _REPEATED_PREPOSITIONS
-                    and words[i + 1].group(0).casefold() == words[left - 1].group(0).casefold())
+                    and words[i + 1].group(0).casefold() == words[before].group(0).casefold())
         right = i + again
         while right < len(words) - 1 and right - i - again < _CONJUNCT and salient_words(words[right + 1].group(0)):
             right += 1
@@ -2427,11 +2443,23 @@ def asked_as_detail(question: str, names: Sequence[str]) -> bool:
     # event-camera vision: anything like that here?" asks whether such a paper exists (fresh43: answered from the
     # spiking-conversion paper once `without_detail` found it); "training 1-bit LLMs like BitNet from scratch"
     # describes the topic searched for, its example included (airas fresh12: answered from a binarization paper)
+    q = fold(question)
+    found = _ASKED_OF_FOUND.search(q)
+    if names and found and all(n.casefold() in found.group(0).casefold() and n.casefold() not in
+                               q[:found.start()].casefold() for n in names):
+        return True  # "Which paper makes spiking LLMs without training, and does it run on Loihi?"
     if (not names or searches_for_paper(_COMPARED_WITH.sub(" ", question)) or asks_for_paper(question)
             or asks_existence(question) or is_statement(question)):
         return False
-    q = fold(question)
     return all(re.search(_detail_pattern(n), q, re.I) for n in names)
+
+
+_ASKED_OF_FOUND = re.compile(r"(?:,|;|\s)\s*and\s+(?:does|did|do|is|was|are|were|can|could|will|would|has|have)\s+"
+                             r"(?:it|they|that\s+one|this\s+one)\b[^?.!]*", re.I)
+"""A yes-no question about the paper a question asks for, in the clause after it ("Which paper makes spiking LLMs
+without training, and does it run on Loihi?": a new user's trial, round 32, refused as "no paper mentions Loihi"):
+a name only this clause uses is a detail asked of that paper (`asked_as_detail`), and the rest finds it
+(`without_detail`)."""
 
 
 _COMPARED_WITH = re.compile(r"\bcompar(?:e|es|ed|ing)\s+(?:it\s+|them\s+)?(?:with|to|against)\b", re.I)
@@ -2460,6 +2488,9 @@ def without_detail(question: str, names: Sequence[str]) -> str:
     from assistant.text import fold
 
     q = fold(question)
+    found = _ASKED_OF_FOUND.search(q)
+    if found and any(n.casefold() in found.group(0).casefold() for n in names):
+        q = q[:found.start()] + q[found.end():]  # "Which paper makes ..., and does it run on Loihi?": "Which paper makes ...?"
     for n in names:
         q = re.sub(_detail_pattern(n), " ", q, flags=re.I)
     return re.sub(r"\s+(?=[?!.,;:])", "", re.sub(r"\s+", " ", q)).strip()
@@ -2809,7 +2840,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if absent and not pointers and strict and not several and asked_as_detail(question, absent):
         described = max(evidence, key=lambda e: e.score)
         accepted = described.score >= _logit(one_paper_bar)
-        if not accepted and _THE_PAPER.search(question) and (rest := without_detail(question, absent)):
+        if not accepted and (_THE_PAPER.search(question) or _ASKED_OF_FOUND.search(fold(question))) and (
+                rest := without_detail(question, absent)):
             # "Did the spiking LLM paper run on Loihi chips?": the paper the rest of the question describes, judged
             # without the detail (a new user's trial, round 26: refused as "no paper mentions Loihi", relevance 0.05)
             found = judge(rest, results, retriever, strict=strict, threshold=given_threshold, baseline=baseline)

@@ -2109,3 +2109,57 @@ def test_each_of_two_papers_one_named_in_words_is_answered(bundled_store, settin
     last = _converse(bundled_store, settings, [*turns, "and the first one — what do they prove about it?"])
     assert [c.paper.title for c in last.citations] == ["EDEN"], last.text
     assert "regret" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_the_first_one_after_a_theme_with_alternatives_is_the_answers_first(bundled_store, settings):
+    """fresh50 chats: after "Which papers do token-level credit assignment or token reweighting?", answered RankTuner
+    first, "the first one" was read as the second paper (the question names "credit assignment" first); a theme's
+    alternatives describe no paper, so the answer's order is the one the user saw. Two things described each in turn
+    keep the order they were described in."""
+    first = "Which papers do token-level credit assignment or token reweighting?"
+    last = _converse(bundled_store, settings, [first, "For the first one, what two signals does it combine?"])
+    assert last.standalone_question == "For RankTuner, what two signals does it combine?"
+    last = _converse(bundled_store, settings, [first, "and in the second one, what are anchor tokens?"])
+    assert [c.paper.title for c in last.citations] == ["The reasoning patterns of large language models (LLMs)…"], \
+        last.standalone_question
+
+
+@pytest.mark.integration
+def test_a_theme_with_a_repeated_preposition_after_an_article_names_both_papers(bundled_store, settings):
+    """fresh50 chats: "which papers in here deal with the KV cache or with quantization?" named STAR-KV alone (WinQ
+    "a weaker match"), and "the second one" later was STAR-KV again."""
+    last = _converse(bundled_store, settings, ["Which papers in here deal with the KV cache or with quantization?",
+                                               "ok, back to the second one: how much does it improve sub-4-bit "
+                                               "quantization at the same training cost?"])
+    assert [c.paper.title for c in last.citations] == ["WinQ"], last.text
+    assert "8.8%" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_what_a_paper_goes_beyond_is_not_asked_of_it(bundled_store, settings):
+    """fresh50 chats: "is there an abstract reasoning benchmark that goes beyond 2D grids?" was refused ("nothing in
+    it about 'grids'") beside A²RBench's 1D, 2D and 3D tasks; what is gone past is contrasted, as "instead of"."""
+    last = _converse(bundled_store, settings, ["is there an abstract reasoning benchmark that goes beyond 2D grids?"])
+    assert [c.paper.title for c in last.citations] == ["A$^2$RBench"], last.text
+
+
+@pytest.mark.integration
+def test_the_first_and_the_third_how_do_they_differ_cites_both(bundled_store, settings):
+    """A new user's trial, round 32: after "Which papers use reinforcement learning for reasoning?", "The first and the
+    third: how do they differ?" was rewritten to PLAINTAIN and the unnamed paper, and only PLAINTAIN was cited: "X and
+    Y: how do they differ?" is a comparison, as "how do X and Y differ?" is."""
+    last = _converse(bundled_store, settings, ["Which papers use reinforcement learning for reasoning?",
+                                               "The first and the third: how do they differ?"])
+    assert len({c.paper.title for c in last.citations}) == 2, last.text
+
+
+@pytest.mark.integration
+def test_a_list_asked_as_verb_phrases_joined_by_or_names_each_paper(bundled_store, settings):
+    """A new user's trial, round 32: "Which papers compress the KV cache or quantize models?" named STAR-KV alone
+    ("compress" read as a key word every paper must have), so "the second one" later was RankTuner."""
+    last = _converse(bundled_store, settings, ["Which papers compress the KV cache or quantize models?",
+                                               "which ones use low-rank methods?",
+                                               "the second one - how much faster is it?"])
+    assert last.standalone_question == "WinQ - how much faster is it?"
+    assert "4×" in last.text, last.text

@@ -2422,3 +2422,17 @@ def test_how_many_papers_a_question_asks_about_each_of(question, count):
     from assistant.extractive import asks_each_paper
 
     assert asks_each_paper(question) == count
+
+
+@pytest.mark.parametrize("question, noun", [
+    ("what's the name of the manifold it projects the matrices onto?", "manifold"),  # "which manifold"
+    ("what are the names of the experts it consults?", "experts"),
+    ("which manifold does mHC project onto?", "manifold"),
+])
+def test_the_name_of_a_thing_asks_which_thing(question, noun):
+    from assistant.extractive import unnamed_instance
+    from tests.conftest import ICML_FILE
+
+    abstracts = ICML_FILE.read_text().splitlines()
+    name = "mHC" if "manifold" in question else "EAPO"
+    assert unnamed_instance(question, next(a for a in abstracts if name in a)) == noun

@@ -520,3 +520,23 @@ def test_a_contribution_is_what_the_sentence_stating_it_names(sentences, says):
     from assistant.relevance import contributes
 
     assert contributes({"benchmark"} if "EAPO" not in sentences[-1] else {"reinforc"}, sentences) is says
+
+
+@pytest.mark.integration
+def test_are_there_new_benchmarks_lists_the_papers_contributing_one(bundled_store, settings):
+    """fresh50: "Are there new benchmarks or automatic evaluation frameworks in this collection? List them." named
+    ALIVE alone (read as a question about one paper: "benchmarks" was no word of asking for papers)."""
+    obj = _ask(bundled_store, settings, "Are there new benchmarks or automatic evaluation frameworks in this "
+                                        "collection? List them.")
+    assert set(_lines_by_title(obj)) == {"A²RBench", "ALIVE"}, obj["answer"]
+
+
+@pytest.mark.parametrize("question, joined", [
+    ("which papers in here deal with the KV cache or with quantization?", ["KV cache", "quantization"]),
+    ("papers on kv cache compression or on quantization aware training?",
+     ["kv cache compression", "quantization aware training"]),
+])
+def test_alternatives_with_the_preposition_said_again(question, joined):
+    from assistant.relevance import alternatives
+
+    assert alternatives(question) == joined

@@ -2180,3 +2180,23 @@ def test_the_word_for_papers_in_another_language_is_no_topic_word(bundled_store,
     collection mentions Papiere": the German word for papers, as the Portuguese and Italian ones, asks for papers."""
     obj, cited = _ask(bundled_store, settings, "Welche Papiere behandeln Reinforcement Learning?")
     assert not obj["refused"] and cited, obj["note"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, title", [
+    # a new user's trial, round 32: refused as "no paper in the collection mentions Loihi"
+    ("Which paper makes spiking LLMs without training, and does it run on Loihi?", "ANN-to-SNN"),
+    ("Which paper compresses the KV cache, and does it support vLLM?", "STAR-KV"),
+])
+def test_a_detail_asked_of_the_paper_a_question_looks_for_is_not_stated(bundled_store, settings, question, title):
+    obj, cited = _ask(bundled_store, settings, question)
+    assert obj["answer"].startswith("The abstracts do not say."), obj["answer"]
+    assert cited == [title], obj["answer"]
+
+
+@pytest.mark.integration
+def test_the_limitations_of_the_work_before_a_paper_are_not_its_own(bundled_store, settings):
+    """A new user's trial, round 32: "What are the limitations of EDEN?" quoted "both approaches suffer from
+    limitations" (sampling and search, before "To address these, we introduce EDEN")."""
+    obj, cited = _ask(bundled_store, settings, "What are the limitations of EDEN?")
+    assert obj["answer"] == "The abstracts do not say." and not cited, obj["answer"]

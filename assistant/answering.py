@@ -1012,36 +1012,56 @@ def _cited_names(turn) -> list[str]:
 
 
 def _in_question_order(turn, cited: list[str]) -> list[str]:
-    """`cited` (`_cited_names(turn)`) in the order the turn's question described the papers: "I'm interested in
-    two things: aligning a model at decoding time, and DPO when the preference data is split across federated
-    clients" answered with the federated DPO paper first and AAD second, "the second one" is the federated DPO
-    paper. Each paper is placed at the median position of the question's words (content stems) that its abstract
-    has and the other cited abstracts lack: where its description stands, not where a stray word of the preamble
-    does ("I'm comparing two ideas for better pretraining data: rewriting web text ..., and picking data by its
-    utility ...": "better" is only OPUS's word, yet RePro is described first). Unchanged when a paper has no such
-    word ("Which papers mention GRPO?": the answer's order is the only one the user has seen). Used only for a
-    question naming or describing each of the papers it asks about (`extractive.asks_each_paper`,
-    `extractive.asks_comparison`): a theme with alternatives ("Which papers do token-level credit assignment or token
-    reweighting?") describes no paper, and "the first one" after it is the answer's first (fresh50 chats: read as the
-    second)."""
-    from assistant.text import content_stems
-
+    """`cited` (`_cited_names(turn)`) in the order the turn's question described the papers (`question_positions`):
+    "I'm interested in two things: aligning a model at decoding time, and DPO when the preference data is split
+    across federated clients" answered with the federated DPO paper first and AAD second, "the second one" is the
+    federated DPO paper. Unchanged when a paper has no word of its own in the question ("Which papers mention GRPO?":
+    the answer's order is the only one the user has seen). Used only for a question naming or describing each of the
+    papers it asks about (`extractive.asks_each_paper`, `extractive.asks_comparison`); a several-paper answer lists
+    its papers in the question's order already (`in_question_order`)."""
     papers: list = []
     for c in turn.citations or []:
         if _paper_name(c.paper) and all(c.paper.id != p.id for p in papers):
             papers.append(c.paper)
     if len(papers) != len(cited):
         return cited
-    words = [content_stems(w) for w in re.findall(r"[\w-]+", turn.question)]
-    stems = [content_stems(p.abstract) for p in papers]
+    where = question_positions(turn.question, [p.abstract for p in papers])
+    if where is None:
+        return cited
+    return [name for _, name in sorted(zip(where, cited), key=lambda x: x[0])]
+
+
+def question_positions(question: str, abstracts: Sequence[str]) -> list[float] | None:
+    """Where `question` describes the paper of each of `abstracts`: the median position (in words) of the question's
+    words (content stems) that the abstract has and the others lack, where its description stands, not where a stray
+    word of the preamble does ("I'm comparing two ideas for better pretraining data: rewriting web text ..., and
+    picking data by its utility ...": "better" is only OPUS's word, yet RePro is described first). None when an
+    abstract has no such word."""
+    from assistant.text import content_stems
+
+    words = [content_stems(w) for w in re.findall(r"[\w-]+", question)]
+    stems = [content_stems(a) for a in abstracts]
     where = []
     for i, own in enumerate(stems):
         others = set().union(*(x for j, x in enumerate(stems) if j != i))
         at = [k for k, w in enumerate(words) if w and w <= own and not w <= others]
         if not at:
-            return cited
+            return None
         where.append(statistics.median(at))
-    return [name for _, name in sorted(zip(where, cited), key=lambda x: x[0])]
+    return where
+
+
+def in_question_order(question: str, results: list) -> list:
+    """The relevant papers (`SearchResult`) of a several-paper question in the order the question names or describes
+    them (`question_positions`): "papers on kv cache compression, quantization-aware training, or spiking llms?" lists
+    STAR-KV, WinQ and the spiking-conversion paper in that order, and "the first two" next are the first two of both
+    the question and the answer (chats fresh43 and fresh50 read them in the two orders; the answer had its retrieval
+    order); "Compare NorMuon and WinQ" lists NorMuon first (a new user's trial, round 32). Unchanged when a paper has no
+    word of its own in the question (a theme: the retrieval order)."""
+    where = question_positions(question, [r.paper.abstract for r in results]) if len(results) > 1 else None
+    if where is None:
+        return results
+    return [r for _, r in sorted(zip(where, results), key=lambda x: x[0])]
 
 
 def _paper_name(paper) -> str:
@@ -2040,6 +2060,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)
+    if asks_several(standalone):
+        relevant = in_question_order(standalone, relevant)
     about = previous_papers(question, standalone, conversation)
     if about is not None:
         # "Is its code on GitHub?" after a question no paper was found for: "its" points at the paper

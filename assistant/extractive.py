@@ -1904,6 +1904,14 @@ _OWN_LIMITATION = re.compile(r"\b(?:limitations?|limited\s+to|drawbacks?|weaknes
                              r"remains?\s+(?:an?\s+)?(?:open|challeng\w*|difficult))\b", re.I)
 
 
+_LIMITATION_OF = re.compile(r"\b(?:limitations?|weaknesses?|drawbacks?|downsides?|shortcomings?|failure\s+modes?|"
+                            r"caveats?)\s+(?:of|with|in)\s+(?P<what>[^,;:?!.]+)", re.I)
+_OWNER = re.compile(r"\s*(?:it|its|this|that|them|they|their|the\s+(?:proposed\s+)?(?:method|approach|paper|work|"
+                    r"framework|model|algorithm|technique|optimi[sz]er|benchmark)s?\b|[^\s]*[A-Z][^\s]*)")
+"""Whose limitations a question asks: the paper's (a pronoun, "the method", a name: "of EDEN") or something else it
+describes ("of sampling-based decoding")."""
+
+
 def unstated_limitation(question: str, abstract: str) -> bool:
     """True when `question` asks a paper's own limitations ("What are the limitations of DiffuSearch?",
     `_LIMITATION_Q`; not those of prior work it addresses, `_PRIOR_WORK`) and no sentence of `abstract` states one
@@ -1914,6 +1922,11 @@ def unstated_limitation(question: str, abstract: str) -> bool:
         return False
     # the sentences up to the one stating what the paper proposes are about the work before it ("both approaches
     # suffer from limitations ... To address these, we introduce EDEN": a new user's trial, round 32, quoted as EDEN's)
+    of = _LIMITATION_OF.search(q)
+    if of and not _OWNER.match(of.group("what")):
+        # "what is the drawback of sampling-based decoding?" asks the limitations of something the paper describes,
+        # which its background may state (fresh3: EDEN's sentence on sampling and search answers it)
+        return not _OWN_LIMITATION.search(plain(abstract))
     from assistant.text import split_sentences
 
     sentences = split_sentences(plain(abstract))
@@ -2230,8 +2243,8 @@ def unmade_comparison(question: str, sources: Sequence[Source]) -> bool:
 
 
 _SUBJECT_PRONOUNS = frozenset({"it", "they", "we", "you", "he", "she", "i"})
-_NAME_OF = re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?:exact\s+|actual\s+|specific\s+)?names?\s+"
-                      r"of\s+(?:the|their|its|this|that)\s+", re.I)
+_NAME_OF = re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?:exact\s+|actual\s+|specific\s+)?"
+                      r"names?\s+of\s+(?:the|their|its|this|that)\s+", re.I)
 
 
 def unnamed_instance(question: str, abstract: str) -> str | None:

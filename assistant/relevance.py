@@ -1410,15 +1410,15 @@ def asks_release_theme(question: str) -> bool:
 
 _CONTRIBUTES = re.compile(
     r"(?:\b(?:propos(?:e|es|ed|ing)|introduc(?:e|es|ed|ing)|contribut(?:e|es|ed|ing)|develop(?:s|ed|ing)?|"
-    r"design(?:s|ed|ing)?)\s+|\b(?:are\s+there|any)\s+(?=(?:new|novel)\b))(?:(?:a|an|the|some|any|their\s+own|new|novel|"
-    r"own)\s+)*"
+    r"design(?:s|ed|ing)?)\s+|\b(?:are\s+there|any)\s+(?=(?:new|novel)\b))"
+    r"(?:(?:a|an|the|some|any|their\s+own|new|novel|own)\s+)*"
     r"(?P<thing>[^;:.?!()]+?)(?=\s+(?:for|to|that|which|who|where|in|on|of|with|by|at|from|instead|rather|as|than|"
     r"how|what|why|when|whether|if|like|such|aimed|designed|meant|intended|used|using|based|built|tailored|targeted|"
     r"geared|focused|focusing|applied|suited|specifically|and\s+(?:what|how|which|why))\b|[;:.?!()]|$)", re.I)
 """What a several-paper question asks the papers to contribute: the noun phrase after "propose / introduce / contribute
-/ develop / design (a new)" or "are there / any new", up to a preposition, a relative clause or the clause's end ("Which papers propose a new
-benchmark?": "benchmark"; "... contribute a new evaluation pipeline or benchmark rather than a training method?":
-"evaluation pipeline or benchmark")."""
+/ develop / design (a new)" or "are there / any new", up to a preposition, a relative clause or the clause's end
+("Which papers propose a new benchmark?": "benchmark"; "... contribute a new evaluation pipeline or benchmark rather
+than a training method?": "evaluation pipeline or benchmark")."""
 
 
 def contributed_stems(question: str) -> set[str]:
@@ -2490,7 +2490,7 @@ def without_detail(question: str, names: Sequence[str]) -> str:
     q = fold(question)
     found = _ASKED_OF_FOUND.search(q)
     if found and any(n.casefold() in found.group(0).casefold() for n in names):
-        q = q[:found.start()] + q[found.end():]  # "Which paper makes ..., and does it run on Loihi?": "Which paper makes ...?"
+        q = q[:found.start()] + q[found.end():]  # "Which paper makes X, and does it run on Loihi?": "... makes X?"
     for n in names:
         q = re.sub(_detail_pattern(n), " ", q, flags=re.I)
     return re.sub(r"\s+(?=[?!.,;:])", "", re.sub(r"\s+", " ", q)).strip()

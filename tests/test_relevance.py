@@ -2200,3 +2200,7 @@ def test_the_limitations_of_the_work_before_a_paper_are_not_its_own(bundled_stor
     limitations" (sampling and search, before "To address these, we introduce EDEN")."""
     obj, cited = _ask(bundled_store, settings, "What are the limitations of EDEN?")
     assert obj["answer"] == "The abstracts do not say." and not cited, obj["answer"]
+    # the drawbacks of what the paper sets out from are the background's to state (fresh3)
+    obj, cited = _ask(bundled_store, settings, "According to the EDEN abstract, what is the drawback of sampling-based "
+                                               "decoding?")
+    assert cited == ["EDEN"] and "commits to a single path" in obj["answer"], obj["answer"]

@@ -1051,6 +1051,11 @@ def question_positions(question: str, abstracts: Sequence[str]) -> list[float] |
     return where
 
 
+_ASKS_CHOICE = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+two|them|these|those|both)\b|\bwhich\s+one\b", re.I)
+"""A choice among the papers a question names ("compare EAPO with the GFlowNet one — which of the two needs no external
+supervision?"): the better match comes first, as retrieved, and "that one" next is it (fresh49 chats)."""
+
+
 def in_question_order(question: str, results: list) -> list:
     """The relevant papers (`SearchResult`) of a several-paper question in the order the question names or describes
     them (`question_positions`): "papers on kv cache compression, quantization-aware training, or spiking llms?" lists
@@ -2060,7 +2065,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)
-    if asks_several(standalone):
+    if asks_several(standalone) and not _ASKS_CHOICE.search(standalone):
         relevant = in_question_order(standalone, relevant)
     about = previous_papers(question, standalone, conversation)
     if about is not None:

@@ -2168,3 +2168,15 @@ def test_a_list_asked_as_verb_phrases_joined_by_or_names_each_paper(bundled_stor
                                                "the second one - how much faster is it?"])
     assert last.standalone_question == "WinQ - how much faster is it?"
     assert "4×" in last.text, last.text
+
+
+@pytest.mark.integration
+def test_that_one_after_a_choice_between_two_papers_is_the_one_chosen(bundled_store, settings):
+    """fresh49 chats: "compare it with the GFlowNet one — which of the two needs no external supervision at all?" then
+    "what does setting alpha below 1 do in that one?": a choice lists the better match first (as retrieved), not in the
+    order the question names the two, and "that one" is PowerFlow."""
+    last = _converse(bundled_store, settings, [
+        "RL for reasoning where the model can consult external experts during training?",
+        "compare it with the GFlowNet one — which of the two needs no external supervision at all?",
+        "what does setting alpha below 1 do in that one?"])
+    assert last.standalone_question == "what does setting alpha below 1 do in PowerFlow?"

@@ -1920,13 +1920,13 @@ def unstated_limitation(question: str, abstract: str) -> bool:
     q = fold(question)
     if not _LIMITATION_Q.search(q) or _PRIOR_WORK.search(q) or searches_for_paper(question) or asks_several(question):
         return False
-    # the sentences up to the one stating what the paper proposes are about the work before it ("both approaches
-    # suffer from limitations ... To address these, we introduce EDEN": a new user's trial, round 32, quoted as EDEN's)
     of = _LIMITATION_OF.search(q)
     if of and not _OWNER.match(of.group("what")):
         # "what is the drawback of sampling-based decoding?" asks the limitations of something the paper describes,
         # which its background may state (fresh3: EDEN's sentence on sampling and search answers it)
         return not _OWN_LIMITATION.search(plain(abstract))
+    # the sentences up to the one stating what the paper proposes are about the work before it ("both approaches
+    # suffer from limitations ... To address these, we introduce EDEN": a new user's trial, round 32, quoted as EDEN's)
     from assistant.text import split_sentences
 
     sentences = split_sentences(plain(abstract))
@@ -2243,8 +2243,10 @@ def unmade_comparison(question: str, sources: Sequence[Source]) -> bool:
 
 
 _SUBJECT_PRONOUNS = frozenset({"it", "they", "we", "you", "he", "she", "i"})
+"""Pronouns that open a clause after an asked noun phrase ("which expert model it consults"): its end."""
 _NAME_OF = re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?:exact\s+|actual\s+|specific\s+)?"
                       r"names?\s+of\s+(?:the|their|its|this|that)\s+", re.I)
+""""What's the name of the X ...?": which X (`unnamed_instance`)."""
 
 
 def unnamed_instance(question: str, abstract: str) -> str | None:

@@ -1484,6 +1484,8 @@ def contribution_sentences(sentences: Sequence[str]) -> list[str]:
 
 _EXISTING = re.compile(r"\b(?:existing|standard|prior|previous|conventional|current|off-the-shelf)\s+"
                        r"(?:[\w-]+\s+){0,2}[\w-]+", re.I)
+"""What a contribution sentence names as there before the paper ("integrates into existing ANN-to-SNN pipelines"), up
+to three words: not what the paper makes (`contributes`)."""
 
 
 def contributes(stems: set[str], sentences: Sequence[str]) -> bool | None:
@@ -2947,15 +2949,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             contributed := contributed_stems(question)):
         # "Which papers propose a new benchmark?": a paper whose contribution is something else and that writes the
         # thing asked only as what it uses ("evaluated across multiple LLMs and benchmarks") does not propose one
-        # (fresh49 lm07: seven papers were listed, all but one evaluated on benchmarks). Only when another paper's
-        # contribution is the thing asked: a question may name it in other words than any abstract
+        # (seven papers were listed, all but one evaluated on benchmarks; fresh49 lm07 asked the same). Only when
+        # another paper's contribution is the thing asked: a question may name it in other words than any abstract
         told = {e.id: contributes(contributed, sentences) for e, sentences in zip(evidence, sentences_of)
                 if e.relevant}
         if any(told.values()):
             for e in evidence:
                 if told.get(e.id) is False:
                     e.relevant = False
-                    e.note = "its abstract writes what the question asks papers to contribute only as what it uses"
+                    e.note = ("what its abstract says it proposes is not what the question asks papers to contribute "
+                              f"({', '.join(sorted(contributed))})")
     if several and strict and not gate_off and asks_release_theme(question):
         # "Which papers released their code?": the papers whose abstract states a release, whatever their topic (a
         # new user's trial, rounds 22 and 23: refused, "no paper mentions 'released'")

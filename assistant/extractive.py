@@ -538,7 +538,7 @@ def question_kind(question: str) -> str:
         return "definition"
     if _PAPERS.search(q) and asks_several(q):  # "which papers ..., and by how much?"
         return "papers"
-    if _EACH_PAPER.search(q):  # "Two papers caught my eye: ... What does each do?"
+    if asks_each_paper(q):  # "Two papers caught my eye: ... What does each do?"
         return "papers"
     # (a statement asks no number: "asynchronous SGD that tolerates ... Byzantine workers by checking how much each
     # candidate gradient would decrease the loss" describes the paper asked for, airas fresh39)

@@ -303,3 +303,12 @@ def ensure_default_collection(store: PaperStore) -> IngestReport | None:
     if store.count() > 0 or store.revision() > 0:
         return None
     return ingest([bundled_collection()], store, venue=BUNDLED_VENUE, year=BUNDLED_YEAR)
+
+
+def bundled_loaded_message(report: IngestReport, new_folder: Path | None = None) -> str:
+    """What a user is told when `ensure_default_collection` filled a new store (`report`): how many abstracts, and,
+    when the data folder `new_folder` did not exist before, where they went, since a mistyped ``--data-dir`` makes a
+    new folder holding the bundled collection instead of the user's (a new user's trial, round 32)."""
+    where = (f" into the new data folder {new_folder} (check --data-dir / ASSISTANT_DATA_DIR if you meant another)"
+             if new_folder is not None else "")
+    return f"Loaded the bundled ICML 2026 collection ({report.added} abstracts){where}."

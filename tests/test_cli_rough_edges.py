@@ -303,3 +303,19 @@ def test_eval_refuses_a_report_path_it_cannot_write_before_asking_anything(bundl
     assert res.exit_code == 1
     assert res.stderr.strip().startswith(f"error: -o {output}") and says in res.stderr
     assert res.stdout == ""  # nothing was asked
+
+
+def test_a_data_folder_that_did_not_exist_is_named_when_the_bundled_collection_fills_it(tmp_path):
+    """A new user's trial (round 32): a mistyped --data-dir was made and filled with the bundled collection without a
+    word; the note names the new folder, once (the next command finds it filled)."""
+    folder = tmp_path / "typo"
+    first = run("--data-dir", str(folder), "papers")
+    assert first.exit_code == 0
+    assert f"into the new data folder {folder}" in first.stderr and "--data-dir" in first.stderr
+    again = run("--data-dir", str(folder), "papers")
+    assert again.exit_code == 0 and "Loaded the bundled" not in again.stderr
+    made = tmp_path / "made"
+    made.mkdir()  # a folder the user made for it: no warning, only what was loaded
+    quiet = run("--data-dir", str(made), "papers")
+    assert "Loaded the bundled ICML 2026 collection (19 abstracts)." in quiet.stderr
+    assert "new data folder" not in quiet.stderr

@@ -102,15 +102,17 @@ class Job:
 
 def _default_store(settings: Settings) -> tuple[PaperStore, str]:
     """The configured store; the default collection gets the bundled abstracts when empty."""
+    from assistant.cli.common import new_data_folder
     from assistant.store.collection import PaperStore
-    from assistant.store.ingest import ensure_default_collection
+    from assistant.store.ingest import bundled_loaded_message, ensure_default_collection
 
+    new_folder = new_data_folder(settings)
     store = PaperStore(settings)
     message = ""
     if settings.collection == "papers":
         report = ensure_default_collection(store)
         if report is not None:
-            message = f"Loaded the bundled ICML 2026 collection ({report.added} abstracts)."
+            message = bundled_loaded_message(report, new_folder)
     return store, message
 
 

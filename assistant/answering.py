@@ -1035,11 +1035,15 @@ def question_positions(question: str, abstracts: Sequence[str]) -> list[float] |
     """Where `question` describes the paper of each of `abstracts`: the median position (in words) of the question's
     words (content stems) that the abstract has and the others lack, where its description stands, not where a stray
     word of the preamble does ("I'm comparing two ideas for better pretraining data: rewriting web text ..., and
-    picking data by its utility ...": "better" is only OPUS's word, yet RePro is described first). None when an
-    abstract has no such word."""
+    picking data by its utility ...": "better" is only OPUS's word, yet RePro is described first). A paper the question
+    names (a name-like word, `store.paper.is_name_like`: "PCR", "PowerFlow") stands where its name first does: in
+    "compare PCR and PowerFlow, they both relate to GRPO right?" a later word of PCR's ("relate") does not put it
+    after PowerFlow (fresh51 chats jc13). None when an abstract has no such word."""
     from assistant.text import content_stems
+    from assistant.store.paper import is_name_like
 
-    words = [content_stems(w) for w in re.findall(r"[\w-]+", question)]
+    tokens = re.findall(r"[\w-]+", question)
+    words = [content_stems(w) for w in tokens]
     stems = [content_stems(a) for a in abstracts]
     where = []
     for i, own in enumerate(stems):
@@ -1047,13 +1051,16 @@ def question_positions(question: str, abstracts: Sequence[str]) -> list[float] |
         at = [k for k, w in enumerate(words) if w and w <= own and not w <= others]
         if not at:
             return None
-        where.append(statistics.median(at))
+        named = [k for k in at if is_name_like(tokens[k])]
+        where.append(named[0] if named else statistics.median(at))
     return where
 
 
-_ASKS_CHOICE = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+two|them|these|those|both)\b|\bwhich\s+one\b", re.I)
+_ASKS_CHOICE = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+two|them|these|those|both)\b|\bwhich\s+one\b"
+                          r"|\bwhich\s+(?:one\s+)?of\s+[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:and|or)\s+[\w-]+", re.I)
 """A choice among the papers a question names ("compare EAPO with the GFlowNet one — which of the two needs no external
-supervision?"): the better match comes first, as retrieved, and "that one" next is it (fresh49 chats)."""
+supervision?", "which of PCR and PowerFlow compares itself to supervised GRPO?", as a chat's rewrite names "the two"):
+the better match comes first, as retrieved, and "that one" next is it (fresh49 chats, fresh25 chats)."""
 
 
 def in_question_order(question: str, results: list) -> list:
@@ -1895,7 +1902,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
     ``settings.top_k``; seconds in ``Done`` are wall time.
     """
-    from assistant.extractive import asks_several, searches_for_paper
+    from assistant.extractive import asks_comparison, asks_several, searches_for_paper
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
     from assistant.retrieval import QueryError, checked_query
@@ -2065,7 +2072,8 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)
-    if asks_several(standalone) and not _ASKS_CHOICE.search(standalone):
+    if (asks_several(standalone) or asks_comparison(standalone)) and not _ASKS_CHOICE.search(standalone):
+        # ("PCR vs PowerFlow?" lists PCR first too)
         relevant = in_question_order(standalone, relevant)
     about = previous_papers(question, standalone, conversation)
     if about is not None:

@@ -165,9 +165,9 @@ _PLURAL = re.compile(
     # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
     r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
     r"(?:papers|works|studies|articles|abstracts)\b"
-    # "compare": papers compared, not one paper's results against people or baselines ("how does the top model
-    # compare with humans?")
-    rf"|\bcompare\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
+    # "compare" / "contrast": papers compared, not one paper's results against people or baselines ("how does the top
+    # model compare with humans?"; "in contrast to AdamW" compares nothing)
+    rf"|(?<!\bin\s)\b(?:compare|contrast)\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
     r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
@@ -505,6 +505,22 @@ _HOW_IT_WORKS = re.compile(r"(?:^|[:;,.?!–—-]\s)\W*(?:(?:ok(?:ay)?|so|and|bu
 a clause naming the papers ("compare EAPO and PCR - whats the core idea of each")."""
 
 
+_HOW_IT_DOES = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|but|now)\W+)?how\s+(?:does|do|did|can|could|would)\s+"
+                          r"(?P<agent>[^\s?]+(?:\s+[^\s?]+){0,2}?)\s+(?!(?:perform|fare|compare|scale|stack|rank|"
+                          r"do|work|differ|relate|affect|hold|behave|stand)\b)[a-z]{3,}\b", re.I)
+"""A question asking how the paper itself does something ("how does RePro create new data?"): the agent and a verb
+that asks for its method, not how it performs or compares."""
+
+
+def asks_method_of(question: str, name: str) -> bool:
+    """`question` asks how the paper named `name` (its display name) does what it does (`_HOW_IT_DOES`): "how does
+    RePro create new data?" is answered by what RePro is and how it works ("trains a relatively small LM with
+    reinforcement learning to generate ... rephrasings"), not by the results naming "data" most (fresh51 chats
+    jc02: the three sentences on recycled data)."""
+    m = _HOW_IT_DOES.match(_proper(question))
+    return bool(m and name and mentions(m.group("agent"), name))
+
+
 def asks_how_it_works(question: str) -> bool:
     """`question` asks how a paper's method works (`_HOW_IT_WORKS`): answered by what the paper proposes and the
     sentences in which the method itself acts (`acts_in`), not by its analysis or results (fresh44 chats: "how does
@@ -521,10 +537,10 @@ def acts_in(sentence: str, name: str) -> bool:
             and not (_RESULT.search(text) and has_number(text)) and not _REPORTS.search(text))
 
 
-_REPORTS = re.compile(r"\b(?:experiments?|results?|evaluations?|empirical\w*)\b[^.]*?\b(?:show|demonstrat|indicat|"
-                      r"suggest|confirm|reveal)\w*", re.I)
-"""A sentence reporting what experiments show ("Extensive experiments demonstrate that PCR significantly smooths ..."):
-a result, not what the method does."""
+_REPORTS = re.compile(r"\b(?:experiments?|results?|evaluations?|empirical\w*|analys[ie]s)\b[^.]*?\b(?:show|demonstrat|"
+                      r"indicat|suggest|confirm|reveal|validat|highlight|verif)\w*", re.I)
+"""A sentence reporting what experiments show ("Extensive experiments demonstrate that PCR significantly smooths ...",
+"Individual and distributional analyses validate that RePro preserves ..."): a result, not what the method does."""
 
 
 def question_kind(question: str) -> str:
@@ -1288,6 +1304,17 @@ def weighs(sides: tuple[set[str], set[str]], sentence: str) -> bool:
     return all(2 * len(side & held) >= len(side) for side in sides)
 
 
+_CONTRASTED = re.compile(r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|not\s+(?:merely|just|simply|only))\s+"
+                         r"(?P<x>[^,.;:]+)", re.I)
+
+
+def contrasts(focus: set[str], sentence: str) -> bool:
+    """`sentence` sets a thing the question names (`focus`, its content stems) against the paper's own finding
+    ("larger exploration constants, rather than increased simulations, are necessary ..."): the answer to a yes/no
+    question on that thing ("is running more simulations the key to its gains?", fresh51 chats jc11)."""
+    return any(stems(m.group("x")) & focus for m in _CONTRASTED.finditer(plain(sentence)))
+
+
 _COST_Q = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,4}?costs?\b", re.I)
 """A question asking what something costs ("what is the extra compute cost?", "what hardware-level cost do they
 incur?"): a number when the abstract states one ("4.7% additional compute overhead"), else said in words."""
@@ -1469,14 +1496,17 @@ def proposes(sentence: str) -> bool:
 _ELABORATES = re.compile(r"^\s*(?:it|our\s+(?:method|framework|approach|model|algorithm|pipeline)|"
                          r"this\s+(?:method|framework|approach|algorithm)|specifically|concretely|in\s+particular|"
                          r"by\s+\w+ing)\b", re.I)
-_NAME_START = re.compile(r"^\s*([A-Za-z][\w-]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*)\b")
+_NAME_START = re.compile(r"^\s*(?:[A-Z][a-z]+ly,\s*)?([A-Za-z][\w-]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*)\b")
+_EACH = re.compile(r"\beach\s+(?:one\s+|paper\s+|of\s+them\s+)?(?:do|does|propose|is|are|about)\b|"
+                   r"\bwhat\s+(?:do|does)\s+[^?]*\beach\s+(?:do|does)\b", re.I)
+"""A question asking what each paper does or is ("what do EDEN and AAD each do?", "what is each about?")."""
 
 
 def elaborates(proposal: str, sentence: str) -> bool:
     """True when `sentence`, the one after `proposal` ("we propose X, a framework that ..."), goes on to
     say how the method works: it starts with the method's name as the proposal writes it ("X uses ...",
-    "PCR dynamically arbitrates ..."), "It", "Our method", "Specifically", "By casting ...". Not the
-    experiments ("Extensive experiments show ...")."""
+    "PCR dynamically arbitrates ...", after an adverb: "Theoretically, AAD can be ..."), "It", "Our method",
+    "Specifically", "By casting ...". Not the experiments ("Extensive experiments show ...")."""
     if reports_results(sentence.split(",")[0]):
         return False
     if _ELABORATES.search(sentence):
@@ -2066,11 +2096,29 @@ def described_paper(focus: set[str], sources: Sequence[Source]) -> list[Source]:
     neighbors") shares most of its words with that paper's abstract and a part with its neighbours'."""
     if not focus or len(sources) < 2:
         return list(sources)
-    cover = [len(focus & stems(s.paper.abstract)) / len(focus) for s in sources]
+    words = _word_groups(focus)
+    cover = [sum(bool(w & held) for w in words) / len(words) for held in (stems(s.paper.abstract) for s in sources)]
     best = max(range(len(sources)), key=lambda i: (cover[i], -i))
     if cover[best] - cover[0] < DESCRIBED_MARGIN:
         return list(sources)
     return [sources[best], *(s for i, s in enumerate(sources) if i != best)]
+
+
+def _word_groups(focus: set[str]) -> list[set[str]]:
+    """`focus` (content stems) as one set per word of the question: a hyphenated word's stem with the stems of its
+    parts ("fine-tun" with "fine" and "tune"), which `stems` adds beside it, so that "fine-tuning" counts once in
+    `described_paper`, not three times ("is there any work on stabilizing GRPO fine-tuning?" put PowerFlow, which
+    writes "fine-tuning", before PCR, which is about stability)."""
+    parts_of = {}
+    for stem in sorted(focus):
+        if "-" in stem:
+            parts = [p for p in stem.split("-") if p]
+            parts_of[stem] = {f for f in focus if "-" not in f and any(f.startswith(p) or p.startswith(f)
+                                                                         for p in parts)}
+    grouped = set().union(*parts_of.values()) if parts_of else set()
+    groups = [{stem, *parts} for stem, parts in parts_of.items()]
+    groups += [{f} for f in sorted(focus) if "-" not in f and f not in grouped]
+    return groups
 
 
 class _SourceWords:
@@ -2618,6 +2666,12 @@ class ExtractiveSynthesizer:
             weighing = [x for x in ranked if weighs(sides, x[2])]
             if weighing:
                 chosen = sorted([weighing[0], *chosen][:limit], key=lambda x: x[5])
+        if _YES_NO.match(_proper(question)) and not any(contrasts(focus, x[2]) for x in chosen):
+            # "is running more simulations the key to its gains?": the sentence setting that thing against another
+            # says no ("larger exploration constants, rather than increased simulations, are necessary")
+            setting = [x for x in ranked if contrasts(focus, x[2])]
+            if setting:
+                chosen = sorted([setting[0], *chosen][:limit], key=lambda x: x[5])
         count = asked_count(question)
         if count and not any(enumerates(x[2], count) for x in chosen):
             # "What two ingredients make up WinQ?": the sentence listing two things ("(1) ... and
@@ -2637,6 +2691,16 @@ class ExtractiveSynthesizer:
                     chosen = sorted([*chosen, after], key=lambda y: y[5])
                     break
         chosen = _with_antecedent(chosen, mine, learned, limit)
+        if role == "how" and not quantity and asks_method_of(question, source.paper.display_name):
+            # "how does RePro create new data?", no problem named that a sentence solves (above): what the paper does,
+            # its proposal naming it or a sentence in which it acts, when no chosen sentence says it (fresh51 chats
+            # jc02: three results on "recycled data")
+            name = source.paper.display_name
+            method = sorted((x for x in ranked if proposes(x[2]) or acts_in(x[2], name)),
+                            key=lambda x: not mentions(x[2], name))
+            if method and not any(x in method for x in chosen):
+                kept = sorted(chosen, key=lambda x: -learned[x[5]])[:limit - 1]
+                chosen = sorted([method[0], *kept], key=lambda x: x[5])
         if asks_problem(question) and refers_back(chosen[0][2]):
             # "Which problems ... does it address?" answered by "To address these challenges, we
             # propose ...": the sentence before states the challenges "these" points to
@@ -2801,6 +2865,8 @@ class ExtractiveSynthesizer:
 
             release = asks_release_theme(question)
             how_it_works = asks_how_it_works(question)
+            # each paper is asked what it is or does, not which papers there are
+            each = asks_comparison(question) or bool(asks_each_paper(question) or _EACH.search(question))
             for s in sources:
                 # its contribution ("we propose", its name) rather than the field's background
                 own = re.compile(rf"\b(?:we|our)\b|{re.escape(s.paper.display_name[:40])}", re.I)
@@ -2843,6 +2909,14 @@ class ExtractiveSynthesizer:
                         # (fresh44 chats: PCR's "deterministic projection methods are suboptimal", not its "soft
                         # projection")
                         picked = (proposal[:1] or picked[:1]) + acting[:1]
+                    after = {x[5] - 1: x for x in rows}.get(proposal[0][5]) if proposal else None
+                    if (each and after is not None and proposal[0] in picked and after not in picked
+                            and (elaborates(proposal[0][2], after[2]) or acts_in(after[2], s.paper.display_name))):
+                        # "compare PCR and PowerFlow", "what do EDEN and AAD each do?": what each is and how it
+                        # works, the sentence after its proposal ("By casting GFlowNet as ...", "Theoretically, AAD
+                        # can be interpreted as implicit reward optimization", "At each generation step, EDEN
+                        # estimates the entropy ..."), as for one paper (`_summary`; fresh51 chats jc04, jc13)
+                        picked.append(after)
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
@@ -3009,6 +3083,11 @@ class ExtractiveSynthesizer:
             empirical = sorted((x for x in mine if (reports(x[2]) or reports is reports_results and _RESULT.search(x[2])
                                                     and has_number(x[2])) and not _BACKGROUND.search(x[2])),
                                key=lambda x: -learned[x[5]])[:2]
+            setting = [x for x in mine if _YES_NO.match(_proper(question)) and contrasts(focus, x[2])]
+            if setting and not any(contrasts(focus, x[2]) for x in empirical):
+                # "is running more simulations the key to its gains?": the finding that sets the thing asked against
+                # another ("larger exploration constants, rather than increased simulations, ...") answers no
+                empirical = [setting[0], *empirical][:2]
             if empirical:
                 return kind, [(x[1], x[2], x[3], None) for x in sorted(empirical, key=lambda x: x[5])]
         # "Does DiffuSearch work for code?": the paper's sentences naming the asked domain ("... shows promise for
@@ -3109,7 +3188,14 @@ class ExtractiveSynthesizer:
         naming = next((sent for sent in sentences if mentions(sent, name)), None)
         if naming is None or any(x[1] == naming for x in picked):
             return picked
-        return _with_added(picked, [(n, naming, None, None)], sentences)
+        added = [(n, naming, None, None)]
+        after = next(iter(sentences[sentences.index(naming) + 1:]), None)
+        if (after is not None and (searches_for_paper(question) or asks_for_paper(question))
+                and all(x[1] != after for x in picked) and proposes(naming) and elaborates(naming, after)):
+            # "anything on making GRPO training more stable?": what the paper found is and how it works ("PCR
+            # dynamically arbitrates conflicts via an uncertainty-aware soft projection ..."; fresh51 chats jc01)
+            added.append((n, after, None, None))
+        return _with_added(picked, added, sentences)
 
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed

@@ -225,7 +225,7 @@ form forms onto explicitly remember remembers versus vs wrote authored url urls
 please kindly every everything contain contains containing cover covers covering involve involves involved involving
 totally completely entirely separate thing things gears
 pitch pitches pitched tout touts touted advertise advertises advertised market markets marketed sell sells
-tackle tackles tackled tackling regarding concerning
+tackle tackles tackled tackling regarding concerning looking
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
@@ -2317,11 +2317,39 @@ def asked_object_stated(thing: str, sentences: Sequence[str], vectors, thing_vec
             and float(_gap(length, float((vectors @ direction).max()))) < TOPIC_GAP)
 
 
-def uncovered_phrase(row: Sequence[float | None], kept: Sequence[int] | None = None) -> bool:
-    """Whether a phrase's `phrase_gaps` row (its gap against each retrieved paper) reaches `TOPIC_GAP` for every
-    paper of `kept` (rows; None: every paper): no paper the answer would quote covers the phrase in meaning."""
+def uncovered_phrase(row: Sequence[float | None], kept: Sequence[int] | None = None, gap: float = TOPIC_GAP) -> bool:
+    """Whether a phrase's `phrase_gaps` row (its gap against each retrieved paper) reaches `gap` (`TOPIC_GAP`) for
+    every paper of `kept` (rows; None: every paper): no paper the answer would quote covers the phrase in meaning."""
     row = row if kept is None else [row[i] for i in kept if i < len(row)]
-    return bool(row) and None not in row and min(row) >= TOPIC_GAP
+    return bool(row) and None not in row and min(row) >= gap
+
+
+HEAD_TOPIC_GAP = 0.2
+"""`uncovered_phrase`'s gap for a phrase no abstract uses that ends the noun phrase a search asks for
+(`searched_head`: "the critical batch size" of "anything on the critical batch size for LLM pretraining?"): what the
+question adds after it ("for LLM pretraining") is the setting, which a paper may cover whole, so removing the topic
+moves the question less than removing a setting would (RePro: 0.24 < `TOPIC_GAP`; fresh51 chats jc13, answered)."""
+
+_SEARCHED = re.compile(r"\b(?:on|about|regarding|studying|studies|study|covering|covers|addressing|addresses)\s+"
+                       r"(?:the\s+|a\s+|an\s+)?(?P<head>(?:[^\W\d_][\w-]*\s+){0,3}?[^\W\d_][\w-]*?)"
+                       r"(?=\s+(?:for|in|of|with|to|on|during|when|under|across|that|which|at|and|or)\b|\s*[?.!]|\s*$)",
+                       re.I)
+
+
+def searched_head(question: str) -> str | None:
+    """The noun phrase a search question asks a paper about (`_SEARCHED`: "critical batch size" of "anything on the
+    critical batch size for LLM pretraining?"), lower case, or None when it names none so."""
+    from assistant.extractive import searches_for_paper
+
+    if not searches_for_paper(question):
+        return None
+    m = _SEARCHED.search(question)
+    return m.group("head").casefold() if m else None
+
+
+def _heads(phrase: str, head: str) -> bool:
+    """`phrase` (words no abstract uses) ends `head` (`searched_head`): the thing searched for, not its setting."""
+    return f" {head}".endswith(f" {phrase}")
 
 
 def paraphrased_words(question: str, documents: Sequence[str]) -> set[str]:
@@ -2405,11 +2433,13 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         if idf >= hits.max_idf - 1e-9 and row and None not in row and min(row) >= TOPIC_GAP:
             out.append(w)
     topics = []
+    head = searched_head(q) if domain is None else None
     for phrase, row in (phrases or {}).items():
         words = set(phrase.split())
         if (out and not words & set(out)) or (domain is not None and not words <= domain):
             continue
-        if uncovered_phrase(row, kept):
+        if uncovered_phrase(row, kept) or (head and _heads(phrase, head)
+                                           and uncovered_phrase(row, kept, HEAD_TOPIC_GAP)):
             topics.append(phrase)
     in_phrase = {w for phrase in topics for w in phrase.split()}
     return [w for w in out if w not in in_phrase] + topics

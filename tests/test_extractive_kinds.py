@@ -2436,3 +2436,65 @@ def test_the_name_of_a_thing_asks_which_thing(question, noun):
     abstracts = ICML_FILE.read_text().splitlines()
     name = "mHC" if "manifold" in question else "EAPO"
     assert unnamed_instance(question, next(a for a in abstracts if name in a)) == noun
+
+
+# --- round 33: each paper's line says how it works; a paper named in the question stands where its name does;
+# --- "how does X do Y" quotes X's method; a yes/no on a thing the abstract sets against another quotes that
+
+def test_a_paper_named_in_the_question_stands_where_its_name_does():
+    from assistant.answering import question_positions
+    from tests.conftest import ICML_FILE
+
+    abstracts = ICML_FILE.read_text().splitlines()
+    powerflow = next(a for a in abstracts if "PowerFlow" in a)
+    pcr = next(a for a in abstracts if "(PCR)" in a)
+    # "relate" is a word of PCR's abstract only; PCR is still named first
+    where = question_positions("Contrast PCR with PowerFlow; both relate to GRPO, right?", [powerflow, pcr])
+    assert where[1] < where[0]
+
+
+def test_a_method_sentence_and_a_reported_finding_are_told_apart():
+    from assistant.extractive import acts_in, contrasts, stems
+
+    assert acts_in("PCR dynamically arbitrates conflicts via a soft projection mechanism.", "PCR")
+    assert not acts_in("Individual and distributional analyses validate that RePro preserves more information.",
+                       "RePro")
+    focus = stems("is doing more simulations the key?")
+    assert contrasts(focus, "Larger exploration constants, rather than increased simulations, are necessary.")
+    assert not contrasts(focus, "DiffuSearch uses look-ahead simulations to evaluate partial completions.")
+
+
+def test_a_hyphenated_word_counts_once_when_choosing_the_described_paper():
+    from assistant.extractive import _word_groups, focus_stems
+
+    groups = _word_groups(focus_stems("is there any work on stabilizing GRPO fine-tuning?", []))
+    assert len(groups) == 3 and any({"fine-tun", "fine"} <= g for g in groups)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, first, expected", [
+    ("What do PowerFlow and PCR each do?", "PowerFlow", ["GFlowNet", "soft projection"]),
+    ("Compare EDEN with AAD", "EDEN", ["estimates the entropy", "implicit reward"]),
+    ("Contrast PCR with PowerFlow; both relate to GRPO, right?", "PCR", ["soft projection"]),
+    ("PCR vs PowerFlow?", "PCR", []),
+])
+def test_a_comparison_lists_the_papers_as_named_each_with_how_it_works(bundled_store, settings, question, first,
+                                                                      expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert len(obj["citations"]) == 2 and obj["answer"].startswith(f"{first} ["), obj["answer"]
+    for phrase in expected:
+        assert phrase in obj["answer"], (phrase, obj["answer"])
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, cited, expected", [
+    # the paper's method, not its results on "recycled data"
+    ("how does RePro obtain new data?", "RePro", "reinforcement learning"),
+    # the finding setting the thing asked against another answers the yes/no
+    ("is doing more simulations the key to DiffuSearch's improvements?", "DiffuSearch", "rather than increased"),
+    # one paper searched for: the one about stability (not PowerFlow, which writes "fine-tuning"), and how it works
+    ("is there any work on stabilizing GRPO fine-tuning?", "PCR", "soft projection"),
+])
+def test_a_question_on_how_a_paper_works_quotes_its_method(bundled_store, settings, question, cited, expected):
+    obj = _extractive(bundled_store, settings, question)
+    assert _cited_titles(obj) == [cited] and expected in obj["answer"], obj["answer"]

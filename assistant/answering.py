@@ -1056,6 +1056,9 @@ def question_positions(question: str, abstracts: Sequence[str]) -> list[float] |
     return where
 
 
+_ASKS_EACH_SIDE = re.compile(r"\bwhich\b[^?]*?\band\s+which\b", re.I)
+"""Not a choice: "DiffuSearch vs EDEN: which one uses tree search and which uses entropy?" asks something of each paper
+(a new user's trial, round 33: EDEN was listed first), as `extractive._EACH_SIDE` reads it."""
 _ASKS_CHOICE = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+two|them|these|those|both)\b|\bwhich\s+one\b"
                           r"|\bwhich\s+(?:one\s+)?of\s+[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:and|or)\s+[\w-]+", re.I)
 """A choice among the papers a question names ("compare EAPO with the GFlowNet one — which of the two needs no external
@@ -1071,9 +1074,25 @@ def in_question_order(question: str, results: list) -> list:
     order); "Compare NorMuon and WinQ" lists NorMuon first (a new user's trial, round 32). Unchanged when a paper has no
     word of its own in the question (a theme: the retrieval order)."""
     where = question_positions(question, [r.paper.abstract for r in results]) if len(results) > 1 else None
-    if where is None:
+    if where is None or not _apart(question, where):
         return results
     return [r for _, r in sorted(zip(where, results), key=lambda x: x[0])]
+
+
+_PARTS = re.compile(r"[,;:/()]|\b(?:and|or|vs\.?|versus|with|against|as\s+well\s+as)\b", re.I)
+"""What separates the things a question lists or sets against each other ("kv cache compression, quantization-aware
+training, or spiking llms", "PCR vs PowerFlow", "Contrast PCR with PowerFlow")."""
+
+
+def _apart(question: str, where: Sequence[float]) -> bool:
+    """Each paper's place in `question` (`question_positions`, in words) lies in a part of its own (`_PARTS`): the
+    question names or describes the papers one by one. "Which papers analyze DPO convergence in federated settings?"
+    describes one theme, so a paper matching its word "analyze" is not put before the paper about DPO (a new user's
+    trial, round 33: WinQ first)."""
+    tokens = list(re.finditer(r"[\w-]+", question))
+    cuts = [m.start() for m in _PARTS.finditer(question)]
+    part = [sum(c < tokens[min(int(w), len(tokens) - 1)].start() for c in cuts) for w in where]
+    return len(set(part)) == len(part)
 
 
 def _paper_name(paper) -> str:
@@ -2072,8 +2091,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         yield from refuse(text, why)
         return
     relevant = list(judgement.relevant)
-    if (asks_several(standalone) or asks_comparison(standalone)) and not _ASKS_CHOICE.search(standalone):
-        # ("PCR vs PowerFlow?" lists PCR first too)
+    if (asks_several(standalone) or asks_comparison(standalone)) and (
+            not _ASKS_CHOICE.search(standalone) or _ASKS_EACH_SIDE.search(standalone)):
+        # ("PCR vs PowerFlow?" lists PCR first too; "which one uses tree search and which entropy?" asks of each)
         relevant = in_question_order(standalone, relevant)
     about = previous_papers(question, standalone, conversation)
     if about is not None:

@@ -2426,11 +2426,37 @@ def unstated_detail_clauses(question: str, paper) -> tuple[str, list[str]] | Non
         return None
     sentences = split_sentences(paper.abstract)
     unstated = [c for c in clauses if (d := detail_asked(c)) and not (d == "authors" and paper.authors)
-                and not any(states_detail(d, s) for s in sentences)]
+                and not any(states_detail(d, s) for s in sentences)
+                # or a clause the abstract cannot answer as the whole question would be judged ("..., and what model
+                # size did they use?" refused the figure asked before it)
+                or any(check(c, paper.abstract) for check in _UNSTATED_CHECKS)]
     rest = [c for c in clauses if c not in unstated]
     if not unstated or not rest:
         return None
     return _as_question(rest, question), unstated
+
+
+_UNSTATED_CHECKS = (unstated_number, unstated_requirement, unnamed_instance, unoffered_choice, unstated_limitation,
+                    unmentioned_setting)
+"""What a question may ask that its paper's abstract does not state (each ``(question, abstract) -> str | None``)."""
+
+_AFFILIATION = re.compile(r"affiliat|universit|institut|lab\b|compan|organi[sz]", re.I)
+"""Where the authors work: not in a collection's record of who wrote a paper."""
+
+
+def recorded_author_clauses(question: str, paper) -> tuple[str, list[str]] | None:
+    """For a question asking two or more things (`asked_clauses`) of which some ask who wrote `paper` (`detail_asked`
+    "authors", not their affiliations) while the collection's record lists its authors: ``(the other clauses as one
+    question, [the author clauses])``; None otherwise."""
+    clauses = asked_clauses(question)
+    if len(clauses) < 2 or not paper.authors:
+        return None
+    authors = [c for c in clauses if detail_asked(c) == "authors"
+               and not _AFFILIATION.search(c)]
+    rest = [c for c in clauses if c not in authors]
+    if not authors or not rest:
+        return None
+    return _as_question(rest, question), authors
 
 
 def _as_question(clauses: Sequence[str], question: str) -> str:
@@ -2847,6 +2873,10 @@ class ExtractiveSynthesizer:
             own = sorted((x for x in scored if x[1] == n), key=lambda x: x[5])
             defining = [x for x in own if any(defines(p, x[2]) for p in pointers)][:1]
             acting = [x for x in own if acts_in(x[2], name) and x not in defining][:2]
+            after = [x for x in own if defining and x[5] == defining[0][5] + 1 and elaborates(defining[0][2], x[2])]
+            # no sentence with the method as its subject: the one after its definition saying how it works
+            # ("Specifically, we design one quality reward and three faithfulness rewards, ...", for RePro)
+            acting = acting or after
             if acting:
                 return kind, [(x[1], x[2], x[3], None) for x in sorted(defining + acting, key=lambda x: x[5])]
         if kind == "papers" and several:
@@ -2909,6 +2939,12 @@ class ExtractiveSynthesizer:
                         # (fresh44 chats: PCR's "deterministic projection methods are suboptimal", not its "soft
                         # projection")
                         picked = (proposal[:1] or picked[:1]) + acting[:1]
+                    naming = next((x for x in rows if mentions(x[2], s.paper.display_name)), None)
+                    if each and not proposal and naming is not None and naming not in picked:
+                        # "What do PLAINTAIN and EAPO each do?": what each is, the sentence bringing in its name when
+                        # none proposes it in so many words ("We instantiate this idea with PLAINTAIN (...), a
+                        # post-training recipe ..."; a new user's trial, round 33: its results only)
+                        picked = sorted([naming, *picked[:1]], key=lambda x: x[5])
                     after = {x[5] - 1: x for x in rows}.get(proposal[0][5]) if proposal else None
                     if (each and after is not None and proposal[0] in picked and after not in picked
                             and (elaborates(proposal[0][2], after[2]) or acts_in(after[2], s.paper.display_name))):
@@ -3119,26 +3155,28 @@ class ExtractiveSynthesizer:
     max_domain_sentences = 2  # at most this many sentences naming the domain a yes/no question asks about
 
     def _each_clause(self, question: str, picked: list[tuple], sources: Sequence[Source],
-                     embedder: Embedder | None) -> list[tuple]:
+                     embedder: Embedder | None) -> tuple[list[tuple], list[str]]:
         """`picked` (the ``(n, sentence, similarity, title)`` answer to `question`, one paper's) with
         evidence for every clause of a question that asks two things (`asked_clauses`: "Is there a paper
         that ...? How much does it gain on X?"): each clause is answered from the same paper (`_pick`),
         and when none of its sentences is quoted yet, its first (at most `max_clause_sentences`) are
-        added, in the abstract's order. Unchanged for a one-clause question or an answer from several
-        papers."""
+        added, in the abstract's order; and the clauses for which the paper has no sentence at all ("..., and what
+        model size did they use?": a new user's trial, round 33, dropped without a word), for the answer to say the
+        abstract does not state them. Unchanged for a one-clause question or an answer from several papers."""
         from assistant.relevance import sentence_vectors
 
         clauses = asked_clauses(question)
         n = picked[0][0]
         if len(clauses) < 2 or any(x[0] != n for x in picked):
-            return picked
+            return picked, []
         source = next((s for s in sources if s.n == n), None)
         if source is None:
-            return picked
+            return picked, []
         have = {x[1] for x in picked}
         sentences = sentence_vectors(source.paper, embedder)[0]
         pointers = [nm for nm in name_tokens(fold(question)) if mentions(fold(source.paper.title), nm)]
         added: list[tuple] = []
+        unanswered: list[str] = []
         for clause in clauses:
             # the sentence carrying most of the clause's own words ("sampler", "MBPP") is its evidence
             rare = distinctive_overlap(focus_stems(clause, pointers), sentences)
@@ -3154,6 +3192,9 @@ class ExtractiveSynthesizer:
                 continue  # already answered
             _, got = self._pick(clause, [source], embedder)
             got = [x for x in got if x[0] == n]
+            if not got and key is None:
+                unanswered.append(clause)
+                continue
             if key is None and any(x[1] in have for x in got):
                 continue  # no words of its own: answered when a sentence of its answer is quoted
             got = [x for x in got if x[1] not in have]
@@ -3163,8 +3204,8 @@ class ExtractiveSynthesizer:
             added += new
             have |= {x[1] for x in new}
         if not added:
-            return picked
-        return _with_added(picked, added, sentences)
+            return picked, unanswered
+        return _with_added(picked, added, sentences), unanswered
 
     def _named(self, question: str, picked: list[tuple], sources: Sequence[Source], embedder: Embedder | None
                ) -> list[tuple]:
@@ -3204,6 +3245,15 @@ class ExtractiveSynthesizer:
         `assistant.store.embeddings.EmbeddingError` when the model cannot embed."""
         from assistant.prompts import CANNOT_ANSWER
 
+        recorded = recorded_author_clauses(question, sources[0].paper) if sources else None
+        if recorded:
+            # "How much does FooNet reduce inference cost, and who wrote it?": the rest from the abstract, the authors
+            # from the collection's record (a new user's trial, round 33: the figure was dropped for the authors)
+            asked, _ = recorded
+            text = self.synthesize(asked, sources, embedder)
+            top = sources[0]
+            return (f"{text} The collection's record of {plain(top.paper.display_name)} lists "
+                    f"{join_names(map(plain, top.paper.authors), MAX_AUTHORS)} as its authors [{top.n}].")
         parts = unstated_detail_clauses(question, sources[0].paper) if sources else None
         if parts:
             # "How much faster is WinQ, and what learning rate did they use?": the first part from the abstract, the
@@ -3215,9 +3265,7 @@ class ExtractiveSynthesizer:
         # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes; "does it need retraining?"
         # about STAR-KV, which says nothing of retraining; "Exactly which manifold does mHC project onto?" answered
         # with "... onto a specific manifold"
-        if sources and any(unstated(question, sources[0].paper.abstract)
-                           for unstated in (unstated_number, unstated_requirement, unnamed_instance,
-                                            unoffered_choice, unstated_limitation, unmentioned_setting)) \
+        if sources and any(unstated(question, sources[0].paper.abstract) for unstated in _UNSTATED_CHECKS) \
                 or unmade_comparison(question, sources):
             return not_stated_answer(question, sources)
         kind, picked = self._pick(question, sources, embedder)
@@ -3232,12 +3280,14 @@ class ExtractiveSynthesizer:
                 if not text.startswith(CANNOT_ANSWER):
                     return " ".join([text, *_unstated_note([c for c in clauses if c not in rest])])
         if picked and kind != "papers":
-            picked = self._each_clause(question, picked, sources, embedder)
+            picked, unanswered = self._each_clause(question, picked, sources, embedder)
+        else:
+            unanswered = []
         if picked and kind in ("other", "paper", "definition"):
             picked = self._named(question, picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors \
-                and not re.search(r"affiliat|universit|institut|lab\b|compan|organi[sz]", question, re.I):
+                and not _AFFILIATION.search(question):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them
             # (JSON/CSV records, `assistant ingest`) keeps them in the paper's record
             top = sources[0]
@@ -3270,4 +3320,4 @@ class ExtractiveSynthesizer:
                 parts.append(f"{plain(title)} [{n}]: {body}{end}")
             else:
                 parts.append(f"{body} [{n}]{end}")
-        return ("\n" if kind == "papers" else " ").join(parts)
+        return ("\n" if kind == "papers" else " ").join([*parts, *_unstated_note(unanswered)])

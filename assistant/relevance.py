@@ -225,7 +225,7 @@ form forms onto explicitly remember remembers versus vs wrote authored url urls
 please kindly every everything contain contains containing cover covers covering involve involves involved involving
 totally completely entirely separate thing things gears
 pitch pitches pitched tout touts touted advertise advertises advertised market markets marketed sell sells
-tackle tackles tackled tackling regarding concerning looking
+tackle tackles tackled tackling regarding concerning
 """.split())
 """Words about the asking, not the subject ("any papers ... in this collection?", "one of the papers
 mentions", "which papers deal with", "build on or compare against", "some kind of", "in some form",
@@ -2325,14 +2325,15 @@ def uncovered_phrase(row: Sequence[float | None], kept: Sequence[int] | None = N
 
 
 HEAD_TOPIC_GAP = 0.2
-"""`uncovered_phrase`'s gap for a phrase no abstract uses that ends the noun phrase a search asks for
+"""`uncovered_phrase`'s gap for a phrase or word no abstract uses that ends the noun phrase a search asks for
 (`searched_head`: "the critical batch size" of "anything on the critical batch size for LLM pretraining?"): what the
 question adds after it ("for LLM pretraining") is the setting, which a paper may cover whole, so removing the topic
 moves the question less than removing a setting would (RePro: 0.24 < `TOPIC_GAP`; fresh51 chats jc13, answered)."""
 
 _SEARCHED = re.compile(r"\b(?:on|about|regarding|studying|studies|study|covering|covers|addressing|addresses)\s+"
                        r"(?:the\s+|a\s+|an\s+)?(?P<head>(?:[^\W\d_][\w-]*\s+){0,3}?[^\W\d_][\w-]*?)"
-                       r"(?=\s+(?:for|in|of|with|to|on|during|when|under|across|that|which|at|and|or)\b|\s*[?.!]|\s*$)",
+                       r"(?=\s+(?:for|in|of|with|to|on|during|when|under|across|that|which|at|and|or)\b|"
+                       r"\s*[?.!,;:(—–]|\s+-\s|\s*$)",
                        re.I)
 
 
@@ -2344,7 +2345,11 @@ def searched_head(question: str) -> str | None:
     if not searches_for_paper(question):
         return None
     m = _SEARCHED.search(question)
-    return m.group("head").casefold() if m else None
+    if m is None or re.match(r"(?:why|how|what|whether|when|where|which|who|if)\b|\w+ing\b", m.group("head"), re.I):
+        # a clause ("on why quantization-aware training stalls at low bit widths": "stalls" is its verb) or a gerund
+        # phrase ("on speeding up ..."), not a noun phrase whose last word names the thing (chats fresh12)
+        return None
+    return m.group("head").casefold()
 
 
 def _heads(phrase: str, head: str) -> bool:
@@ -2425,15 +2430,17 @@ def uncovered_topics(question: str, hits: WordHits, gaps: dict, n_papers: int,
         if applied is None:
             return []
         domain = {w.casefold() for w in re.findall(r"[^\W_][\w\-]*", q[applied.end():])}
+    head = searched_head(q) if domain is None else None
     out = []
     for w, idf in zip(hits.words, hits.idf):
         if domain is not None and w.casefold() not in domain:
             continue
         row = gaps.get(w) or []
-        if idf >= hits.max_idf - 1e-9 and row and None not in row and min(row) >= TOPIC_GAP:
+        if idf >= hits.max_idf - 1e-9 and row and None not in row and (
+                min(row) >= TOPIC_GAP or head and _heads(w.casefold(), head)
+                and uncovered_phrase(row, kept, HEAD_TOPIC_GAP)):
             out.append(w)
     topics = []
-    head = searched_head(q) if domain is None else None
     for phrase, row in (phrases or {}).items():
         words = set(phrase.split())
         if (out and not words & set(out)) or (domain is not None and not words <= domain):

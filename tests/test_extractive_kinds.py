@@ -2477,6 +2477,10 @@ def test_a_hyphenated_word_counts_once_when_choosing_the_described_paper():
     ("Compare EDEN with AAD", "EDEN", ["estimates the entropy", "implicit reward"]),
     ("Contrast PCR with PowerFlow; both relate to GRPO, right?", "PCR", ["soft projection"]),
     ("PCR vs PowerFlow?", "PCR", []),
+    # each side asked, not a choice (a new user's trial, round 33: EDEN first)
+    ("DiffuSearch vs EDEN: which one uses tree search and which uses entropy?", "DiffuSearch", []),
+    # what each is, though PLAINTAIN "instantiates" rather than "proposes" (its results alone were quoted)
+    ("What do PLAINTAIN and EAPO each do?", "PLAINTAIN", ["post-training recipe"]),
 ])
 def test_a_comparison_lists_the_papers_as_named_each_with_how_it_works(bundled_store, settings, question, first,
                                                                       expected):
@@ -2494,7 +2498,40 @@ def test_a_comparison_lists_the_papers_as_named_each_with_how_it_works(bundled_s
     ("is doing more simulations the key to DiffuSearch's improvements?", "DiffuSearch", "rather than increased"),
     # one paper searched for: the one about stability (not PowerFlow, which writes "fine-tuning"), and how it works
     ("is there any work on stabilizing GRPO fine-tuning?", "PCR", "soft projection"),
+    # no sentence has RePro as its subject: the one after its definition says how it works
+    ("how does repro work?", "RePro", "three faithfulness rewards"),
 ])
 def test_a_question_on_how_a_paper_works_quotes_its_method(bundled_store, settings, question, cited, expected):
     obj = _extractive(bundled_store, settings, question)
     assert _cited_titles(obj) == [cited] and expected in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_theme_keeps_the_best_paper_first_when_the_question_names_no_papers_one_by_one(bundled_store, settings):
+    """A new user's trial, round 33: WinQ ("we analyze the convergence of QAT") was listed first, for the question's
+    word "analyze", before the paper on federated DPO."""
+    obj = _extractive(bundled_store, settings, "Which papers analyze DPO convergence in federated settings?")
+    assert obj["citations"] and obj["answer"].startswith("Preference-based reinforcement learning"), obj["answer"]
+
+
+@pytest.mark.parametrize("question, stated, unstated", [
+    # a new user's trial, round 33: the figure was dropped for the authors' record
+    ("How much faster is Engine, and who wrote it?", "3.2×", None),
+    # a clause the abstract has no sentence for is said to be unstated, not dropped without a word
+    ("How much faster is Engine, and what model size did they use?", "3.2×", "what model size did they use"),
+])
+def test_a_question_asking_two_things_answers_both_or_says_which_it_cannot(settings, question, stated, unstated):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract="We present Engine, a machine that computes tables of numbers. Engine computes tables "
+                           "3.2× faster than a room of clerks.", title="Engine", id="p1",
+                  authors=("Ada Lovelace", "Charles Babbage"))
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    assert stated in text, text
+    if unstated is None:
+        assert text.endswith("lists Ada Lovelace and Charles Babbage as its authors [1]."), text
+    else:
+        assert f'As for "{unstated}?", the abstract does not state it.' in text, text

@@ -2216,6 +2216,9 @@ def test_a_phrase_no_abstract_uses_that_heads_the_searched_noun_phrase_is_held_t
     assert searched_head("anything on the critical batch size for llm pretraining?") == "critical batch size"
     assert searched_head("is there a paper about token reweighting?") == "token reweighting"
     assert searched_head("what does NorMuon do about batch size?") is None  # asks a paper, not the collection
+    # a clause or a gerund phrase names no thing by its last word ("stalls" is a verb; chats fresh12)
+    assert searched_head("is there a paper on why quantization-aware training stalls at low bit widths?") is None
+    assert searched_head("anything on speeding up quantization-aware training?") is None
     hits = WordHits(["batch", "size", "pretraining"], [3.0, 3.0, 1.0], np.zeros((2, 3)), 3.0)
     between = (HEAD_TOPIC_GAP + TOPIC_GAP) / 2
     phrases = {"batch size": [between, TOPIC_GAP + 0.1]}
@@ -2226,14 +2229,23 @@ def test_a_phrase_no_abstract_uses_that_heads_the_searched_noun_phrase_is_held_t
     assert uncovered_topics("Anything on data selection for large batch size training?", hits, gaps, 19, phrases,
                             kept=[0]) == []
     assert uncovered_topics(head, hits, gaps, 19, {"batch size": [HEAD_TOPIC_GAP - 0.01, 0.5]}, kept=[0]) == []
+    # one such word heading it ("attention sinks"; a comma ends the phrase, what follows describes it)
+    assert searched_head("which paper studies attention sinks, the way llms attend to the first token?") == \
+        "attention sinks"
+    hits = WordHits(["attention", "sinks"], [1.0, 3.0], np.zeros((2, 2)), 3.0)
+    sinks = {"sinks": [between, TOPIC_GAP + 0.1]}
+    assert uncovered_topics("Anything on attention sinks in LLMs?", hits, sinks, 19, {}, kept=[0]) == ["sinks"]
+    assert uncovered_topics("Anything on attention in LLMs with sinks?", hits, sinks, 19, {}, kept=[0]) == []
 
 
 @pytest.mark.integration
 def test_a_search_for_a_thing_no_paper_names_in_a_setting_a_paper_covers_is_refused_naming_it(bundled_store,
                                                                                                 settings):
-    obj, cited = _ask(bundled_store, settings, "anything on the critical batch size for LLM pretraining?")
-    assert obj["refused"] and not cited, obj["answer"]
-    assert "batch size" in obj["note"], obj["note"]
+    for question, topic in (("anything on the critical batch size for LLM pretraining?", "batch size"),
+                            ("is there a paper about KV cache eviction?", "eviction")):
+        obj, cited = _ask(bundled_store, settings, question)
+        assert obj["refused"] and not cited, obj["answer"]
+        assert topic in obj["note"], obj["note"]
 
 
 def test_bm25_folds_accents_so_a_name_typed_without_them_matches():

@@ -165,9 +165,12 @@ _PLURAL = re.compile(
     # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
     r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
     r"(?:papers|works|studies|articles|abstracts)\b"
-    # "compare" / "contrast": papers compared, not one paper's results against people or baselines ("how does the top
-    # model compare with humans?"; "in contrast to AdamW" compares nothing)
-    rf"|(?<!\bin\s)\b(?:compare|contrast)\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
+    # "compare": papers compared, not one paper's results against people or baselines ("how does the top model
+    # compare with humans?")
+    rf"|\bcompare\b(?!\s+(?:with|to|against)\s+{_NOT_PAPERS})"
+    # "contrast" as the verb opening the request ("Contrast PCR with PowerFlow"), not the noun ("a rule contrast
+    # module": airas fresh7; "in contrast to AdamW")
+    r"|(?:^|[.?!:;,]\s*)\W*(?:(?:please|now|ok(?:ay)?|so|and)\W+)?contrast\b"
     r"|\bevery\s+(?:paper|work|study|article|abstract)\b"
     # "Two papers caught my eye: ... What does each do?", "How do both methods ...?"
     r"|\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?(?:papers|works|studies|articles|methods|approaches)\b"
@@ -2944,7 +2947,7 @@ class ExtractiveSynthesizer:
                         # "What do PLAINTAIN and EAPO each do?": what each is, the sentence bringing in its name when
                         # none proposes it in so many words ("We instantiate this idea with PLAINTAIN (...), a
                         # post-training recipe ..."; a new user's trial, round 33: its results only)
-                        picked = sorted([naming, *picked[:1]], key=lambda x: x[5])
+                        picked = sorted([naming, *picked[:2]], key=lambda x: x[5])
                     after = {x[5] - 1: x for x in rows}.get(proposal[0][5]) if proposal else None
                     if (each and after is not None and proposal[0] in picked and after not in picked
                             and (elaborates(proposal[0][2], after[2]) or acts_in(after[2], s.paper.display_name))):

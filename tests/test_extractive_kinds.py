@@ -2464,6 +2464,20 @@ def test_a_method_sentence_and_a_reported_finding_are_told_apart():
     assert not contrasts(focus, "DiffuSearch uses look-ahead simulations to evaluate partial completions.")
 
 
+@pytest.mark.parametrize("question, several", [
+    ("Contrast PCR with PowerFlow; both relate to GRPO, right?", True),
+    ("ok, contrast EDEN and AAD", True),
+    # the noun: one network is asked for (airas fresh7), and "in contrast to" compares nothing
+    ("Which network solves Raven's Progressive Matrices with a rule contrast module and a choice contrast module?",
+     False),
+    ("In contrast to AdamW, does NorMuon need more memory?", False),
+])
+def test_contrast_as_a_request_asks_about_several_papers(question, several):
+    from assistant.extractive import asks_several
+
+    assert asks_several(question) is several
+
+
 def test_a_hyphenated_word_counts_once_when_choosing_the_described_paper():
     from assistant.extractive import _word_groups, focus_stems
 

@@ -1056,9 +1056,6 @@ def question_positions(question: str, abstracts: Sequence[str]) -> list[float] |
     return where
 
 
-_ASKS_EACH_SIDE = re.compile(r"\bwhich\b[^?]*?\band\s+which\b", re.I)
-"""Not a choice: "DiffuSearch vs EDEN: which one uses tree search and which uses entropy?" asks something of each paper
-(a new user's trial, round 33: EDEN was listed first), as `extractive._EACH_SIDE` reads it."""
 _ASKS_CHOICE = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the\s+two|them|these|those|both)\b|\bwhich\s+one\b"
                           r"|\bwhich\s+(?:one\s+)?of\s+[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:and|or)\s+[\w-]+", re.I)
 """A choice among the papers a question names ("compare EAPO with the GFlowNet one — which of the two needs no external
@@ -1921,7 +1918,7 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
     (``Turn.from_answer(Answer.from_events(...))``, or `Conversation.record`). `top_k` defaults to
     ``settings.top_k``; seconds in ``Done`` are wall time.
     """
-    from assistant.extractive import asks_comparison, asks_several, searches_for_paper
+    from assistant.extractive import WHICH_AND_WHICH, asks_comparison, asks_several, searches_for_paper
     from assistant.llm import AnswerRequest, LLMError
     from assistant.relevance import judge
     from assistant.retrieval import QueryError, checked_query
@@ -2092,8 +2089,9 @@ def answer(question: str, *, retriever: Retriever, llm: LLM | AnswerSynthesizer,
         return
     relevant = list(judgement.relevant)
     if (asks_several(standalone) or asks_comparison(standalone)) and (
-            not _ASKS_CHOICE.search(standalone) or _ASKS_EACH_SIDE.search(standalone)):
-        # ("PCR vs PowerFlow?" lists PCR first too; "which one uses tree search and which entropy?" asks of each)
+            not _ASKS_CHOICE.search(standalone) or WHICH_AND_WHICH.search(standalone)):
+        # ("PCR vs PowerFlow?" lists PCR first too; "DiffuSearch vs EDEN: which one uses tree search and which uses
+        # entropy?" asks something of each, not a choice: a new user's trial, round 33, listed EDEN first)
         relevant = in_question_order(standalone, relevant)
     about = previous_papers(question, standalone, conversation)
     if about is not None:

@@ -2142,7 +2142,10 @@ class _SourceWords:
         return np.array([float(self._stem(word.casefold()) in self.vocabulary)])
 
 
-_EACH_SIDE = re.compile(r"\bwhich\b[^?]*?\band\s+which\b|\b(?:vs\.?|versus)(?=\s)", re.I)
+WHICH_AND_WHICH = re.compile(r"\bwhich\b[^?]*?\band\s+which\b", re.I)
+"""A question asking something of each of two papers ("which one uses tree search and which uses entropy?"), not to
+choose one (also `assistant.answering`'s answer order)."""
+_EACH_SIDE = re.compile(rf"{WHICH_AND_WHICH.pattern}|\b(?:vs\.?|versus)(?=\s)", re.I)
 """Two named papers set against each other ("A vs B: ...", "which one ... and which ..."): the question asks
 something of each of them, not to choose one."""
 _COMPARATIVE = re.compile(r"\b(?:faster|slower|quicker|bigger|larger|smaller|higher|lower|better|worse|more|less|"
@@ -2424,19 +2427,26 @@ def unstated_detail_clauses(question: str, paper) -> tuple[str, list[str]] | Non
     the collection's record lists them."""
     from assistant.text import split_sentences
 
+    sentences = split_sentences(paper.abstract)
+    return _clauses_apart(question, lambda c: (
+        (d := detail_asked(c)) and not (d == "authors" and paper.authors)
+        and not any(states_detail(d, s) for s in sentences)
+        # or a clause the abstract cannot answer as the whole question would be judged ("..., and what model size did
+        # they use?" refused the figure asked before it)
+        or any(check(c, paper.abstract) for check in _UNSTATED_CHECKS)))
+
+
+def _clauses_apart(question: str, apart) -> tuple[str, list[str]] | None:
+    """The clauses of a question asking two or more things (`asked_clauses`) for which `apart(clause)` holds, and the
+    others as one question (`_as_question`): ``(others, [clauses apart])``; None when none or all are apart."""
     clauses = asked_clauses(question)
     if len(clauses) < 2:
         return None
-    sentences = split_sentences(paper.abstract)
-    unstated = [c for c in clauses if (d := detail_asked(c)) and not (d == "authors" and paper.authors)
-                and not any(states_detail(d, s) for s in sentences)
-                # or a clause the abstract cannot answer as the whole question would be judged ("..., and what model
-                # size did they use?" refused the figure asked before it)
-                or any(check(c, paper.abstract) for check in _UNSTATED_CHECKS)]
-    rest = [c for c in clauses if c not in unstated]
-    if not unstated or not rest:
+    matched = [c for c in clauses if apart(c)]
+    rest = [c for c in clauses if c not in matched]
+    if not matched or not rest:
         return None
-    return _as_question(rest, question), unstated
+    return _as_question(rest, question), matched
 
 
 _UNSTATED_CHECKS = (unstated_number, unstated_requirement, unnamed_instance, unoffered_choice, unstated_limitation,
@@ -2451,15 +2461,15 @@ def recorded_author_clauses(question: str, paper) -> tuple[str, list[str]] | Non
     """For a question asking two or more things (`asked_clauses`) of which some ask who wrote `paper` (`detail_asked`
     "authors", not their affiliations) while the collection's record lists its authors: ``(the other clauses as one
     question, [the author clauses])``; None otherwise."""
-    clauses = asked_clauses(question)
-    if len(clauses) < 2 or not paper.authors:
+    if not paper.authors:
         return None
-    authors = [c for c in clauses if detail_asked(c) == "authors"
-               and not _AFFILIATION.search(c)]
-    rest = [c for c in clauses if c not in authors]
-    if not authors or not rest:
-        return None
-    return _as_question(rest, question), authors
+    return _clauses_apart(question, lambda c: detail_asked(c) == "authors" and not _AFFILIATION.search(c))
+
+
+def _recorded_authors(source) -> str:
+    """Who wrote `source`'s paper as the collection's record lists them (at most `MAX_AUTHORS`), cited."""
+    return (f"the collection's record of {plain(source.paper.display_name)} lists "
+            f"{join_names(map(plain, source.paper.authors), MAX_AUTHORS)}")
 
 
 def _as_question(clauses: Sequence[str], question: str) -> str:
@@ -3253,10 +3263,8 @@ class ExtractiveSynthesizer:
             # "How much does FooNet reduce inference cost, and who wrote it?": the rest from the abstract, the authors
             # from the collection's record (a new user's trial, round 33: the figure was dropped for the authors)
             asked, _ = recorded
-            text = self.synthesize(asked, sources, embedder)
-            top = sources[0]
-            return (f"{text} The collection's record of {plain(top.paper.display_name)} lists "
-                    f"{join_names(map(plain, top.paper.authors), MAX_AUTHORS)} as its authors [{top.n}].")
+            text, said = self.synthesize(asked, sources, embedder), _recorded_authors(sources[0])
+            return f"{text} {said[:1].upper()}{said[1:]} as its authors [{sources[0].n}]."
         parts = unstated_detail_clauses(question, sources[0].paper) if sources else None
         if parts:
             # "How much faster is WinQ, and what learning rate did they use?": the first part from the abstract, the
@@ -3293,9 +3301,7 @@ class ExtractiveSynthesizer:
                 and not _AFFILIATION.search(question):
             # "Who wrote X?": abstracts do not name their authors, but a collection ingested with them
             # (JSON/CSV records, `assistant ingest`) keeps them in the paper's record
-            top = sources[0]
-            return (f"The abstract does not name them; the collection's record of {plain(top.paper.display_name)} "
-                    f"lists {join_names(map(plain, top.paper.authors), MAX_AUTHORS)} [{top.n}].")
+            return f"The abstract does not name them; {_recorded_authors(sources[0])} [{sources[0].n}]."
         if not picked and kind == "detail" and sources and detail_asked(question) == "venue" \
                 and (sources[0].paper.venue or sources[0].paper.year):
             # "Which conference was it at?": abstracts do not say, a collection's record may (ICML 2026 for the

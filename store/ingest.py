@@ -26,6 +26,8 @@ from assistant.store.readers import InputError, iter_input_files, read_file, unr
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from assistant.settings import Settings
+
 CHUNK = 256
 BUNDLED_VENUE, BUNDLED_YEAR = "ICML", 2026  # papers embedded and upserted per step
 
@@ -303,6 +305,12 @@ def ensure_default_collection(store: PaperStore) -> IngestReport | None:
     if store.count() > 0 or store.revision() > 0:
         return None
     return ingest([bundled_collection()], store, venue=BUNDLED_VENUE, year=BUNDLED_YEAR)
+
+
+def new_data_folder(settings: Settings) -> Path | None:
+    """The embedded store's data folder when it does not exist yet (opening the store makes it), else None."""
+    folder = Path(settings.data_dir).expanduser()
+    return folder if settings.chroma_url is None and not folder.exists() else None
 
 
 def bundled_loaded_message(report: IngestReport, new_folder: Path | None = None) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -116,7 +115,7 @@ def open_store(settings: Settings, load_default: bool = True, load_model: bool =
     `load_model` starts loading the embedding model in a thread before Chroma is opened (for commands
     that embed a query: the model then loads while chromadb is imported and the collection opened)."""
     from assistant.store.collection import PaperStore
-    from assistant.store.ingest import bundled_loaded_message, ensure_default_collection
+    from assistant.store.ingest import bundled_loaded_message, ensure_default_collection, new_data_folder
 
     new_folder = new_data_folder(settings)
     store = PaperStore(settings)
@@ -128,11 +127,6 @@ def open_store(settings: Settings, load_default: bool = True, load_model: bool =
             typer.echo(bundled_loaded_message(report, new_folder), err=True)
     return store
 
-
-def new_data_folder(settings: Settings) -> Path | None:
-    """The embedded store's data folder when it does not exist yet (opening the store makes it), else None."""
-    folder = Path(settings.data_dir).expanduser()
-    return folder if settings.chroma_url is None and not folder.exists() else None
 
 
 def require_papers(store: PaperStore) -> None:

@@ -102,9 +102,8 @@ class Job:
 
 def _default_store(settings: Settings) -> tuple[PaperStore, str]:
     """The configured store; the default collection gets the bundled abstracts when empty."""
-    from assistant.cli.common import new_data_folder
     from assistant.store.collection import PaperStore
-    from assistant.store.ingest import bundled_loaded_message, ensure_default_collection
+    from assistant.store.ingest import bundled_loaded_message, ensure_default_collection, new_data_folder
 
     new_folder = new_data_folder(settings)
     store = PaperStore(settings)

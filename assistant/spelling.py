@@ -129,11 +129,32 @@ def name_cased(question: str, papers: Sequence, bm25) -> str:
     if not lower:
         return question
     names = collection_names(papers, bm25)
+    common = _common_in_own_language(question)
     for m in reversed(lower):
         name = names.get(m.group(0))
-        if name is not None:
+        if name is not None and not common(m.group(0)):
             question = question[:m.start()] + name + question[m.end():]
     return question
+
+
+FOREIGN_COMMON_ZIPF = 4.0
+"""`name_cased`: a word of a question in another language at least this frequent in that language (wordfreq's Zipf
+scale, R. Speer 2022) is a word of the language, not a name typed in lower case: "dass", "das" (6.7, 7.2) and "como"
+(6.7) are German and Spanish words, where airas papers are named DaSS, DAS and CoMo (airas fresh52: searched as
+those names and refused); the names of the bundled papers typed in lower case stay below it ("pcr" 3.0 in German,
+"eden" 3.2 in Spanish, "opus" 3.4 in German)."""
+
+
+def _common_in_own_language(question: str):
+    """A test of a word: a common word of `question`'s language (`FOREIGN_COMMON_ZIPF`) when it is not English."""
+    from assistant.relevance import is_foreign, question_language
+
+    if not is_foreign(question):
+        return lambda word: False
+    from wordfreq import zipf_frequency
+
+    language = question_language(question)[0]
+    return lambda word: zipf_frequency(word, language) >= FOREIGN_COMMON_ZIPF
 
 
 def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:

@@ -128,6 +128,21 @@ def test_a_name_typed_in_lower_case_is_written_as_the_collection_writes_it():
     assert _cased("kv cache compression") == "kv cache compression"  # too short to be taken for a name
 
 
+def test_a_common_word_of_another_language_is_not_a_name_typed_in_lower_case():
+    """airas fresh52: in "... für den Fall, dass das Transkript ...", "dass" and "das" were written as the papers DaSS and
+    DAS, and "como" in a Spanish question as CoMo; a paper named in lower case in such a question still is."""
+    documents = [*_DOCS, "We propose DaSS for sparse attention.", "DAS adapts the stride.", "CoMo composes modules.",
+                 "We propose PCR, a Bayesian framework."]
+    german = "Eine CTC-Variante für den Fall, dass das Transkript nur einen Teil abdeckt – welches Paper ist das?"
+    assert _cased(german, documents) == german
+    spanish = "¿Qué artículo corrige errores planteándolo como tarea texto-a-texto con un Transformer?"
+    assert _cased(spanish, documents) == spanish
+    assert _cased("Wie funktioniert pcr genau, und was ist das Ergebnis?", documents) == (
+        "Wie funktioniert PCR genau, und was ist das Ergebnis?")
+    assert _cased("what is como and how does it compose modules?", documents) == (
+        "what is CoMo and how does it compose modules?")  # in English: a name
+
+
 @pytest.mark.integration
 def test_papers_named_in_lower_case_are_found(bundled_store, settings):
     obj, cited = _ask(bundled_store, settings, "quick summary of winq, normuon and pcr pls")

@@ -92,7 +92,9 @@ _MASS_WORK = (r"(?:^|[.?!:;]\s+)\s*what\s+(?:[\w-]+\s+){0,2}?(?:work|research)\b
 nouns here, so the question asks for all the work there is ("Which work ..." is a count noun: one paper); "What in
 here could help?" asks for whatever the collection holds on the topic."""
 _REQUESTED = (r"\b(?:need|want|looking\s+for|find|show\s+me|recommend|suggest|give\s+me|list)\s+(?:me\s+)?"
-              r"(?:some\s+|a\s+few\s+|any\s+|the\s+)?(?:papers|works|studies|articles)\b"
+              # (with words describing them: "list the quantization papers and the headline number of each", fresh52)
+              r"(?:some\s+|a\s+few\s+|any\s+|the\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+){0,3}?"
+              r"(?:papers|works|studies|articles)\b"
               r"|\bone\s+(?:that|which|who)\b[^?]*?\band\s+(?:one|another)\s+(?:that|which|who)\b")
 """Papers asked for as a request rather than a which-question ("I need papers on ...", "Can you find some papers
 that ...", "... one that rewrites web text and one that selects data"): every paper it describes."""
@@ -658,7 +660,11 @@ _SEARCH = re.compile(
     r"(?:papers?|works?|stud(?:y|ies)|research|articles?)\b"
     # "I need a post-training quantization method like GPTQ ... Is there one in the collection?"
     r"|(?:^|[.?!:;,]\s*)\s*(?:is|are)\s+there\s+(?:one|any)(?:\s+(?:in\s+(?:the|this|your)\s+"
-    r"(?:collection|corpus|library)|here))?\s*\?", re.I)
+    r"(?:collection|corpus|library)|here))?\s*\?"
+    # "any learning-rate-free optimizer here, like D-Adaptation or Prodigy?" (fresh52: its examples read as details
+    # asked of the optimizer paper there is)
+    r"|(?:^|[.?!:;]\s*)\s*(?:(?:ok(?:ay)?|so|and|also|but|now)\b[,\s]*)*any\s+(?:[\w-]+\s+){1,4}?"
+    r"(?:here|in\s+(?:the|this|your)\s+(?:collection|corpus|library))\b", re.I)
 """A search question in the forms `_PAPERS` does not take for a question about papers: "Has anyone
 applied NorMuon to ...?", "Does any paper convert ...?", "Do any of the papers cover ...?", "Any paper on ...?",
 "Does the collection have anything on ...?", "Anything on ...?", and "Is there a paper ..." or "Is there one in the
@@ -724,6 +730,20 @@ def asks_existence(question: str) -> bool:
     False for `asks_several` questions, which ask for several papers outright."""
     q = _proper(question)
     return not asks_several(q) and bool(_EXISTENCE.search(re.sub(r"\([^()]*\)", " ", q)))
+
+
+_REPORT_OF_EACH = re.compile(
+    r"(?:,\s*|\s+)(?:and|with|plus)\s+(?:(?:what|which)\s+(?:is|are|was|were)\s+|give\s+(?:me\s+)?|list\s+)?"
+    r"(?:the|their|its)?\s*[^,;:?!.]{0,60}?\b(?:of|for|from|in|by)\s+(?:each|every|all|both)"
+    r"(?:\s+(?:one|paper|method|work|of\s+(?:them|these|those)))?\s*[?.!]?\s*$", re.I)
+
+
+def without_report_request(question: str) -> str:
+    """`question` without a closing clause asking what to report of each paper found ("list the quantization papers
+    and the headline number of each" -> "list the quantization papers"): its words say what to quote, not which
+    papers are asked for (fresh52: refused, 'headline' being a word no abstract uses); `question` itself otherwise."""
+    m = _REPORT_OF_EACH.search(question)
+    return question[:m.start()].rstrip(" ,") if m and m.start() > 0 else question
 
 
 _PLURAL_NOUN = re.compile(r"\b(?:papers|works|studies|methods|approaches|techniques|articles|ones)\b|\bany\s+of\b",
@@ -2373,6 +2393,11 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
                                 and not _IDENTIFIED_AFTER.match(text, x.end())
                                 and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
+            if mentions:
+                # the head, or the word nearest it, identified ("We identify a root cause as the geometric conflict
+                # ..." for "what root cause does PCR identify?"): its modifiers' mentions are of the same phrase
+                # ("a root cause"), not a thing left unidentified (fresh52 chats: "the abstracts do not say")
+                break
     return None
 
 
@@ -2809,6 +2834,9 @@ class ExtractiveSynthesizer:
             read_as = " ".join([question, *dict.fromkeys(english)])
             focus = focus | stems(" ".join(english))
         scored = self._scored(read_as, embedder, sources, pointers, focus)
+        # the sentences of one paper are ranked by the learned scorer with those English words too ("它用的是什么训练目标？"
+        # about PowerFlow: its "Trajectory-Balance objective" sentence, fresh52 chats)
+        summarised = read_as if foreign else question
         detail = detail_asked(question)
         if detail != "code" and not asks_availability(question):
             # "does it work for code generation?": "Our code is available at ..." shares a word, not an answer
@@ -2969,7 +2997,7 @@ class ExtractiveSynthesizer:
                     text = " ".join(x[2].strip() for x in sorted(picked, key=lambda x: x[5]))
                     lines.append((s.n, text, mine[0][3], s.paper.display_name))
             if len(sources) == 1 and lines:  # one paper: what it does and finds, not one line
-                chosen = self._summary(scored, sources[0], question, pointers=pointers)
+                chosen = self._summary(scored, sources[0], summarised, pointers=pointers)
                 return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                                  for i, x in enumerate(chosen)]
             return "papers", lines
@@ -3003,7 +3031,7 @@ class ExtractiveSynthesizer:
                 # is the gate's; its quantity is written in other words ("time-to-first-response by over
                 # 60%") or not as a number ("gains in diversity and quality"): what the paper does and
                 # finds, numbers first, rather than "the abstracts do not say"
-                chosen = self._summary(scored, sources[0], question, pointers=pointers)
+                chosen = self._summary(scored, sources[0], summarised, pointers=pointers)
                 return "paper", [(x[1], x[2], x[3], sources[0].paper.display_name if i == 0 else None)
                                  for i, x in enumerate(chosen)]
             if chosen or not _COST_Q.search(fold(question)):
@@ -3104,7 +3132,7 @@ class ExtractiveSynthesizer:
                 first = min(defining, key=lambda x: x[5])
                 return "definition", [(first[1], first[2], first[3], None)]
         if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
-            chosen = self._summary(scored, sources[0], question, pointers=pointers)
+            chosen = self._summary(scored, sources[0], summarised, pointers=pointers)
             later = asked_clause(question)
             if later.strip() != question.strip() and question_kind(later) == "entity":
                 # "Which paper ...? On which benchmarks does it report its best accuracy?": the names the
@@ -3152,7 +3180,8 @@ class ExtractiveSynthesizer:
             return sorted([*chosen, *added], key=lambda c: (c[0] != top_n, order.get(c[1], len(order))))
 
         if any(x[1] == top_n for x in good):  # the question matches its paper: mechanism and result
-            chosen = [(x[1], x[2], x[3], None) for x in self._summary(scored, sources[0], question, pointers=pointers)]
+            chosen = [(x[1], x[2], x[3], None)
+                      for x in self._summary(scored, sources[0], summarised, pointers=pointers)]
             return kind, with_covering(chosen)
         chosen = pick(good, 3)
         if not chosen and kind in ("other", "definition"):
@@ -3161,7 +3190,7 @@ class ExtractiveSynthesizer:
             mine = [x for x in scored if x[1] == top_n]
             if mine and max(x[3] for x in mine) >= self.paper_similarity:
                 chosen = [(x[1], x[2], x[3], None)
-                          for x in self._summary(scored, sources[0], question, pointers=pointers)]
+                          for x in self._summary(scored, sources[0], summarised, pointers=pointers)]
         return kind, with_covering(chosen) if chosen or covering else chosen
 
     max_clause_sentences = 1  # `_each_clause`: at most this many sentences added for one clause
@@ -3200,8 +3229,13 @@ class ExtractiveSynthesizer:
             # a clause asking why is answered by the paper's finding ("We find that the weights converge to flat regions
             # around saddle points"), not by the sentence restating the symptom that shares its words (fresh44)
             why = bool(_WHY_Q.search(clause))
+            # a clause asking for a count of things is answered by a sentence listing that many ("which three primitive
+            # operations ..., and how big is the accuracy drop?": fresh52, the sentence on "these primitives" was
+            # taken for the list)
+            count = asked_count(clause)
             if key in have and not (search and not any(proposes(x) for x in have)) and not (
-                    why and not any(_FINDS.search(x) for x in have)):
+                    why and not any(_FINDS.search(x) for x in have)) and not (
+                    count and not any(enumerates(x, count) for x in have)):
                 continue  # already answered
             _, got = self._pick(clause, [source], embedder)
             got = [x for x in got if x[0] == n]
@@ -3211,7 +3245,8 @@ class ExtractiveSynthesizer:
             if key is None and any(x[1] in have for x in got):
                 continue  # no words of its own: answered when a sentence of its answer is quoted
             got = [x for x in got if x[1] not in have]
-            got.sort(key=lambda x: (not (search and proposes(x[1])), not (why and _FINDS.search(x[1])), x[1] != key))
+            got.sort(key=lambda x: (not (search and proposes(x[1])), not (why and _FINDS.search(x[1])),
+                                    not (count and enumerates(x[1], count)), x[1] != key))
             # "how does it work": what the method is and what it does, both (`asks_how_it_works`)
             new = got[: self.max_clause_sentences + asks_how_it_works(clause)]
             added += new

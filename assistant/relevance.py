@@ -2241,7 +2241,16 @@ def asked_object(question: str, names: Sequence[str] = ()) -> str:
     thing = _AGAINST_TAIL.sub("", thing)
     if re.match(r"beat|outperform|surpass|better|worse|faster|slower|compar", m.group(0), re.I):
         thing = _BEATEN_TAIL.sub("", thing)
-    return _OBJECT_TAIL.sub("", thing).strip()
+    thing = _OBJECT_TAIL.sub("", thing).strip()
+    # "how much compression does STAR-KV reach alone, and with quantization on top?": how, not what, it reaches
+    # (fresh52 chats: "the abstracts do not say", 'alone' not stated)
+    return "" if _MANNER.fullmatch(thing) else thing
+
+
+_MANNER = re.compile(r"(?:alone|(?:on\s+)?(?:its|their)\s+own|by\s+(?:itself|themselves)|together|combined|overall|"
+                     r"in\s+total|at\s+(?:most|best|least)|in\s+practice|so\s+far|here|there|then|now)", re.I)
+"""Adverbs closing a question after a verb of reaching or working (a closed class): how the paper does it, not a
+thing asked of it (`asked_object`)."""
 
 
 def _stems_of_sentence(sentence: str) -> set[str]:
@@ -2635,7 +2644,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     from assistant.text import fold, named_by_expansion, render_latex, without_examples
 
     from assistant.extractive import (asks_comparison, asks_each_paper, asks_existence, asks_plural, asks_several,
-                                      searches_for_paper, without_added_subject)
+                                      searches_for_paper, without_added_subject, without_report_request)
 
     foreign = is_foreign(question)
     embedder = retriever.store.embedder
@@ -2645,7 +2654,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # "an ICML paper": a venue is the paper's metadata, not a word of its abstract (the retrieved papers'
     # venues: reading every paper's venue costs a cold 16k collection 0.5-1.7 s)
     venues = _venue_words(results)
-    words = [w for w in salient_words(question) if w not in venues]
+    # "... and the headline number of each": what to quote of each paper found, not which papers are asked for
+    found_by = without_report_request(question)
+    words = [w for w in salient_words(found_by) if w not in venues]
     several = asks_several(question)
     # "Are there methods that use the token entropy?": whether any paper is about the question is decided as for one
     # paper (an out-of-collection topic is refused as before), and which papers are, as for "which papers ..."
@@ -2691,7 +2702,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     # similarity comes from the fp32 model whatever the collection's precision (`reference_embedder`)
     reference = reference_embedder(embedder)
     # a question in another language is embedded with the English words of its cognates and Chinese words
-    read_as = english_query(question, retriever.store.bm25()[1]) if foreign else question
+    read_as = english_query(question, retriever.store.bm25()[1]) if foreign else found_by
     qvec = reference.embed([read_as])[0]
     doc_vectors = {} if reference is embedder else stored_vectors(retriever.store, [r.paper.id for r in results])
     quoted, capitalised = verbatim_terms(without_examples(question))

@@ -1298,6 +1298,9 @@ def test_a_yes_no_question_about_a_number_the_abstract_never_writes_is_not_answe
     ("Which tasks was Engine tested on?", "tasks"),
     ("Which datasets does Engine use?", None),  # named after "including"
     ("What alignment score did Engine reach?", None),  # a quantity ("a mean score of 8,400": airas fresh39), not which
+    # the head identified ("a root cause as the conflict ..."): its modifier's mention belongs to the same phrase
+    # (fresh52 chats: "what root cause do they identify?" was answered "the abstracts do not say")
+    ("What root cause does Engine identify?", None),
 ])
 def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question, noun):
     """"Exactly which manifold does mHC project ... onto?" was answered with "... onto a specific manifold",
@@ -1311,7 +1314,8 @@ def test_a_thing_the_abstract_leaves_unidentified_is_not_said(settings, question
 
     abstract = ("Engine smooths the scores with a specific kernel and projects its weights onto a manifold. It "
                 "places a Dirichlet prior on the tables and minimises a loss of two terms. It gains 3 points on "
-                "standard alignment benchmarks across diverse tasks, on several datasets, including Tab-1 and Tab-2.")
+                "standard alignment benchmarks across diverse tasks, on several datasets, including Tab-1 and Tab-2. "
+                "We identify a root cause as the conflict of two gradients.")
     assert unnamed_instance(question, abstract) == noun
     if noun:
         paper = Paper(abstract=abstract, title="Engine", id="p1")

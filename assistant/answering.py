@@ -612,12 +612,16 @@ _LATIN_ANAPHORA = re.compile(
     # German, French, Spanish, Portuguese, Italian: a generic noun after a definite article or demonstrative ("das
     # Modell", "la méthode", "l'acronyme", "el método"), or a possessive ("seine", "son", "su", "seu", "suo")
     r"\b(?:das|die|der|dem|den|des|diese[smnr]?)\s+(?:modells?|methode|verfahrens?|ansatz(?:es)?|arbeit|papers?|"
-    r"optimierers?|benchmarks?|frameworks?|algorithmus|autoren)\b"
+    r"optimierers?|benchmarks?|frameworks?|algorithmus|autoren|pipeline|systems?|architektur|strategie|metrik|"
+    r"verlustfunktion|zielfunktion|ergebnisse|studie|idee|variante|datensatz(?:es)?)\b"
     r"|(?:\bl['’]\s*|\b(?:le|la|ce|cette|cet|les|ces)\s+)(?:modèles?|méthodes?|approches?|articles?|optimiseurs?|"
-    r"benchmarks?|algorithmes?|acronymes?|auteurs?|travail)\b"
+    r"benchmarks?|algorithmes?|acronymes?|auteurs?|travail|pipeline|système|architecture|stratégie|métrique|"
+    r"objectif|résultats|étude|idée|variante|cadre)\b"
     r"|\b(?:el|la|los|las|este|esta|ese|esa|o|a|os|as|esse|essa|il|lo|questo|questa|quel|quella)\s+"
     r"(?:modelos?|método|métodos|enfoques?|artículos?|optimizador|algoritmos?|acrónimos?|autores|abordagem|"
-    r"artigos?|otimizador|modell[oi]|metod[oi]|approcci?o|articol[oi]|ottimizzatore|autori)\b"
+    r"artigos?|otimizador|modell[oi]|metod[oi]|approcci?o|articol[oi]|ottimizzatore|autori|pipeline|sistema|"
+    r"arquitectura|arquitetura|architettura|estrategia|estratégia|strategia|métrica|metrica|objetivo|obiettivo|"
+    r"resultados|risultati|estudio|estudo|studio|idea|ideia|variante|marco)\b"
     r"|\b(?:sein(?:e[nmrs]?)?|ihr(?:e[nmrs]?)?|son|sa|ses|leurs?|su|sus|seus?|suas?|suo|suoi|sue)\s+\w", re.I)
 """A reference back in a question in another language written in Latin letters (`relevance.is_foreign`): "Wie groß
 ist das Modell beim Pretraining?", "Quel est le nom de la méthode ?" after a turn about one paper (a new user's
@@ -676,7 +680,18 @@ def _german(text: str) -> bool:
 def _specific_stems(text: str) -> set[str]:
     from assistant.text import content_stems, result_stems
 
-    return content_stems(text) - result_stems()
+    return content_stems(text) - result_stems() - _pro_form_stems()
+
+
+@cache
+def _pro_form_stems() -> frozenset[str]:
+    """Stems of indefinite pro-forms (a closed class: "somewhere", "anything", "someone"): they name no subject, so "is
+    the code released somewhere?" asks about the paper under discussion as "Is the code released?" does (fresh52
+    chats: searched as a topic of its own and refused)."""
+    from assistant.text import content_stems
+
+    return frozenset(content_stems("somewhere anywhere everywhere somehow anyhow something anything everything someone "
+                                   "anyone somebody anybody sometime"))
 
 
 def _points_back(text: str, m: re.Match) -> bool:

@@ -501,6 +501,7 @@ def test_a_scene_before_a_search_of_its_own_needs_no_history(question, needs):
     "But is the speedup the same at larger scale?",
     "How long does training take?",  # a study's detail, no study named
     "Is the code released?",
+    "is the code released somewhere?",  # a pro-form names no subject (fresh52 chats: searched as a topic, refused)
     "What hardware was used?",
     "How much extra compute does that selection cost?",
     "Which specific models?",  # no verb: a fragment
@@ -950,6 +951,19 @@ def _converse(bundled_store, settings, turns):
       "can it also catch toxic docs"], "can OPUS also catch toxic documents", "OPUS", "toxic documents"),
     # the size a result was measured at, asked of the paper under discussion (fresh42 chats: "does not say")
     (["is there a new optimizer paper in the list", "by how much on the 1.1b run"], None, "NorMuon", "11.31"),
+    # round 34, fresh52 chats: the code asked "somewhere" (searched as a topic, refused); a German question on "die
+    # Pipeline" (answered from another paper); an adverb after "reach" read as a thing the abstract must state; a
+    # modifier of the thing asked ("a root cause") read as unidentified; a Chinese question on the training objective
+    (["I'm looking at KV cache compression with low-rank projections, anything here?",
+      "is the code released somewhere?"], "is the code released somewhere? (STAR-KV)", "STAR-KV", "github.com"),
+    (["Wie kann man abstraktes Denken von LLMs messen, ohne teure manuelle Annotation?",
+      "Welche Stufen hat die Pipeline?"], "Welche Stufen hat die Pipeline? (A$^2$RBench)", "A$^2$RBench", "expansion"),
+    (["I'm looking at KV cache compression with low-rank projections, anything here?",
+      "how much compression does it reach alone, and with quantization on top?"], None, "STAR-KV", "20×"),
+    (["GRPO training keeps being unstable for me, is there a paper on that?", "what root cause do they identify?"],
+     None, "Probabilistic Conflict Resolution", "geometric conflict"),
+    (["有没有不依赖外部奖励、用内部反馈做无监督强化学习微调的论文？", "它用的是什么训练目标？"], None, "PowerFlow",
+     "Trajectory-Balance"),
     # a "What about ..." describing a new topic and asking for papers on it is searched as it is
     (["Which paper resolves gradient conflicts in GRPO with a Bayesian model?",
       "What about widening the residual stream with hyper-connections, is there anything on that?"],
@@ -1655,6 +1669,12 @@ def test_the_previous_one_is_the_paper_discussed_before_the_current_one():
     ("Quel est le nom de la méthode et que signifie l'acronyme ?", True),
     ("¿Cuánta memoria usa el método?", True),
     ("Wie schnell ist seine Konvergenz?", True),
+    # the generic nouns of English follow-ups in other languages (fresh52 chats: "Welche Stufen hat die Pipeline?" after
+    # a turn on the benchmark pipeline was answered from another paper)
+    ("Welche Stufen hat die Pipeline?", True),
+    ("Quels sont les résultats principaux ?", True),
+    ("¿Qué estrategia usa el sistema?", True),
+    ("Gibt es eine Arbeit über eine Pipeline für Datenbereinigung?", False),
     # a search, or a question naming its paper: self-contained
     ("Gibt es eine Arbeit über das Modell-Pruning?", False),
     ("¿Hay algún trabajo sobre cuantización?", False),

@@ -1492,6 +1492,17 @@ def without_preamble(question: str) -> str:
     return rest[0].upper() + rest[1:] if rest[0].islower() and question[:1].isupper() else rest
 
 
+def rewrote(question: str, standalone: str) -> bool:
+    """Whether `standalone` (the question as searched) says more than `question` as typed, so that it is worth showing
+    ("asked as: ..."): not the same words (`text.same_question`), nor those words without a chat turn's opening
+    acknowledgement ("ok. which papers propose new decoding methods?" is searched without "ok.": a new user's trial,
+    round 34, found that line clumsy)."""
+    from assistant.text import same_question
+
+    return bool(standalone.strip()) and not (same_question(standalone, question)
+                                             or same_question(standalone, without_preamble(question)))
+
+
 def _asked_before(turn) -> str:
     """The question `turn` asked, as a later follow-up with no subject refers to it: its standalone
     question, or, when that was itself such a follow-up ("Which tasks? (follow-up to: Is there work on

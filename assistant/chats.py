@@ -344,6 +344,8 @@ def to_markdown(chat: SavedChat) -> str:
     was found under, the answer with markers renumbered to one conversation-wide reference list, and
     at the end that list (authors, title, venue, year, id, link) with the abstract sentences each
     paper was cited for. Text is readable: LaTeX rendered, control characters removed."""
+    from assistant.answering import rewrote
+
     papers = cited_papers(chat.turns)
     ref_of = {(p.id or p.title): i for i, p in enumerate(papers, start=1)}
     why: dict[int, list[str]] = {i: [] for i in range(1, len(papers) + 1)}
@@ -365,7 +367,7 @@ def to_markdown(chat: SavedChat) -> str:
             out += [f"## {i}.", "", _quote(question), ""]
         standalone = readable(turn.standalone_question).strip()
         details = []
-        if standalone and " ".join(standalone.split()) != " ".join(question.split()):
+        if rewrote(question, standalone):
             details.append(f"asked as: {standalone}")
         f = filters_text(turn.filters)
         if f:

@@ -288,6 +288,20 @@ def test_a_question_searched_as_asked_but_for_its_punctuation_shows_no_searched_
     assert result.exit_code == 0 and "searched for" not in result.stderr, result.stderr
 
 
+def test_a_question_searched_without_its_opening_acknowledgement_shows_no_rewrite():
+    """A new user's trial (round 34): "ok. which papers propose new decoding methods?" showed "asked as: which papers
+    propose new decoding methods?", which only drops "ok."."""
+    from assistant.answering import rewrote
+
+    assert not rewrote("ok. which papers propose new decoding methods?", "which papers propose new decoding methods?")
+    assert not rewrote("thanks. unrelated - is there a paper on KV cache compression?",
+                       "is there a paper on KV cache compression?")
+    assert rewrote("ok. how much faster is it?", "how much faster is STAR-KV?")
+    assert not rewrote("What is WinQ?", "")
+    result = run("ask", "hmm ok. which papers propose new decoding methods?", "--llm", "extractive")
+    assert result.exit_code == 0 and "searched for" not in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("where, says", [
     ("folder", "is a folder; give a file such as"),
     ("under_a_file", "is a file, not a folder; choose another -o path"),

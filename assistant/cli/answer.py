@@ -62,7 +62,7 @@ def print_answer(events, question: str, backend) -> bool:
     from rich.text import Text
 
     from assistant.events import Answer, Done, Error, Sources, TextDelta
-    from assistant.text import same_question
+    from assistant.answering import rewrote
 
     out = sys.stdout
     console = Console(highlight=False, soft_wrap=True)
@@ -72,7 +72,7 @@ def print_answer(events, question: str, backend) -> bool:
     for ev in events:
         result.add(ev)
         if isinstance(ev, Sources):
-            if ev.question and not same_question(ev.question, question):
+            if ev.question and rewrote(question, ev.question):
                 err.print(Text(f"(searched for: {printable(ev.question)})", style="dim"))
         elif isinstance(ev, TextDelta):
             out.write(printable(ev.text))  # a model's escape sequences never reach the terminal

@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from assistant.enums import TurnStatus
-from assistant.text import printable, render_latex, same_question
+from assistant.text import printable, render_latex
 from assistant.tui.textutil import link_citations, verbatim_markdown
 
 _DOLLAR = re.compile(r"(?<!\\)\$")
@@ -212,9 +212,10 @@ class TurnView(Vertical):
 
     def show_standalone(self, standalone: str) -> None:
         """Show the rewritten (standalone) question retrieval used, dimmed, when it differs."""
+        from assistant.answering import rewrote
+
         widget = self.query_one(".standalone", Static)
-        same = same_question(standalone, self.question)
-        if not standalone.strip() or same:
+        if not rewrote(self.question, standalone):
             widget.update("")
             widget.display = False
             return

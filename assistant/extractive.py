@@ -201,11 +201,11 @@ _NUMBER_Q = re.compile(
 _ENTITY_Q = re.compile(
     rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
-    r"(?P<noun>models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|"
+    r"(?P<noun>models?|backbones?|l?lms?|datasets?|benchmarks?|baselines?|chips?|"
     r"hardware|gpus?|tpus?|accelerators?|algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|"
     r"tokeni[sz]ers?|corp(?:ora|us)|competitions?|architectures?)(?![\w-])"
     # the noun ends its phrase: in "What GPU kernels does STAR-KV use?" the kernels are asked, "GPU" says which
-    r"(?!\s+(?!(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would|models?|llms?|datasets?|"
+    r"(?!\s+(?!(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would|models?|l?lms?|datasets?|"
     r"benchmarks?|sizes?|scales?|famil(?:y|ies)|variants?|versions?|names?|checkpoints?|tasks?|\w+ly)\b)"
     r"[a-z][\w-]*\s+"
     r"(?:do|does|did|is|are|was|were|can|could|has|have|had|will|would)\b)|\bwritten\s+in\b"
@@ -427,7 +427,7 @@ _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])
 _VERSIONED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}[-\s]?\d+(?:\.\d+)*[A-Za-z]?\b")
 
 
-_NOUN = re.compile(r"(?:models?|backbones?|llms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
+_NOUN = re.compile(r"(?:models?|backbones?|l?lms?|datasets?|benchmarks?|baselines?|chips?|gpus?|tpus?|"
                    r"algorithms?|optimi[sz]ers?|frameworks?|librar(?:y|ies)|languages?|tasks?|architectures?|"
                    r"corp(?:ora|us)|sizes?|scales?)", re.I)
 _IDEA_NOUN = re.compile(r"(?:ideas?|concepts?|principles?|insights?|mechanisms?|notions?|paradigms?|tricks?)", re.I)
@@ -2393,10 +2393,12 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
                                 and not _IDENTIFIED_AFTER.match(text, x.end())
                                 and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
-            if mentions:
-                # the head, or the word nearest it, identified ("We identify a root cause as the geometric conflict
-                # ..." for "what root cause does PCR identify?"): its modifiers' mentions are of the same phrase
-                # ("a root cause"), not a thing left unidentified (fresh52 chats: "the abstracts do not say")
+            phrase = " ".join(nouns[max(0, nouns.index(noun) - 1):nouns.index(noun) + 1])
+            if mentions and re.search(rf"(?<![\w-]){re.escape(phrase)}", text, re.I):
+                # the head identified where the abstract writes the asked phrase ("We identify a root cause as the
+                # geometric conflict ..." for "what root cause does PCR identify?"): its modifier's mentions are of
+                # that phrase ("a root cause"), not a thing left unidentified (fresh52 chats: "the abstracts do not
+                # say"); "the policy model" is no mention of the "expert model" asked for
                 break
     return None
 

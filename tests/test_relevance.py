@@ -2318,3 +2318,16 @@ def test_a_clause_asking_for_a_count_of_things_quotes_the_sentence_listing_them(
                                                "big is the accuracy drop?")
     assert len(cited) == 1 and "ANN-to-SNN" in cited[0], cited
     assert "division, exponentiation" in obj["answer"] and "1%" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_language_model_asked_for_by_lm_is_named_or_not_stated(bundled_store, settings):
+    """fresh39 chats: "Which pretrained diffusion LM did they build on?" of DiffuSearch, whose abstract names none, was
+    answered with its overview: "LM" was not read as a kind of named thing, as "LLM" is."""
+    from assistant.extractive import entity_noun
+    from assistant.prompts import CANNOT_ANSWER
+
+    assert entity_noun("Which pretrained diffusion LM did DiffuSearch build on?") == "LM"
+    obj, cited = _ask(bundled_store, settings, "Which pretrained diffusion LM did DiffuSearch build on?")
+    assert obj["answer"] == CANNOT_ANSWER, obj["answer"]
+

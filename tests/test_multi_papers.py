@@ -540,3 +540,42 @@ def test_alternatives_with_the_preposition_said_again(question, joined):
     from assistant.relevance import alternatives
 
     assert alternatives(question) == joined
+
+
+@pytest.mark.integration
+def test_each_alternative_a_theme_offers_names_its_best_paper(bundled_store, settings):
+    """A new user's trial (round 34): "Which papers compress the KV cache or quantize LLMs?" named STAR-KV alone; WinQ,
+    the quantization paper, was a weaker match than STAR-KV, which does both."""
+    from assistant.relevance import alternatives
+
+    question = "Which papers compress the KV cache or quantize LLMs?"
+    assert alternatives(question) == ["compress the KV cache", "quantize LLMs"]
+    obj = _ask(bundled_store, settings, question)
+    cited = [c["title"] for c in obj["citations"]]
+    assert set(cited) == {"STAR-KV", "WinQ"}, obj["answer"]
+    # one alternative alone names its papers as before (no second best added)
+    obj = _ask(bundled_store, settings, "Which papers compress the KV cache?")
+    assert [c["title"] for c in obj["citations"]] == ["STAR-KV"], obj["answer"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, expected", [
+    # fresh52: six papers, four holding "token" or "signal" and not "entropy"
+    ("Welche Arbeiten verwenden die Entropie der Token-Verteilung als Signal?", {"RankTuner", "EDEN"}),
+    # fresh52: six papers for the two automated evaluation pipelines
+    ("有哪些论文提出了自动化评测大模型能力的流水线或框架？", {"A$^2$RBench", "ALIVE"}),
+    ("¿Qué artículos tratan sobre la cuantización de modelos de lenguaje?", {"WinQ", "STAR-KV"}),
+])
+def test_a_theme_in_another_language_names_the_papers_holding_its_words(bundled_store, settings, question, expected):
+    """A paper kept beside the best one for a question in another language holds at least
+    `relevance.FOREIGN_MEMBER_SHARE` of the best one's share of the question's known words."""
+    obj = _ask(bundled_store, settings, question)
+    assert {c["title"] for c in obj["citations"]} == expected, obj["answer"]
+
+
+@pytest.mark.integration
+def test_a_theme_written_as_two_words_finds_the_paper_writing_one(bundled_store, settings):
+    """A new user's trial (round 34): "Which papers speed up LLM inference?" left out STAR-KV ("6.9× speedup",
+    "3.1× end-to-end generation throughput"), its words holding no "speed"."""
+    obj = _ask(bundled_store, settings, "Which papers speed up LLM inference?")
+    assert "STAR-KV" in [c["title"] for c in obj["citations"]], obj["answer"]

@@ -2331,3 +2331,16 @@ def test_a_language_model_asked_for_by_lm_is_named_or_not_stated(bundled_store, 
     obj, cited = _ask(bundled_store, settings, "Which pretrained diffusion LM did DiffuSearch build on?")
     assert obj["answer"] == CANNOT_ANSWER, obj["answer"]
 
+
+def test_two_words_the_collection_writes_as_one_are_one_key_word():
+    """A new user's trial, round 34: "Which papers speed up LLM inference?" found no "speed" in STAR-KV's "6.9×
+    speedup", so the KV-cache paper was left out of the papers that speed up inference."""
+    from assistant.relevance import closed_compounds
+    from assistant.store.bm25 import BM25Index
+
+    index = BM25Index.build(["a", "b"], ["Custom kernels give a 6.9x speedup of attention.",
+                                         "We pretrain models on a new dataset."])
+    assert closed_compounds("Which papers speed up LLM inference?", index) == [["speed", "up", "speedup"]]
+    assert closed_compounds("which papers pre train on a data set?", index) == [["pre", "train", "pretrain"],
+                                                                               ["data", "set", "dataset"]]
+    assert closed_compounds("Which papers speed things up?", index) == []

@@ -3038,9 +3038,11 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 e.relevant = False
                 e.note = (f"{WEAKER_MEMBER} than {ranked[0].title[:40]}: {e.lexical:.0%} of the question's known key "
                           f"words against {ranked[0].lexical:.0%}")
-    if (several or existence) and strict and not gate_off and not pointers and not foreign and each_alternative:
+    if ((several or existence) and strict and not gate_off and not pointers and not foreign and each_alternative
+            and any(e.relevant for e in evidence)):
         # "Which papers compress the KV cache or quantize LLMs?": the best paper for one alternative may be a weaker
-        # match than the best for the other (a new user's trial, round 34: WinQ left out beside STAR-KV)
+        # match than the best for the other (a new user's trial, round 34: WinQ left out beside STAR-KV); a question
+        # no paper is about stays refused
         for i, alternative in best_of_alternatives(question, results, retriever, threshold=given_threshold,
                                                    baseline=baseline):
             e = evidence[i]

@@ -2241,6 +2241,8 @@ _DESCRIBED_AFTER = re.compile(r"\s+(?:[a-z]+ing|[a-z]+ed|that|which|for|of)\b", 
 average attention ..."): identified, unlike "22 downstream tasks, doubling ..." (a clause of the sentence)."""
 _IDENTIFIED_AFTER = re.compile(r"\s*(?:of\b|between\b|such\s+as\b|called\b|named\b|known\s+as\b|like\b|including\b|"
                                r"includ\w+\b|\(|:|—|–|,\s*(?:namely|i\.e\.|e\.g\.|the|including)\b)", re.I)
+_IDENTIFIED_AS = re.compile(r"\s+as\s+(?:the|an?)\s", re.I)
+"""A phrase identified by what it is taken as ("We identify a root cause as the geometric conflict ...")."""
 _NAMED_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][\w-]*(?:[A-Z][\w-]*|\d[\w-]*),\s+(?:a|an)\s+"
                            r"(?:[A-Za-z][\w-]*\s+){0,2}$")
 """An appositive naming the thing before its indefinite noun: "we train ALIVE-Coder, a model achieving ..." (a
@@ -2394,11 +2396,13 @@ def unnamed_instance(question: str, abstract: str) -> str | None:
                                 and not _NAMED_BEFORE.search(text[:x.start()]) for x in mentions):
                 return noun
             phrase = " ".join(nouns[max(0, nouns.index(noun) - 1):nouns.index(noun) + 1])
-            if mentions and re.search(rf"(?<![\w-]){re.escape(phrase)}", text, re.I):
-                # the head identified where the abstract writes the asked phrase ("We identify a root cause as the
-                # geometric conflict ..." for "what root cause does PCR identify?"): its modifier's mentions are of
-                # that phrase ("a root cause"), not a thing left unidentified (fresh52 chats: "the abstracts do not
-                # say"); "the policy model" is no mention of the "expert model" asked for
+            if any(_IDENTIFIED_AFTER.match(text, x.end()) or _IDENTIFIED_AS.match(text, x.end())
+                   for x in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text, re.I)):
+                # the asked phrase identified where the abstract writes it ("We identify a root cause as the geometric
+                # conflict ..." for "what root cause does PCR identify?"): its modifier's mentions are of that phrase
+                # ("a root cause"), not a thing left unidentified (fresh52 chats: "the abstracts do not say"); "the
+                # policy model" is no mention of the "expert model" asked for, nor "three faithfulness rewards" an
+                # identification of them
                 break
     return None
 

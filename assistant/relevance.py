@@ -1266,12 +1266,15 @@ def closed_compounds(question: str, bm25) -> list[list[str]]:
     user's trial, round 34: "Which papers speed up LLM inference?" found no "speed" in STAR-KV's "6.9× speedup"."""
     from assistant.text import fold
 
-    words = re.findall(r"[^\W\d_]+", fold(question).casefold())
+    text = fold(question).casefold()
+    tokens = list(re.finditer(r"[^\W\d_]+", text))
+    words = {t.group(0) for t in tokens}
     out: list[list[str]] = []
-    for a, b in zip(words, words[1:]):
-        joined = a + b
-        if len(a) >= 3 and joined not in words and collection_df(joined, bm25) > 0:
-            out.append([a, b, joined])
+    for x, y in zip(tokens, tokens[1:]):
+        a, b = x.group(0), y.group(0)
+        # two words apart ("speed up"), not the parts of a hyphenated one ("fine-tuning" is a key word as written)
+        if len(a) >= 3 and text[x.end():y.start()].isspace() and a + b not in words and collection_df(a + b, bm25) > 0:
+            out.append([a, b, a + b])
     return out
 
 

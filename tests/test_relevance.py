@@ -2347,3 +2347,4 @@ def test_two_words_the_collection_writes_as_one_are_one_key_word():
     assert closed_compounds("which papers pre train on a data set?", index) == [["pre", "train", "pretrain"],
                                                                                ["data", "set", "dataset"]]
     assert closed_compounds("Which papers speed things up?", index) == []
+    assert closed_compounds("Which papers pre-train on a new data-set?", index) == []  # hyphenated: as written

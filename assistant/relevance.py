@@ -1261,9 +1261,13 @@ def english_query(question: str, bm25) -> str:
 
 def closed_compounds(question: str, bm25) -> list[list[str]]:
     """``[[first, second, compound]]`` for each pair of adjacent words of `question` that the collection (`bm25`) writes
-    as one word and the question does not ("speed up" -> ``["speed", "up", "speedup"]``, "pre train" -> ``["pre",
-    "train", "pretrain"]``): the compound is the same key word as the pair's key words (`merge_alternatives`). A new
-    user's trial, round 34: "Which papers speed up LLM inference?" found no "speed" in STAR-KV's "6.9× speedup"."""
+    as one word and the question does not, the compound being an English word (`COMPOUND_MIN_ZIPF`): "speed up" ->
+    ``["speed", "up", "speedup"]``, "data set" -> ``["data", "set", "dataset"]``; the compound is the same key word as
+    the pair's key words (`merge_alternatives`). A new user's trial, round 34: "Which papers speed up LLM inference?"
+    found no "speed" in STAR-KV's "6.9× speedup". (At 16k papers the collection writes "learningmethod" and
+    "languagemodel" too, words run together in extraction: without the English test they merged two key words.)"""
+    from wordfreq import zipf_frequency
+
     from assistant.text import fold
 
     text = fold(question).casefold()
@@ -1273,9 +1277,15 @@ def closed_compounds(question: str, bm25) -> list[list[str]]:
     for x, y in zip(tokens, tokens[1:]):
         a, b = x.group(0), y.group(0)
         # two words apart ("speed up"), not the parts of a hyphenated one ("fine-tuning" is a key word as written)
-        if len(a) >= 3 and text[x.end():y.start()].isspace() and a + b not in words and collection_df(a + b, bm25) > 0:
+        if (len(a) >= 3 and text[x.end():y.start()].isspace() and a + b not in words
+                and zipf_frequency(a + b, "en") >= COMPOUND_MIN_ZIPF and collection_df(a + b, bm25) > 0):
             out.append([a, b, a + b])
     return out
+
+
+COMPOUND_MIN_ZIPF = 1.0
+"""`closed_compounds`: a joined pair is a compound when wordfreq (R. Speer 2022) knows it as an English word at least
+this frequent on its Zipf scale ("speedup" 2.1, "dataset" 3.0, "finetune" 1.3; "learningmethod", "languagemodel" 0)."""
 
 
 def merge_alternatives(hits: WordHits, groups: Sequence[Sequence[str]]) -> WordHits:

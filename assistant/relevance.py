@@ -3059,9 +3059,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         for i, alternative in best_of_alternatives(question, results, retriever, threshold=given_threshold,
                                                    baseline=baseline):
             e = evidence[i]
-            # (and relevant enough for a one-paper question on the whole question: "weight or credit to individual
-            # tokens" found WinQ's model weights for "assign different weight")
-            if not e.relevant and e.score >= _logit(one_paper_bar):
+            if not e.relevant:
                 e.relevant = True
                 e.note = f"the best paper for {alternative!r}, an alternative the question offers"
     if (several or existence) and strict and not gate_off and not pointers and (
@@ -3128,11 +3126,9 @@ def best_of_alternatives(question: str, results: Sequence[SearchResult], retriev
     than the papers found for the alternatives before it (STAR-KV, best for both, stands for the first; WinQ for the
     second). Only the best: a theme judged on one alternative names as many papers in passing as the whole question
     does ("Which papers select pretraining data?" named four, two of them gold). ``[]`` when it offers fewer than
-    two, or one of a single key word."""
+    two."""
     offered = alternatives(question)
-    if len(offered) < 2 or any(len(salient_words(a)) < 2 for a in offered):
-        # phrases, each a topic of its own ("compress the KV cache", "quantize LLMs"); a word alone ("credit") is
-        # judged as part of the whole
+    if len(offered) < 2:
         return []
     out: list[tuple[int, str]] = []
     for alternative in offered:

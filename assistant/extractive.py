@@ -734,7 +734,7 @@ def asks_existence(question: str) -> bool:
 
 _REPORT_OF_EACH = re.compile(
     r"(?:,\s*|\s+)(?:and|with|plus)\s+(?:(?:what|which)\s+(?:is|are|was|were)\s+|give\s+(?:me\s+)?|list\s+)?"
-    r"(?:the|their|its)\s+[^,;:?!.]{0,60}?\b(?:of|for|from|in|by)\s+(?:each|every|all|both)"
+    r"(?:the|their|its)\s+(?:[\w'’]+\s+){1,4}?(?:of|for|from|in|by)\s+(?:each|every|all|both)"
     r"(?:\s+(?:one|paper|method|work|of\s+(?:them|these|those)))?\s*[?.!]?\s*$", re.I)
 
 

@@ -2818,13 +2818,13 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         """`text`'s words' `uncovered_terms` gaps and its `phrase_gaps`, for `uncovered_topics` (`text` a form of the
         question; one embedding of it unless it is the question as judged)."""
         vec, gaps = qvec, word_gaps
-        if text != question:
+        if text != found_by:  # `qvec` is the question's as the papers are found by
             vec, gaps = reference.embed([text])[0], {}
             uncovered_terms(text, vec, hits, vectors_of, reference, gaps)
         return gaps, phrase_gaps(text, vec, hits, vectors_of, reference, gaps, unwritten_compounds(text, papers, bm25))
 
     if not foreign and hits.words:  # MiniLM is English-only: another language's words say nothing here
-        for e, (gap, word) in zip(evidence, uncovered_terms(question, qvec, hits, vectors_of, reference,
+        for e, (gap, word) in zip(evidence, uncovered_terms(found_by, qvec, hits, vectors_of, reference,
                                                             word_gaps)):
             e.uncovered, e.uncovered_term = gap, word
         if strict and not gate_off and len(papers) < ABSENT_WORD_MIN_PAPERS:  # the rule's range: no embedding above

@@ -2283,6 +2283,9 @@ def test_a_clause_asking_what_to_report_of_each_paper_is_not_what_is_searched():
     assert without_report_request("Which papers are about KV cache compression, and what is the main speedup of "
                                   "each?") == "Which papers are about KV cache compression"
     assert without_report_request("Which papers use each token's entropy?") == "Which papers use each token's entropy?"
+    # a compared paper described after "and", not a report asked of each paper (chats fresh44)
+    q = "compare eapo and the grpo stability one - whats the core idea of each"
+    assert without_report_request(q) == q
     # a clause of the topic itself, not a report asked of each paper found
     assert without_report_request("Which papers compress the KV cache and quantize weights in all layers?") == (
         "Which papers compress the KV cache and quantize weights in all layers?")

@@ -2204,7 +2204,11 @@ for is the criterion of the choice, not a thing asked of one paper."""
 _EXCLUDED = re.compile(r"(?:besides|beyond|other\s+than|apart\s+from|aside\s+from|except(?:\s+for)?|"
                        r"(?:anything|something|things?)\s+(?:else|other))\b", re.I)
 _CONDITION = re.compile(r"(?:when|whenever|if|unless|while|where|because|since|once)\b", re.I)
-_OBJECT_TAIL = re.compile(r"(?:\s+(?:too|also|as\s+well|either|at\s+all|then))+\s*$", re.I)
+_OBJECT_TAIL = re.compile(r"(?:\s+(?:too|also|as\s+well|either|at\s+all|then|"
+                          # how, not what, the paper reaches or does ("how much compression does STAR-KV reach alone,
+                          # and ...?": fresh52 chats, "the abstracts do not say", 'alone' not stated); a closed class
+                          r"alone|(?:on\s+)?(?:its|their)\s+own|by\s+(?:itself|themselves)|together|combined|overall|"
+                          r"in\s+total|at\s+(?:most|best|least)|in\s+practice|so\s+far|here|there|now))+\s*$", re.I)
 _AGAINST_TAIL = re.compile(rf"\s+(?:{AGAINST})\s+.*$", re.I)
 OBJECT_STATED = 0.40
 """`asked_object_stated`: the cosine of the asked thing (MiniLM, the phrase alone) with an abstract sentence at
@@ -2279,16 +2283,7 @@ def asked_object(question: str, names: Sequence[str] = ()) -> str:
     thing = _AGAINST_TAIL.sub("", thing)
     if re.match(r"beat|outperform|surpass|better|worse|faster|slower|compar", m.group(0), re.I):
         thing = _BEATEN_TAIL.sub("", thing)
-    thing = _OBJECT_TAIL.sub("", thing).strip()
-    # "how much compression does STAR-KV reach alone, and with quantization on top?": how, not what, it reaches
-    # (fresh52 chats: "the abstracts do not say", 'alone' not stated)
-    return "" if _MANNER.fullmatch(thing) else thing
-
-
-_MANNER = re.compile(r"(?:alone|(?:on\s+)?(?:its|their)\s+own|by\s+(?:itself|themselves)|together|combined|overall|"
-                     r"in\s+total|at\s+(?:most|best|least)|in\s+practice|so\s+far|here|there|then|now)", re.I)
-"""Adverbs closing a question after a verb of reaching or working (a closed class): how the paper does it, not a
-thing asked of it (`asked_object`)."""
+    return _OBJECT_TAIL.sub("", f" {thing}").strip()
 
 
 def _stems_of_sentence(sentence: str) -> set[str]:
@@ -3016,13 +3011,16 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             e.note = f"a weaker match than the best paper (relevance {p:.2f})"
         else:
             e.relevant = True
+    def relevant_by_score() -> list[Evidence]:  # the papers kept so far, best first (each theme rule's input)
+        return sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
+
     if (several or existence) and strict and not pointers and not alternatives(question):
         # a theme's papers score alike; a paper far below the one before it (log-odds) shares the theme's words
         # in passing (the RL that trains a data rephraser for "RL for reasoning"): the papers after the first such
         # drop are left out, unless relevant enough to be answered on their own; the first two are always kept.
         # Not when the question offers alternatives ("such as Hessian spectra, condition numbers or ..."): each
         # paper matches another one, and their scores spread apart without any using the theme in passing
-        ranked = sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
+        ranked = relevant_by_score()
         cut = next((i for i in range(THEME_KEEP, len(ranked)) if ranked[i - 1].score - ranked[i].score > THEME_GAP),
                    len(ranked))
         for e in ranked[cut:]:
@@ -3033,7 +3031,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if (several or existence) and strict and not pointers and not foreign and len(papers) < ABSENT_WORD_MIN_PAPERS:
         # a paper sharing the theme's words in passing: weak beside the papers named before it (`MIN_MEMBER`; not for
         # another language, whose MiniLM similarities say little)
-        ranked = sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
+        ranked = relevant_by_score()
         for rank, e in enumerate(ranked[1:], start=1):
             member = 1 / (1 + math.exp(-(sum(w * x for w, x in zip(MEMBER_WEIGHTS, member_features(
                 e.score, e.dense_gap, rank))) + MEMBER_BIAS)))
@@ -3045,7 +3043,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     if (several or existence) and strict and not pointers and foreign:
         # another language: a paper holding much less of the question's known words than the best one shares one in
         # passing (`FOREIGN_MEMBER_SHARE`)
-        ranked = sorted((e for e in evidence if e.relevant), key=lambda e: -e.score)
+        ranked = relevant_by_score()
         for e in ranked[1:]:
             if e.lexical < FOREIGN_MEMBER_SHARE * ranked[0].lexical:
                 e.relevant = False
@@ -3131,6 +3129,7 @@ def best_of_alternatives(question: str, results: Sequence[SearchResult], retriev
     if len(offered) < 2:
         return []
     out: list[tuple[int, str]] = []
+    taken: set[int] = set()  # rows named for an alternative before
     for alternative in offered:
         alone = question
         for other in offered:
@@ -3139,9 +3138,10 @@ def best_of_alternatives(question: str, results: Sequence[SearchResult], retriev
         alone = re.sub(r"\s+", " ", alone).strip()
         judged = judge(alone, results, retriever, strict=True, threshold=threshold, baseline=baseline,
                        each_alternative=False)
-        kept = [(e.score, i) for i, e in enumerate(judged.evidence) if e.relevant and i not in {j for j, _ in out}]
+        kept = [(e.score, i) for i, e in enumerate(judged.evidence) if e.relevant and i not in taken]
         if kept:
             out.append((max(kept)[1], alternative))
+            taken.add(out[-1][0])
     return out
 
 

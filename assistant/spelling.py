@@ -129,10 +129,10 @@ def name_cased(question: str, papers: Sequence, bm25) -> str:
     if not lower:
         return question
     names = collection_names(papers, bm25)
-    common = _common_in_own_language(question)
-    for m in reversed(lower):
-        name = names.get(m.group(0))
-        if name is not None and not common(m.group(0)):
+    found = [(m, names[m.group(0)]) for m in lower if m.group(0) in names]
+    common = _common_in_own_language(question) if found else None  # the language is read only for a name found
+    for m, name in reversed(found):
+        if not common(m.group(0)):
             question = question[:m.start()] + name + question[m.end():]
     return question
 

@@ -3040,9 +3040,9 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
                 e.note = (f"{WEAKER_MEMBER} than the papers named before it (membership {member:.2f} < "
                           f"{MIN_MEMBER:.2f}: relevance {1 / (1 + math.exp(-e.score)):.2f}, dense similarity "
                           f"{e.dense_gap:+.2f} against the median retrieved paper)")
-    if (several or existence) and strict and not pointers and foreign:
+    if (several or existence) and strict and not gate_off and not pointers and foreign:
         # another language: a paper holding much less of the question's known words than the best one shares one in
-        # passing (`FOREIGN_MEMBER_SHARE`)
+        # passing (`FOREIGN_MEMBER_SHARE`); not with the gate turned off, as the round's other theme rules
         ranked = relevant_by_score()
         for e in ranked[1:]:
             if e.lexical < FOREIGN_MEMBER_SHARE * ranked[0].lexical:

@@ -582,3 +582,18 @@ def test_a_theme_written_as_two_words_finds_the_paper_writing_one(bundled_store,
     "3.1× end-to-end generation throughput"), its words holding no "speed"."""
     obj = _ask(bundled_store, settings, "Which papers speed up LLM inference?")
     assert "STAR-KV" in [c["title"] for c in obj["citations"]], obj["answer"]
+
+
+@pytest.mark.integration
+def test_the_theme_rule_for_other_languages_keeps_out_of_the_way_with_the_gate_off(bundled_store, settings):
+    """`ASSISTANT_MIN_RELEVANCE=0` turns the gate off (README): the round-34 rule for several-paper questions in other
+    languages (`relevance.FOREIGN_MEMBER_SHARE`) leaves no paper out then."""
+    from assistant.relevance import judge
+    from assistant.retrieval import Retriever
+
+    retriever = Retriever(bundled_store)
+    question = "Welche Arbeiten verwenden die Entropie der Token-Verteilung als Signal?"
+    results = retriever.search(question, top_k=8)
+    notes = [e.note for e in judge(question, results, retriever, threshold=0.0).evidence]
+    assert not any("known key words" in n for n in notes), notes
+    assert any("known key words" in n for n in (e.note for e in judge(question, results, retriever).evidence))

@@ -628,10 +628,12 @@ ist das Modell beim Pretraining?", "Quel est le nom de la méthode ?" after a tu
 trial: answered from another paper, and refused)."""
 _FOREIGN_SEARCH = re.compile(r"\bgibt\s+es\b|\by\s+a[-\s]t[-\s]il\b|\bexisten?\b|\bhay\b|\bh[áa]\s+(?:algum|alguma)\b"
                              r"|\bc['’]è\b|\bci\s+sono\b|\b(?:welche|quels?|quelles?|qu[ée]|cu[áa]les?|quais|quali)"
-                             r"\s+(?:arbeiten|papers?|articles?|artículos|artigos|articoli|trabajos|travaux|lavori)\b",
+                             r"\s+(?:arbeiten|papers?|articles?|artículos|artigos|articoli|trabajos|travaux|lavori)\b"
+                             r"|有没有|是否有|有哪些|哪些(?:论文|工作|研究|文章)|(?:論文|研究)はありますか",
                              re.I)
 """A question in another language asking whether or which paper there is ("Gibt es eine Arbeit, die ...?", "Y a-t-il
-...", "¿Hay algún trabajo ...?", "Welche Arbeiten ...?"): a search, whatever its articles point at."""
+...", "¿Hay algún trabajo ...?", "Welche Arbeiten ...?", "有没有关于 ... 的论文？"): a search, whatever its articles point
+at."""
 _OTHER_SCRIPT_ANAPHORA = re.compile(r"它们|它|他们|她们|这篇|那篇|这个方法|那个方法|该方法|该论文|第一个|第二个|第三个")
 _QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'‘’\"“”]{2,60}?)['’\"”](?![\w])")
 _INTERROGATIVE = re.compile(
@@ -1886,7 +1888,8 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     a terse follow-up without a pronoun ("which nonlinear ops are covered", "how big is the accuracy hit", "do more
     simulations help or whats the key knob") goes on about the paper under discussion. "" when it was rewritten
     already, names something of its own, searches the collection ("Is there anything on deduplicating ...?": a
-    new topic, refused if the collection lacks it), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
+    new topic, refused if the collection lacks it; "Y a-t-il un article sur l'empoisonnement des données ?", fresh54
+    chats: answered from the paper under discussion), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
     cited a paper, or the last turn found no paper: the user goes on probing topics ("anything on mixture of experts
     routing?", refused, then "and state space models like mamba?": fresh42 chats, answered from the paper cited two
     turns before), as after a refusal "what about ..." does (`_new_topic_after_refusal`)."""
@@ -1894,7 +1897,7 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     from assistant.extractive import searches_for_paper
 
     if (conversation is None or not conversation.turns or standalone != question or _entities(question)
-            or searches_for_paper(question) or _STARTS_SEARCH.search(question)
+            or searches_for_paper(question) or _STARTS_SEARCH.search(question) or _FOREIGN_SEARCH.search(question)
             or len(question.split()) > CONTINUED_MAX_WORDS
             or conversation.turns[-1].answer.startswith(prompts.NO_RELEVANT_PAPER[:-1])):
         return ""

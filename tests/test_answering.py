@@ -1529,6 +1529,11 @@ def test_the_topic_one_with_its_setting_is_the_paper_about_the_topic():
     ("Different question: any benchmark for visual reasoning on chart images?", ""),  # the user moves on
     ("What does WinQ improve?", ""),  # names its own subject
     ("and what about a much longer question that goes on and on about many other things at once?", ""),
+    # a search in another language is a new topic too (fresh54 chats: answered from the paper under discussion)
+    ("Y a-t-il un article sur l'empoisonnement des données ?", ""),
+    ("¿Hay algún trabajo sobre música?", ""),
+    ("有没有关于蛋白质折叠的论文？", ""),
+    ("它用了多少层？", "ANN-to-SNN"),  # a follow-up in Chinese that is no search goes on
 ])
 def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_discussion(question, subject):
     from assistant.answering import continued_subject

@@ -251,6 +251,9 @@ _BASE_STATED = re.compile(r"\b(?:base|backbones?|foundation)\b|\b(?:built|based)
 """A question asking the model a method was built on ("what base model is ALIVE-Coder built on?", "which backbone models
 ...?"), and the words by which a sentence states that relation."""
 _CJK_NOUNS = {"模型": "models", "数据集": "datasets", "基准": "benchmarks"}
+_CJK_OBJECT_OF = re.compile(r"(?:用|使用|采用|基于|测试|评估|评测|训练|比较|对比|微调|实验)了?\s*(?:在)?\s*$")
+"""A Chinese verb of using or testing right before "哪些/哪个 <noun>": the noun is its object (the things a paper used),
+not the subject of a search for papers."""
 
 
 def entity_noun(question: str) -> str | None:
@@ -479,9 +482,16 @@ def without_added_subject(question: str) -> str:
 
 
 def _proper(question: str) -> str:
-    """`question` folded, without a discourse opener (`_OPENER`) or a rewrite's added subject (`_ADDED_SUBJECT`):
-    the question proper."""
-    return _OPENER.sub("", without_added_subject(fold(question)))
+    """`question` folded, without a discourse opener (`_OPENER`) or a rewrite's added subject (`_ADDED_SUBJECT`), its
+    contracted "is" written out (`_CONTRACTED_IS`): the question proper."""
+    proper = _OPENER.sub("", without_added_subject(fold(question)))
+    return _CONTRACTED_IS.sub(lambda m: f"{m.group(1) or m.group(2)} is", proper)
+
+
+_CONTRACTED_IS = re.compile(r"\b(what|where|how|that)(?:['’]s|s)\b|\b(who|when|which)['’]s\b", re.I)
+"""A question word with "is" contracted, as typed in chat with or without the apostrophe ("what's the latency overhead
+...?", "whats the speedup?"): read as "what is" (fresh54 chats: not read as asking a number, so the abstract's other
+sentences were quoted where it states no latency)."""
 
 
 _OVERVIEW_Q = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:(?:can|could)\s+you\s+)?(?:please\s+)?"
@@ -570,6 +580,10 @@ def question_kind(question: str) -> str:
     if _PAPERS.search(q):
         return "papers"
     m = _ENTITY_Q.search(q)
+    if m and m.group("cjk") and _CJK_OBJECT_OF.search(q[:m.start()]):
+        # "具体用了哪些语言模型？" (which language models did it use?): the things named are the object of a verb of
+        # using or testing, as "Which benchmarks were used?" asks (fresh54 chats: read as asking which papers)
+        return "entity"
     if m:
         # "Which benchmarks were used in X?" asks for names in X's abstract; "Which benchmark
         # pipeline generates tasks?" asks which paper (its subject does something).
@@ -923,20 +937,43 @@ def detail_asked(question: str) -> str | None:
     # network ... with networks that learn where and how to share weights. What were those networks called?" asks no
     # weights: airas fresh5, "the abstracts do not say")
     asking = [x for x in sentences if "?" in x or "？" in x] or sentences
-    if any(_ENDS_ON_PRONOUN.search(x) for x in asking):
+    pronoun = any(_ENDS_ON_PRONOUN.search(x) for x in asking)
+    if pronoun:
         asking = sentences  # "The paper on decentralized DPO says its code is available. Where can I find it?"
     clauses = [c for part in asking for piece in re.split(r"[:;]\s+", part)
                for c in _CLAUSE_SPLIT.split(piece) if c.strip()]
+    if len(clauses) > 1 and not pronoun:
+        # "the paper that found AT defenses are sensitive to weight decay; how much robust accuracy can ... cost?": the
+        # clause describing the paper asks nothing (airas fresh54: "the abstracts do not say", a hyperparameter asked)
+        clauses = [c for c in clauses if not _DESCRIPTION_CLAUSE.match(c)] or clauses
     for name, pattern in _DETAIL_Q.items():
         if name == "code" and asks_several(q):  # "which abstracts link to code?"
             continue
         if any(_detail_matches(pattern, c) and not (_ASKS_PAPER.search(_proper(c))
                                                      and not _THERE_DETAIL.match(_proper(c)))
+               and not _measures_other(c, pattern)
                for c in clauses):
             return name
     if is_foreign(q):
         return next((name for name, pattern in _FOREIGN_DETAIL_Q.items() if pattern.search(q)), None)
     return None
+
+
+_DESCRIPTION_CLAUSE = re.compile(r"\W*(?:(?:i(?:'m|\s+am)\s+looking\s+for|looking\s+for|i\s+remember)\s+)?"
+                                 r"(?:the|a|an|that|this)\s+(?:paper|work|study|article|one)\s+"
+                                 r"(?:that|which|where|who|whose|showing|proving)\b(?![^?]*\?)", re.I)
+"""A clause that describes the paper asked about and asks nothing (no question mark): "the paper that found ... like
+weight decay", before the clause asking ("...; how much robust accuracy can it cost?")."""
+
+
+def _measures_other(clause: str, pattern: re.Pattern) -> bool:
+    """`clause` asks how much or how many of another thing than the detail it mentions: "how much robust accuracy can
+    a slightly different weight decay cost?" measures accuracy, not the weight decay ("how much weight decay ...?",
+    "how many epochs ...?" measure the detail)."""
+    f = fold(clause)
+    noun = measured_noun(f) or (counted_noun(f) if _ASKS_COUNT.search(f) else None)
+    m = re.search(rf"\bhow\s+(?:much|many)\s+((?:[\w-]+\s+){{0,4}}?{re.escape(noun)})\b", f, re.I) if noun else None
+    return m is not None and not pattern.search(f"how many {m.group(1)}")
 
 
 def states_detail(detail: str, sentence: str) -> bool:
@@ -1416,8 +1453,10 @@ def _written_stems(text: str) -> set[str]:
 
 _EXACT_Q = re.compile(r"\b(?:exact|precise|specific)(?:ly)?\s+(?:value|values|number|setting|figure)\b", re.I)
 """A question asking for a value exactly ("Which exact value of alpha ...?")."""
-_BOUND = re.compile(r"[<>≤≥]=?\s*[\d.]+")
-"""A number stated as a bound ("α > 1", "≤ 4")."""
+_BOUND = re.compile(r"[<>≤≥]=?\s*[\d.]+(?![\d.]|\s*(?:%|×|x\b|times\b|-?fold\b))")
+"""A number stated as a bound ("α > 1", "≤ 4"), not a result stated as one: a share or a factor after the sign is
+what was measured ("achieving a >97% win rate against KataGo", airas fresh54: "the abstracts do not say" for the win
+rate; "<1% accuracy drop", ">2× faster")."""
 _VALUE_Q = re.compile(r"\b(?:values?|thresholds?|range|ranges|bounds?|setting|settings)\b", re.I)
 """A question asking a parameter's value, which a bound may answer."""
 
@@ -2533,6 +2572,36 @@ def _with_added(picked: list[tuple], added: list[tuple], sentences: Sequence[str
     return [(x[0], x[1], x[2], title if i == 0 else None) for i, x in enumerate(merged)]
 
 
+_RESOLVES = re.compile(r"^\W*(?:[\w-]+\s+){0,4}?(?:address(?:es|ed)?|tackles?|mitigates?|resolves?|fix(?:es)?|"
+                       r"overcomes?|remed(?:y|ies)|solves?|alleviates?|corrects?|counteracts?)\s+"
+                       r"(?:this|these|that|those|such)\b", re.I)
+"""A sentence that opens by resolving what the sentence before it states ("NorMuon addresses this imbalance by ...", "To
+mitigate these issues, we propose ...")."""
+RESOLUTION_MAX_SENTENCES = 4
+"""An answer gains the sentence resolving a problem it quotes (`_with_resolution`) while it has fewer sentences."""
+
+
+def _with_resolution(picked: list[tuple], sources: Sequence[Source], embedder) -> list[tuple]:
+    """`picked` (an ``(n, sentence, similarity, title)`` answer from one paper) with the sentence after a quoted one
+    stating a problem or finding when it opens by resolving it (`_RESOLVES`): "Our analysis reveals that ... certain
+    neurons dominate the optimization" goes with "NorMuon addresses this imbalance by ... row-wise normalization ..."
+    (fresh54: "what does NorMuon change compared to plain Muon, and how many fewer training steps ...?" quoted the
+    problem without the change). A sentence stating a number was quoted for it, not as a problem. Unchanged for an
+    answer from several papers or of `RESOLUTION_MAX_SENTENCES` sentences."""
+    from assistant.relevance import sentence_vectors
+
+    n = picked[0][0]
+    source = next((s for s in sources if s.n == n), None)
+    if source is None or any(x[0] != n for x in picked) or len(picked) >= RESOLUTION_MAX_SENTENCES:
+        return picked
+    sentences = sentence_vectors(source.paper, embedder)[0]
+    have = {x[1] for x in picked}
+    added = [(n, after, None, None) for x in picked if x[1] in sentences and not has_number(x[1])
+             for after in sentences[sentences.index(x[1]) + 1:sentences.index(x[1]) + 2]
+             if after not in have and _RESOLVES.match(fold(after))]
+    return _with_added(picked, added[:RESOLUTION_MAX_SENTENCES - len(picked)], sentences) if added else picked
+
+
 def question_names(question: str, sources: Sequence[Source]) -> tuple[list[str], list[str], list[str]]:
     """``(names, used, pointers)`` of `question` against the papers of `sources`: its name tokens
     (`text.name_tokens`), those some source's abstract mentions, and those pointing at a paper (its title's name:
@@ -3335,8 +3404,13 @@ class ExtractiveSynthesizer:
             picked, unanswered = self._each_clause(question, picked, sources, embedder)
         else:
             unanswered = []
-        if picked and kind in ("other", "paper", "definition"):
+        if picked and kind in ("other", "paper", "definition", "number"):
+            # (a number too: "data selection for llm pretraining that accounts for the optimizer — what is the extra
+            # compute overhead?" was answered "... incurring only 4.7% additional compute overhead" without naming
+            # OPUS, fresh54)
             picked = self._named(question, picked, sources, embedder)
+        if picked and kind != "papers":
+            picked = _with_resolution(picked, sources, embedder)
         if not picked and kind == "detail" and sources and detail_asked(question) == "authors" \
                 and sources[0].paper.authors \
                 and not _AFFILIATION.search(question):

@@ -2553,3 +2553,117 @@ def test_a_question_asking_two_things_answers_both_or_says_which_it_cannot(setti
         assert text.endswith("lists Ada Lovelace and Charles Babbage as its authors [1]."), text
     else:
         assert f'As for "{unstated}?", the abstract does not state it.' in text, text
+
+
+def _one_paper_answer(settings, question: str, abstract: str, title: str = "Engine") -> str:
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(abstract=abstract, title=title, id="p1")
+    return ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+
+
+_GO = ("We attack the Go engine KataGo by training adversarial policies against it, achieving a >97% win rate against "
+       "KataGo at superhuman settings. Our adversaries do not win by playing Go well. Instead, they trick KataGo into "
+       "serious blunders.")
+
+
+@pytest.mark.parametrize("question, abstract, stated", [
+    # a share or factor after a sign is a result, not a bound (airas fresh54: "the abstracts do not say")
+    ("what win rate did the adversarial policies reach against KataGo?", _GO, ">97%"),
+    ("How much accuracy does Engine lose?", "We present Engine, a converter of networks. Engine incurs a <1% "
+     "accuracy drop on all evaluated tasks.", "<1%"),
+])
+def test_a_result_stated_after_a_comparison_sign_answers_how_much(settings, question, abstract, stated):
+    text = _one_paper_answer(settings, question, abstract)
+    assert stated in text and not text.startswith("The abstracts do not say"), text
+
+
+_AT = ("Adversarial training is a strong defence. We find that the basic settings used by defences, such as "
+       "weight decay, are highly inconsistent. For example, a slightly different value of weight decay can reduce "
+       "the robust accuracy by more than 7%. We give a baseline training setting.")
+
+
+@pytest.mark.parametrize("question, stated", [
+    # the detail describes the paper or is what changes; the clause asks for another quantity (airas fresh54)
+    ("the paper that found adversarial training defences are sensitive to settings like weight decay; how much robust "
+     "accuracy can a slightly different weight decay cost?", "7%"),
+    ("how much robust accuracy can a different weight decay cost?", "7%"),
+    # the detail itself asked: not stated (a control)
+    ("what weight decay did they use?", None),
+    ("how much weight decay did they use?", None),
+])
+def test_a_detail_that_is_not_what_a_clause_asks_for_does_not_make_it_unstated(settings, question, stated):
+    from assistant.extractive import detail_asked
+
+    text = _one_paper_answer(settings, question, _AT)
+    if stated:
+        assert stated in text and detail_asked(question) is None, text
+    else:
+        assert text.startswith("The abstracts do not say") and detail_asked(question) == "hyperparameters", text
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("what's the latency overhead per token in milliseconds?", "number"),  # fresh54 chats: "other"
+    ("whats the speedup?", "number"),
+    ("what’s the speedup?", "number"),
+    ("what is the speedup?", "number"),
+    ("who's the author?", "detail"),
+])
+def test_a_contracted_is_after_a_question_word_is_read_as_written_out(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+def test_a_number_asked_with_a_contraction_that_the_abstract_lacks_is_not_stated(settings):
+    abstract = ("We present Engine, a decoder that expands more candidates where the model is unsure. Engine improves "
+                "accuracy on reasoning and code generation. We prove a regret bound for its branching rule.")
+    text = _one_paper_answer(settings, "what's the latency overhead per token in milliseconds?", abstract)
+    assert text.startswith("The abstracts do not say"), text
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("具体用了哪些语言模型？", "entity"),  # which language models did it use (fresh54 chats: listed papers)
+    ("用了哪些数据集？", "entity"),
+    ("哪些论文研究量化？", "papers"),  # which papers study quantization: a search (a control)
+    ("哪些模型能压缩KV缓存？", "which"),  # which models can compress the KV cache: the subject (a control)
+])
+def test_chinese_which_noun_after_a_verb_of_using_asks_for_names(question, kind):
+    from assistant.extractive import question_kind
+
+    assert question_kind(question) == kind
+
+
+@pytest.mark.parametrize("question, expected", [
+    # a quoted problem goes with the sentence resolving it (fresh54: the change NorMuon makes was left out)
+    ("what does RowNorm change compared to Muon, and how many fewer steps does it need?", "row-wise normalization"),
+    ("how many fewer steps does RowNorm need?", None),  # a number answered alone gains nothing (a control)
+])
+def test_a_quoted_problem_comes_with_the_sentence_resolving_it(settings, question, expected):
+    abstract = ("Optimizers shape how fast language models train. Our analysis reveals that Muon leaves highly "
+                "non-uniform neuron norms, so certain neurons dominate the optimization. RowNorm addresses this "
+                "imbalance by applying row-wise normalization after orthogonalization. RowNorm needs 21.7% fewer "
+                "steps than AdamW.")
+    text = _one_paper_answer(settings, question, abstract, title="RowNorm")
+    assert "21.7%" in text, text
+    if expected:
+        assert "dominate the optimization" in text and expected in text, text
+    else:
+        assert "row-wise" not in text, text
+
+
+@pytest.mark.parametrize("question, named", [
+    # the paper asked for by description is named with its number (fresh54: the overhead quoted without OPUS)
+    ("data selection for pretraining that accounts for the optimizer — what is the extra compute overhead?", True),
+    ("how much compute overhead does OptSel add?", False),  # named by the user: the number alone (a control)
+])
+def test_a_number_asked_of_a_described_paper_comes_with_its_name(settings, question, named):
+    abstract = ("Data selection decides which documents a language model is pretrained on. We propose OptSel "
+                "(Optimizer-aware Selection), a data selection framework that accounts for the optimizer. To scale, we "
+                "sketch gradients, incurring only 4.7% additional compute overhead.")
+    text = _one_paper_answer(settings, question, abstract, title="OptSel")
+    assert "4.7%" in text, text
+    assert ("We propose OptSel" in text) == named, text

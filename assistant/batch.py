@@ -216,40 +216,54 @@ def read_questions(path: Path) -> tuple[list[BatchQuestion], list[str]]:
 
 def _csv_questions(path: Path, text: str) -> tuple[list[BatchQuestion], list[str]]:
     """The questions of a CSV (or TSV) file with a header naming a 'q' or 'question' column (and, optionally, 'id'),
-    read by the csv module; a row with no question is a problem, the rest go on. Raises `BatchError` when the header
-    has no question column or a quote is broken."""
+    read by the csv module; a row with no question or a broken quote is a problem, the rest go on (a row the csv
+    module cannot read is skipped and reading starts again on the line after the row's first). Raises `BatchError`
+    when the header has no question column."""
     import csv
 
     from assistant.retrieval import has_words
 
-    reader = csv.reader(text.splitlines(), delimiter="\t" if path.suffix.lower() == ".tsv" else ",", strict=True)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:
-        raise BatchError(f"{path}:{reader.line_num}: not valid CSV ({exc}); check the quotes of that row") from None
-    header = [h.strip().casefold() for h in (rows[0] if rows else [])]
+    lines = text.splitlines()
+    rows: list[tuple[int, list[str]]] = []  # (the line the row starts on, its cells)
+    broken: list[tuple[int, str]] = []  # (line, problem)
+    start = 0
+    while start < len(lines):
+        reader = csv.reader(lines[start:], delimiter="\t" if path.suffix.lower() == ".tsv" else ",", strict=True)
+        begin = start
+        try:
+            for row in reader:
+                rows.append((begin + 1, row))
+                begin = start + reader.line_num
+            break
+        except csv.Error as exc:
+            # a quote left open swallows every later line into its cell: only that row is lost (a new user's trial,
+            # round 35: one broken row lost the whole file)
+            broken.append((begin + 1, f"{path.name}:{begin + 1}: not valid CSV ({exc}); check the quotes of that row"))
+            start = begin + 1
+    if broken and broken[0][0] == 1:
+        raise BatchError(f"{path}:1: {broken[0][1].split(': ', 1)[1]}".replace("that row", "the header row"))
+    header = [h.strip().casefold() for h in (rows[0][1] if rows else [])]
     col = next((header.index(k) for k in ("q", "question") if k in header), None)
     if col is None:
         raise BatchError(f"{path}: a CSV questions file needs a header row with a 'q' or 'question' column (and "
                          f"optionally 'id'); found {', '.join(repr(h) for h in header) or 'no header'}")
     id_col = header.index("id") if "id" in header else None
     questions: list[BatchQuestion] = []
-    problems: list[str] = []
     seen: set[str] = set()
-    for no, row in enumerate(rows[1:], start=2):
+    for no, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         where = f"{path.name}:{no}"
         q = row[col] if col < len(row) else ""
         qid = row[id_col].strip() if id_col is not None and id_col < len(row) and row[id_col].strip() else str(no)
         if not q.strip() or not has_words(q):
-            problems.append(f"{where}: no question in column '{header[col]}'")
+            broken.append((no, f"{where}: no question in column '{header[col]}'"))
         elif qid in seen:
-            problems.append(f"{where}: id '{qid}' already used by an earlier question")
+            broken.append((no, f"{where}: id '{qid}' already used by an earlier question"))
         else:
             seen.add(qid)
             questions.append(BatchQuestion(qid, " ".join(q.split()), None, no))
-    return questions, problems
+    return questions, [problem for _, problem in sorted(broken)]
 
 
 def _conversation(obj: dict, no: int, where: str, seen: set[str], problems: list[str]) -> list[BatchQuestion]:

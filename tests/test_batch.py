@@ -170,6 +170,36 @@ def test_read_questions_reads_a_csv_by_its_header(tmp_path):
         read_questions(headless)
 
 
+@pytest.mark.parametrize("rows, kept, problems", [
+    # a quote left open in the last row (a new user's trial, round 35: the whole file was lost)
+    (['x1,What is ALIVE?', 'x2', 'x3,"unterminated'], ["x1"],
+     ["q.csv:3: no question in column 'q'", "q.csv:4: not valid CSV (unexpected end of data); check the quotes of "
+      "that row"]),
+    # one in the middle swallows the later lines into its cell: only that row is lost
+    (['x1,What is ALIVE?', 'x2,"what is mHC', 'x3,How much faster is STAR-KV?', 'x4,"A, quoted, question?"'],
+     ["x1", "x3", "x4"], ["q.csv:3: not valid CSV (',' expected after '\"'); check the quotes of that row"]),
+    # a quoted question over two lines is one row (a control)
+    (['x1,"What is', 'ALIVE?"', 'x2,what is mHC'], ["x1", "x2"], []),
+])
+def test_a_broken_csv_row_is_a_problem_and_the_other_rows_are_kept(tmp_path, rows, kept, problems):
+    from assistant.batch import read_questions
+
+    csv_file = tmp_path / "q.csv"
+    csv_file.write_text("\n".join(["id,q", *rows]) + "\n", encoding="utf-8")
+    qs, found = read_questions(csv_file)
+    assert [q.id for q in qs] == kept and found == problems
+
+
+def test_a_broken_csv_header_is_an_error_naming_it(tmp_path):
+    from assistant.batch import BatchError, read_questions
+
+    csv_file = tmp_path / "q.csv"
+    csv_file.write_text('"id,q\nx1,What is ALIVE?\n', encoding="utf-8")
+    with pytest.raises(BatchError, match=r"q\.csv:1: not valid CSV \(unexpected end of data\); check the quotes of "
+                                         r"the header row"):
+        read_questions(csv_file)
+
+
 def test_resume_repairs_a_torn_last_line_and_retries_errors(tmp_path):
     from assistant.batch import load_answered
 

@@ -121,7 +121,8 @@ class OnnxMiniLM:
             if missing:
                 raise EmbeddingError(
                     f"embedding model not found in {self.model_dir} (missing onnx/{missing[0]}); set "
-                    f"ASSISTANT_EMBEDDING_MODEL_DIR to the folder that holds onnx/model.onnx")
+                    f"ASSISTANT_EMBEDDING_MODEL_DIR (or --embedding-model-dir) to the folder that holds "
+                    f"onnx/model.onnx")
             return folder
         from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
 

@@ -333,3 +333,14 @@ def test_a_data_folder_that_did_not_exist_is_named_when_the_bundled_collection_f
     quiet = run("--data-dir", str(made), "papers")
     assert "Loaded the bundled ICML 2026 collection (19 abstracts)." in quiet.stderr
     assert "new data folder" not in quiet.stderr
+
+
+def test_a_missing_embedding_model_is_one_line_naming_the_option_and_no_llm(tmp_path, monkeypatch):
+    """A new user's trial (round 35): `--embedding-model-dir /nope` was told to set the environment variable, and the
+    line ended with the LLM backend's name, which has no part in the error."""
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    result = run("--embedding-model-dir", str(tmp_path / "nope"), "ask", "what is WinQ?", "--llm", "extractive")
+    assert result.exit_code == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: embedding model not found in {tmp_path / 'nope'} (missing onnx/"), line
+    assert "--embedding-model-dir" in line and "(backend" not in line, line

@@ -15,7 +15,7 @@ import typer
 from assistant.cli.common import (AuthorOpt, JsonOpt, LlmOpt, ModelOpt, TopKOpt, UsageError, UserError, VenueOpt,
                                   YearOpt, check_backend, echo_json, get_settings, make_backend, make_filters,
                                   open_store, require_papers, require_query, user_errors)
-from assistant.enums import BackendName
+from assistant.enums import BackendName, ErrorKind
 from assistant.text import printable
 
 
@@ -84,7 +84,10 @@ def print_answer(events, question: str, backend) -> bool:
         if wrote:
             out.write("\n")
             out.flush()
-        typer.echo(f"error: {printable(result.error)} (backend {backend.name}, model {printable(backend.model)})", err=True)
+        # the backend and model say which LLM failed; a collection or embedding-model error is not the backend's
+        local = result.error_kind in (ErrorKind.EMBEDDING, ErrorKind.STORE, ErrorKind.INPUT, ErrorKind.SETTINGS)
+        which = "" if local else f" (backend {backend.name}, model {printable(backend.model)})"
+        typer.echo(f"error: {printable(result.error)}{which}", err=True)
         return False
     if not result.done:
         return False

@@ -401,8 +401,30 @@ _ORDINAL = re.compile(
     r"(?P<ord4>first|second|third|fourth|fifth|last)\b(?:\s+(?:ones?|papers?|methods?|works?)\b)?"
     # "compare the first two", "the first two - what speedups" (fresh43 chats): the list's first (or last) two
     r"|\bthe\s+(?P<ord5>first|last|top)\s+two(?:\s+(?:ones|papers|methods|works|approaches)\b|(?=\s*(?:[?,.!;:]|$)"
-    r"|\s+[-–—]))",
+    r"|\s+[-–—]))"
+    # "die erste Methode", "la première", "el segundo método", "l'ultimo": German, French, Spanish, Italian and
+    # Portuguese ordinals after an article, with the generic noun if any (a new user's trial, round 35: "Und welche
+    # Bitbreiten testet die erste Methode?" was searched on its own and refused)
+    r"|(?:\b(?:die|der|das|den|dem|le|la|les|el|il|lo|os|as)\s+|\bl['’]\s*)"
+    r"(?P<ordx>erst|zweit|dritt|letzt|premi(?:er|ère)|deuxième|seconde?|troisième|derni(?:er|ère)|primer[oa]?"
+    r"|segund[oa]|tercer[oa]?|últim[oa]|prim[oa]|second[oa]|terz[oa]|ultim[oa]|primeir[oa]|terceir[oa])"
+    r"(?:e[nmrs]?)?\b"
+    r"(?:\s+(?:methode|arbeit|ansatz|modell|verfahren|paper|optimierer|studie|variante|méthode|approche|article|modèle"
+    r"|método|enfoque|artículo|trabajo|modelo|metodo|approccio|articolo|lavoro|modello|artigo|abordagem|trabalho)\b)?",
     re.I)
+_FOREIGN_ORDINALS = {"erst": 0, "zweit": 1, "dritt": 2, "letzt": -1, "premier": 0, "première": 0, "deuxième": 1,
+                     "second": 1, "seconde": 1, "troisième": 2, "dernier": -1, "dernière": -1, "primer": 0, "primero": 0,
+                     "primera": 0, "segundo": 1, "segunda": 1, "tercer": 2, "tercero": 2, "tercera": 2, "último": -1,
+                     "última": -1, "primo": 0, "prima": 0, "secondo": 1, "seconda": 1, "terzo": 2, "terza": 2,
+                     "ultimo": -1, "ultima": -1, "primeiro": 0, "primeira": 0, "terceiro": 2, "terceira": 2}
+"""The place in a list each ordinal of `_ORDINAL`'s ``ordx`` group names (German ones by their stem: "erste", "ersten")."""
+
+
+def _ordinal_index(m: re.Match) -> int:
+    """The list position an `_ORDINAL` match names (0 the first, -1 the last)."""
+    if m.group("ordx"):
+        return _FOREIGN_ORDINALS[m.group("ordx").casefold()]
+    return _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
 _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
                            "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
 """Generic nouns that are also verbs ("Does that work ...?", "Does this model ...?"): after an auxiliary the
@@ -1256,7 +1278,7 @@ def resolve_own_ordinal(question: str) -> str:
         if m.group("ord3") or m.group("ord5"):  # a pair of the question's own names is left as it is
             continue
         names = _entities(text[:m.start()])
-        i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+        i = _ordinal_index(m)
         if len(names) < 2 or i >= len(names):
             continue
         starts = [b.end() for b in re.finditer(r"[.!?。！？]\s+", text[:m.start()])]
@@ -1350,7 +1372,7 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
                 return m.group(0)
             changed = True
             return join_names(two)
-        i = _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+        i = _ordinal_index(m)
         if len(_entities(text[:m.start()])) >= 2 or not referents or i >= len(referents):
             return m.group(0)
         changed = placed = True
@@ -1889,7 +1911,8 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     simulations help or whats the key knob") goes on about the paper under discussion. "" when it was rewritten
     already, names something of its own, searches the collection ("Is there anything on deduplicating ...?": a
     new topic, refused if the collection lacks it; "Y a-t-il un article sur l'empoisonnement des données ?", fresh54
-    chats: answered from the paper under discussion), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
+    chats: answered from the paper under discussion), describes a paper none of the conversation's is
+    (`described_elsewhere`: "who wrote the speculative decoding paper?", a new user's trial, round 35), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
     cited a paper, or the last turn found no paper: the user goes on probing topics ("anything on mixture of experts
     routing?", refused, then "and state space models like mamba?": fresh42 chats, answered from the paper cited two
     turns before), as after a refusal "what about ..." does (`_new_topic_after_refusal`)."""
@@ -1898,6 +1921,7 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
 
     if (conversation is None or not conversation.turns or standalone != question or _entities(question)
             or searches_for_paper(question) or _STARTS_SEARCH.search(question) or _FOREIGN_SEARCH.search(question)
+            or described_elsewhere(question, conversation)
             or len(question.split()) > CONTINUED_MAX_WORDS
             or conversation.turns[-1].answer.startswith(prompts.NO_RELEVANT_PAPER[:-1])):
         return ""

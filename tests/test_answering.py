@@ -584,6 +584,13 @@ def _turn(question, cited=(), standalone=""):
      "the first two - what speedups", "STAR-KV and WinQ - what speedups"),
     ([_turn("Which papers compress the KV cache or quantize?", ["STAR-KV", "WinQ", "ANN-to-SNN"])],
      "the second - does it need retraining?", "WinQ - does it need retraining?"),
+    # an ordinal in another language (a new user's trial, round 35: searched on its own and refused)
+    ([_turn("which papers do quantization?", ["WinQ", "STAR-KV"])], "Und welche Bitbreiten testet die erste Methode?",
+     "Und welche Bitbreiten testet WinQ?"),
+    ([_turn("which papers do quantization?", ["WinQ", "STAR-KV"])], "Et la deuxième, quelle compression atteint-elle ?",
+     "Et STAR-KV, quelle compression atteint-elle ?"),
+    ([_turn("which papers do quantization?", ["WinQ", "STAR-KV"])], "¿Y el último método, cuánto acelera?",
+     "¿Y STAR-KV, cuánto acelera?"),
     # one paper per turn: "the first one" is the first paper the conversation found
     ([_turn("Which paper stabilises GRPO?", ["PCR"]), _turn("Which paper reweights tokens by rank?", ["RankTuner"])],
      "What does the first one use instead of projection?", "What does PCR use instead of projection?"),
@@ -1534,6 +1541,9 @@ def test_the_topic_one_with_its_setting_is_the_paper_about_the_topic():
     ("¿Hay algún trabajo sobre música?", ""),
     ("有没有关于蛋白质折叠的论文？", ""),
     ("它用了多少层？", "ANN-to-SNN"),  # a follow-up in Chinese that is no search goes on
+    # a paper described that the conversation's is not (a new user's trial, round 35: "... (RePro)")
+    ("who wrote the speculative decoding paper?", ""),
+    ("who wrote the spiking paper?", "ANN-to-SNN"),  # the paper under discussion, described (a control)
 ])
 def test_a_terse_question_that_finds_nothing_may_go_on_about_the_paper_under_discussion(question, subject):
     from assistant.answering import continued_subject

@@ -121,13 +121,16 @@ _WHICH_ONES = (r"\b(?:papers|works|studies|articles|abstracts|methods|approaches
 some kind of plan?", "Some methods use projection. Which of them ...?"): "which ones" asks for the papers the question
 itself spoke of, as "which papers" does (round 21, fresh31: answered from one paper's sentences)."""
 """Not "which of them works without ...": "works" is the verb of a choice among papers already given."""
+_HOW_MANY_PAPERS = r"\bhow\s+many\s+(?:[\w-]+\s+){0,2}?(?:papers|works|studies|articles|abstracts)\b"
+"""A count of papers ("how many papers in this collection are about GRPO?"): answered by listing them, each cited (a new
+user's trial, round 35: read as a number asked of one paper, "the abstracts do not say")."""
 _PAPERS = re.compile(
     rf"(?:^|[.?!]\s+|\b)(?<!-){_WHICH}\s+{_OF_THOSE}(?:[\w-]+\s+){{0,3}}?"
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|"
     r"arbeiten|artikel|articles|art[íi]culos|trabajos|artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     rf"|\b(?:compare(?!\s+against\b)|comparison|contrast|versus|vs\.?)\b|哪些论文|哪篇|{_DIFFER}"
     rf"|^\s*which\s+(?:{_NOT_VERB}[\w-]+\s+){{0,3}}?(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study)\b"
-    rf"|{_WHO_IN_COLLECTION}"
+    rf"|{_WHO_IN_COLLECTION}|{_HOW_MANY_PAPERS}"
     r"|^\s*(?:is|are)\s+there\s+(?:any\s+)?(?:[\w-]+\s+){0,4}?(?:papers?|works?|stud(?:y|ies)|research|"
     r"methods?|approach(?:es)?)\b"
     # "List all papers that ...", "Name every paper ...": the imperative asks for papers as "which papers" does
@@ -162,7 +165,7 @@ _PLURAL = re.compile(
     r"(?:papers|works|studies|articles|abstracts|methods|approaches|arbeiten|artikel|art[íi]culos|trabajos|"
     r"artigos|trabalhos|estudos|articoli|lavori|studi)\b"
     r"|\b(?:any|all|several|other|the)\s+(?:papers|works|studies|articles|abstracts)\b|哪些"
-    rf"|{_COLLECTION_PLURAL}|{_WHO_IN_COLLECTION}"
+    rf"|{_COLLECTION_PLURAL}|{_WHO_IN_COLLECTION}|{_HOW_MANY_PAPERS}"
     # "How do federated learning papers here guarantee ...?": papers, however described, the subject of a wh-question
     # (not "Are there papers ...?" or "Do any of these papers ...?", which ask whether one exists)
     r"|\b(?:how|what|why|where|when)\s+(?:do|did|are|were|have|had)\s+(?!there\b|any\b)(?:[\w-]+\s+){0,3}?"
@@ -187,7 +190,7 @@ _EACH_PAPER = re.compile(r"\b(?:two|three|four|both)\s+(?:[\w-]+\s+)?"
                          rf"|\bwhat\s+does\s+each\s+do\b|{_REQUESTED}|{_THINGS_DESCRIBED}", re.I)
 """Several papers asked about without "which papers": "Two papers caught my eye: ... What does each do?",
 "How do both methods handle noise?", "What does each of them report?"."""
-_MEASURES = (r"value|percentage|speed-?up|rate|score|accuracy|factor|ratio|size|number|range|gain|gains|improvement|"
+_MEASURES = (r"value|percentage|speed-?up|rate|score|accuracy|factor|ratio|sizes?|number|range|gain|gains|improvement|"
              r"throughput|latency|overhead|costs?(?!\s+functions?)|savings?|reduction|compression|fraction|proportion|"
              r"perplexity|margin|width|depth|length|temperature|budget")
 """Nouns of a quantity ("what mean score ...?", "what compression ratio ...?"): `_NUMBER_Q`, `unnamed_instance`."""
@@ -198,6 +201,9 @@ _NUMBER_Q = re.compile(
     r"|\bwhich\s+(?:exact\s+|specific\s+|particular\s+)?values?\b"
     r"|\bat\s+what\s+(?:frame\s+)?rate\b|\bhow\s+\w+\s+(?:is|are|does|do)\b.*\b(?:than|over)\b"
     r"|\bwie\s+(?:viele?|stark|hoch|gro(?:ß|ss))\b|\bcombien\b|\bcu[áa]nt[oa]s?\b|多少|几", re.I)
+_CALLED_Q = re.compile(r"\b(?:called|named|termed|dubbed)\s*[?？.!]*\s*$", re.I)
+"""A question asking what a thing is called ("what is the reweighting factor called?"): a name, not a quantity, whatever
+its noun ("factor", "rate")."""
 _ENTITY_Q = re.compile(
     rf"\b{_WHICH}\s+(?!kinds?\b|types?\b|sorts?\b)(?:(?!(?:paper|work|method|approach|technique|"
     r"do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)\w+[\s-]+){0,3}?"
@@ -574,7 +580,7 @@ def question_kind(question: str) -> str:
     # (a statement asks no number: "asynchronous SGD that tolerates ... Byzantine workers by checking how much each
     # candidate gradient would decrease the loss" describes the paper asked for, airas fresh39)
     if (_NUMBER_Q.search(q) and not asks_mechanism(q) and not (_PAPERS.search(q) and not asks_number(q))
-            and not is_statement(question)
+            and not is_statement(question) and not _CALLED_Q.search(q)
             and not (_WHAT_THING.match(asked := interrogative(q)) and not asks_number(asked))):
         return "number"
     if _PAPERS.search(q):
@@ -731,6 +737,11 @@ def asks_each_paper(question: str) -> int:
         return 0
     count = re.match(r"(two|both|three|four)\b", m.group(0), re.I)
     return {"three": 3, "four": 4}.get(count.group(1).casefold(), 2) if count else 2
+
+
+_ANY_WORK = re.compile(r"\b(?:is|are)\s+there\s+any\s+(?:work|research)\b", re.I)
+"""A search for whatever work there is on a topic ("is there any work on training instability?"): the gate keeps a paper
+beside the best one only when it is about the question on its own (`relevance.judge`), and each it keeps is named."""
 
 
 def asks_existence(question: str) -> bool:
@@ -1530,7 +1541,7 @@ def number_answer(question: str, rows: Sequence[tuple], pointers: Sequence[str],
                        or memory and x[1] == top and MEMORY_STATED.search(fold(x[2]))
                        or speed and SPEED_STATED.search(fold(x[2]))
                        or data and _TOKENS_STATED.search(plain(x[2]))]
-        if not numeric and _SIZE_Q.search(fold(clause)) and not count:
+        if not numeric and _SIZE_Q.search(fold(clause)) and (not count or noun in ("sizes", "scales")):
             # "How big was the rewriting model in RePro?": the thing sized is named in other words ("we train a
             # rephraser as small as 1B parameters"); a sentence of the paper asked about stating a size answers
             numeric = [(1, x) for x in rows if x[1] == top and _SIZE_NUMBER.search(plain(x[2]))]
@@ -1817,8 +1828,11 @@ def category_names(sentence: str, question: str) -> list[str]:
 
 _DATA_WORDS = ("tokens", "data", "corpus", "corpora", "documents", "texts", "pages")
 """Nouns for training data (a class of words): a corpus is named next to one."""
-_SIZE_Q = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\b|\bwhat\s+size\b|\bof\s+what\s+size\b", re.I)
-"""A clause asking how big a thing is ("How big was the rewriting model?"), answered by a size ("1B parameters")."""
+_SIZE_Q = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\b|\bwhat\s+size\b|\bof\s+what\s+size\b"
+                     r"|\b(?:model|network|parameter)\s+(?:sizes|scales|counts)\b"
+                     r"|\b(?:sizes|scales)\s+of\s+(?:the\s+)?(?:models?|networks?|llms?)\b", re.I)
+"""A clause asking how big a thing is ("How big was the rewriting model?", "what model sizes did RePro use?", "how many
+model sizes ...?": a new user's trial, round 35), answered by a size ("1B parameters", "400M, 1.4B, and 2.8B models")."""
 _SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
 
 
@@ -2484,6 +2498,8 @@ def unmentioned_setting(question: str, abstract: str) -> str | None:
             # one common word may be one the abstract says otherwise ("which tricks does OPUS use ...?": "technique";
             # "at what granularity does it select the rank?": "at both attention-head and block levels")
             continue
+        if _SIZE_Q.search(m.group("run")) and _SIZE_NUMBER.search(text):
+            continue  # "what model sizes ...?": sizes written as sizes ("400M, 1.4B, and 2.8B models")
         if not any(written(w) for w in words):
             return m.group("run")
     return None
@@ -2586,8 +2602,8 @@ def _with_resolution(picked: list[tuple], sources: Sequence[Source], embedder) -
     stating a problem or finding when it opens by resolving it (`_RESOLVES`): "Our analysis reveals that ... certain
     neurons dominate the optimization" goes with "NorMuon addresses this imbalance by ... row-wise normalization ..."
     (fresh54: "what does NorMuon change compared to plain Muon, and how many fewer training steps ...?" quoted the
-    problem without the change). A sentence stating a number was quoted for it, not as a problem. Unchanged for an
-    answer from several papers or of `RESOLUTION_MAX_SENTENCES` sentences."""
+    problem without the change), and the other way round. A sentence stating a number was quoted for it, not as a
+    problem. Unchanged for an answer from several papers or of `RESOLUTION_MAX_SENTENCES` sentences."""
     from assistant.relevance import sentence_vectors
 
     n = picked[0][0]
@@ -2596,10 +2612,34 @@ def _with_resolution(picked: list[tuple], sources: Sequence[Source], embedder) -
         return picked
     sentences = sentence_vectors(source.paper, embedder)[0]
     have = {x[1] for x in picked}
-    added = [(n, after, None, None) for x in picked if x[1] in sentences and not has_number(x[1])
-             for after in sentences[sentences.index(x[1]) + 1:sentences.index(x[1]) + 2]
-             if after not in have and _RESOLVES.match(fold(after))]
+    added = []
+    for x in picked:
+        at = sentences.index(x[1]) if x[1] in sentences else -1
+        after = sentences[at + 1] if 0 <= at < len(sentences) - 1 else None
+        before = sentences[at - 1] if at > 0 else None
+        if after is not None and after not in have and not has_number(x[1]) and _RESOLVES.match(fold(after)):
+            added.append((n, after, None, None))
+        elif before is not None and before not in have and (
+                _RESOLVES.match(fold(x[1])) and not _PURPOSE_OPENING.match(fold(x[1]))
+                or (m := _DEMONSTRATIVE_OPENING.match(fold(x[1]))) and stems(m.group("noun")) & stems(before)):
+            # "NorMuon addresses this imbalance by ..." quoted alone leaves "this imbalance" unsaid (a new user's
+            # trial, round 34: "How does NorMuon work?"); "To mitigate these issues, we propose WinQ ..." reads alone;
+            # "By composing these primitives ..." needs the sentence naming them (as `_with_antecedent`; fresh47)
+            added.append((n, before, None, None))
+        have |= {y[1] for y in added}
     return _with_added(picked, added[:RESOLUTION_MAX_SENTENCES - len(picked)], sentences) if added else picked
+
+
+_PURPOSE_OPENING = re.compile(r"^\W*(?:to|in\s+order\s+to)\s", re.I)
+
+
+def coined_name(paper) -> str | None:
+    """The name `paper`'s abstract gives its method or benchmark (`store.paper.derive_display_name`: "DimeNet",
+    "ExplaiNN"), or None when it coins none (the derived name is a clipped clause, not a name)."""
+    from assistant.store.paper import derive_display_name, is_name_like
+
+    name = derive_display_name(paper.abstract)
+    return name if is_name_like(name) and mentions(paper.abstract, name) else None
 
 
 def question_names(question: str, sources: Sequence[Source]) -> tuple[list[str], list[str], list[str]]:
@@ -2876,8 +2916,11 @@ class ExtractiveSynthesizer:
         # (DiffuSearch and EAPO)" asks to choose one of them: not listed)
         named_papers = {s.n for s in sources if any(nm in matched_names(nm, s.paper.title) for nm in pointers)}
         several = asks_several(question)
-        if not several and len(sources) > 1 and not pointers and asks_existence(question):
-            # "Any work that evaluates on code generation?": every paper the gate kept is work there is
+        if not several and len(sources) > 1 and not pointers and (asks_existence(question)
+                                                                  or _ANY_WORK.search(_proper(question))):
+            # "Any work that evaluates on code generation?": every paper the gate kept is work there is; so for "is
+            # there any work on training instability?", each kept paper being about it on its own (a new user's
+            # trial, round 35: PCR named, mHC, as relevant, left out)
             kind, several = "papers", True
         if (not several and len(sources) > 1 and not pointers and re.search(r"\bor\b|/", question)
                 and (is_topic_query(question) or searches_for_paper(question))
@@ -3336,8 +3379,10 @@ class ExtractiveSynthesizer:
         introduces the paper's name (the first of its abstract naming its display name: "In this paper, we introduce
         alignment-aware decoding (AAD), ..."), in the abstract's order, when the question does not name the paper and
         no quoted sentence is that one: a reader asking for a method in words learns which it is and what its name
-        stands for, not "AAD can be interpreted as ...". Unchanged for an answer from several papers and for a paper
-        whose name no sentence writes (a real title, or one derived from the abstract's first words)."""
+        stands for, not "AAD can be interpreted as ...". A paper with a real title is named by the method its abstract
+        coins (`coined_name`), unless a quoted sentence names it. Unchanged for an answer from several papers and for a
+        paper whose name no sentence writes (a title derived from the abstract's first words, a real title and no
+        coined name)."""
         from assistant.relevance import sentence_vectors
 
         n = picked[0][0]
@@ -3348,6 +3393,13 @@ class ExtractiveSynthesizer:
         if any(mentions(fold(source.paper.title), nm) for nm in name_tokens(fold(question))) \
                 or named_by_expansion(question, source.paper):
             return picked
+        if not source.paper.title_is_derived:
+            # a paper with a real title is named by the method its abstract coins, when it coins one ("DimeNet" of
+            # "Directional Message Passing for Molecular Graphs": airas fresh54, the known item described and its
+            # sentences quoted without the name a reader would look it up by)
+            name = coined_name(source.paper)
+            if not name or mentions(fold(question), name) or any(mentions(x[1], name) for x in picked):
+                return picked
         sentences = sentence_vectors(source.paper, embedder)[0]
         naming = next((sent for sent in sentences if mentions(sent, name)), None)
         if naming is None or any(x[1] == naming for x in picked):
@@ -3444,4 +3496,8 @@ class ExtractiveSynthesizer:
                 parts.append(f"{plain(title)} [{n}]: {body}{end}")
             else:
                 parts.append(f"{body} [{n}]{end}")
+        if kind == "papers" and re.search(_HOW_MANY_PAPERS, fold(question), re.I):
+            # "how many papers ... are about GRPO?": the count, then the papers
+            count = len({x[0] for x in picked})
+            parts.insert(0, f"{count} paper{'s' if count > 1 else ''}:")
         return ("\n" if kind == "papers" else " ").join([*parts, *_unstated_note(unanswered)])

@@ -2611,6 +2611,10 @@ def test_a_detail_that_is_not_what_a_clause_asks_for_does_not_make_it_unstated(s
     ("what’s the speedup?", "number"),
     ("what is the speedup?", "number"),
     ("who's the author?", "detail"),
+    # what a thing is called asks a name, whatever its noun (chats fresh47: "the abstracts do not say", a factor read
+    # as a quantity)
+    ("back to RankTuner - what's the reweighting factor called", "other"),
+    ("what is the reweighting factor in RankTuner called?", "definition"),
 ])
 def test_a_contracted_is_after_a_question_word_is_read_as_written_out(question, kind):
     from assistant.extractive import question_kind
@@ -2637,22 +2641,21 @@ def test_chinese_which_noun_after_a_verb_of_using_asks_for_names(question, kind)
     assert question_kind(question) == kind
 
 
-@pytest.mark.parametrize("question, expected", [
+@pytest.mark.parametrize("question, present, absent", [
     # a quoted problem goes with the sentence resolving it (fresh54: the change NorMuon makes was left out)
-    ("what does RowNorm change compared to Muon, and how many fewer steps does it need?", "row-wise normalization"),
-    ("how many fewer steps does RowNorm need?", None),  # a number answered alone gains nothing (a control)
+    ("what does RowNorm change compared to Muon, and how many fewer steps does it need?",
+     ["dominate", "row-wise", "21.7%"], []),
+    # and a quoted resolution with the problem it resolves (a new user's trial, round 34: "this imbalance" unsaid)
+    ("how does RowNorm work?", ["dominate", "row-wise"], []),
+    ("how many fewer steps does RowNorm need?", ["21.7%"], ["row-wise"]),  # a number alone gains nothing (a control)
 ])
-def test_a_quoted_problem_comes_with_the_sentence_resolving_it(settings, question, expected):
+def test_a_quoted_problem_comes_with_the_sentence_resolving_it(settings, question, present, absent):
     abstract = ("Optimizers shape how fast language models train. Our analysis reveals that Muon leaves highly "
                 "non-uniform neuron norms, so certain neurons dominate the optimization. RowNorm addresses this "
                 "imbalance by applying row-wise normalization after orthogonalization. RowNorm needs 21.7% fewer "
                 "steps than AdamW.")
     text = _one_paper_answer(settings, question, abstract, title="RowNorm")
-    assert "21.7%" in text, text
-    if expected:
-        assert "dominate the optimization" in text and expected in text, text
-    else:
-        assert "row-wise" not in text, text
+    assert all(w in text for w in present) and not any(w in text for w in absent), text
 
 
 @pytest.mark.parametrize("question, named", [
@@ -2667,3 +2670,87 @@ def test_a_number_asked_of_a_described_paper_comes_with_its_name(settings, quest
     text = _one_paper_answer(settings, question, abstract, title="OptSel")
     assert "4.7%" in text, text
     assert ("We propose OptSel" in text) == named, text
+
+
+@pytest.mark.parametrize("question", [
+    # a new user's trial, round 35: "the abstracts do not say" for sizes the abstract lists
+    "what model sizes did SizeUp use?",
+    "how many model sizes did SizeUp pretrain?",
+    "how many sizes of models does SizeUp pretrain?",
+])
+def test_model_sizes_asked_are_answered_by_the_sizes_listed(settings, question):
+    abstract = ("We present SizeUp, a way to recycle web text for pretraining. Pretraining results on 400M, 1.4B, and "
+                "2.8B models show that SizeUp improves accuracy on 22 downstream tasks. SizeUp is simple to run.")
+    text = _one_paper_answer(settings, question, abstract, title="SizeUp")
+    assert "400M, 1.4B, and 2.8B models" in text, text
+
+
+@pytest.mark.parametrize("question, count", [
+    ("how many papers in this collection are about GRPO?", "2 papers:"),  # a new user's trial, round 35
+    ("which papers are about GRPO?", None),  # no count asked (a control)
+])
+def test_how_many_papers_lists_the_papers_after_their_count(settings, question, count):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    first = Paper(id="p1", title="ConfRes", abstract="We propose ConfRes, which resolves gradient conflicts in GRPO. "
+                                                     "ConfRes improves GRPO on reasoning benchmarks.")
+    second = Paper(id="p2", title="FlowTune", abstract="We introduce FlowTune, a GRPO variant for unsupervised "
+                                                       "fine-tuning. FlowTune matches GRPO with fewer labels.")
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, first, 1.0), Source(2, second, 0.9)],
+                                                      FakeEmbedder())
+    assert "[1]" in text and "[2]" in text, text
+    assert text.startswith(count) if count else not text[0].isdigit(), text
+
+
+@pytest.mark.parametrize("question, both", [
+    ("is there any work on training instability?", True),  # a new user's trial, round 35: one of the two named
+    ("is there work on training instability?", False),  # the mass noun asks for one known paper (a control)
+])
+def test_any_work_on_a_topic_names_each_paper_the_gate_kept(settings, question, both):
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    first = Paper(id="p1", title="ConfRes", abstract="GRPO training suffers from instability. We propose ConfRes, "
+                                                     "which smooths training by resolving gradient conflicts.")
+    second = Paper(id="p2", title="ManiHC", abstract="Hyper-connections cause severe training instability at scale. "
+                                                     "We propose ManiHC, which restores stable training.")
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, first, 1.0), Source(2, second, 0.9)],
+                                                      FakeEmbedder())
+    assert ("[1]" in text and "[2]" in text) == both, text
+
+
+def test_a_titled_paper_described_is_named_by_the_method_its_abstract_coins(settings):
+    """airas fresh54: a known item described in the user's words was quoted without the name it coins ("DimeNet")."""
+    from assistant.events import Source
+    from assistant.extractive import ExtractiveSynthesizer
+    from assistant.store.paper import Paper
+    from tests.conftest import FakeEmbedder
+
+    paper = Paper(id="p1", title="Directional Messages for Molecular Graphs",
+                  abstract="Graph networks predict properties of molecules from distances between atoms. They do not "
+                           "consider the direction between atoms. We embed the messages passed between atoms instead "
+                           "of the atoms, with their directions. Messages are transformed based on the angle between "
+                           "them. We use spherical Bessel functions instead of Gaussian radial bases. We leverage these "
+                           "to construct the directional message passing network (DiMPNet). DiMPNet outperforms "
+                           "previous GNNs by 76% on MD17. Our code is online.")
+    question = "GNN that embeds messages between atoms with angles and spherical Bessel functions"
+    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    assert "DiMPNet" in text and "spherical Bessel" in text, text
+
+
+def test_a_quoted_sentence_opening_on_these_things_comes_with_the_sentence_naming_them(settings):
+    """fresh47: "By composing these primitives ..." was quoted without the sentence listing the primitives once "what's
+    the accuracy hit" was read as asking a number."""
+    abstract = ("Conversion offers a training-free route to spiking language models. Our method decomposes the "
+                "nonlinear computations into three recurring primitives: division, exponentiation and norms. By "
+                "composing these primitives as operator blocks, our framework supports Softmax and normalization "
+                "without any fine-tuning. Replacing the operators incurs less than a 1% accuracy drop.")
+    question = ("can you run transformer nonlinearities like softmax and norms with spiking neurons without fine "
+                "tuning? what's the accuracy hit")
+    text = _one_paper_answer(settings, question, abstract, title="SpikeOps")
+    assert "1% accuracy drop" in text and "these primitives" in text and "exponentiation" in text, text

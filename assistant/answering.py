@@ -413,11 +413,13 @@ _ORDINAL = re.compile(
     r"|método|enfoque|artículo|trabajo|modelo|metodo|approccio|articolo|lavoro|modello|artigo|abordagem|trabalho)\b)?",
     re.I)
 _FOREIGN_ORDINALS = {"erst": 0, "zweit": 1, "dritt": 2, "letzt": -1, "premier": 0, "première": 0, "deuxième": 1,
-                     "second": 1, "seconde": 1, "troisième": 2, "dernier": -1, "dernière": -1, "primer": 0, "primero": 0,
-                     "primera": 0, "segundo": 1, "segunda": 1, "tercer": 2, "tercero": 2, "tercera": 2, "último": -1,
-                     "última": -1, "primo": 0, "prima": 0, "secondo": 1, "seconda": 1, "terzo": 2, "terza": 2,
-                     "ultimo": -1, "ultima": -1, "primeiro": 0, "primeira": 0, "terceiro": 2, "terceira": 2}
-"""The place in a list each ordinal of `_ORDINAL`'s ``ordx`` group names (German ones by their stem: "erste", "ersten")."""
+                     "second": 1, "seconde": 1, "troisième": 2, "dernier": -1, "dernière": -1, "primer": 0,
+                     "primero": 0, "primera": 0, "segundo": 1, "segunda": 1, "tercer": 2, "tercero": 2, "tercera": 2,
+                     "último": -1, "última": -1, "primo": 0, "prima": 0, "secondo": 1, "seconda": 1, "terzo": 2,
+                     "terza": 2, "ultimo": -1, "ultima": -1, "primeiro": 0, "primeira": 0, "terceiro": 2,
+                     "terceira": 2}
+"""The place in a list each ordinal of `_ORDINAL`'s ``ordx`` group names (German ones by their stem: "erste",
+"ersten")."""
 
 
 def _ordinal_index(m: re.Match) -> int:
@@ -1912,8 +1914,8 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     already, names something of its own, searches the collection ("Is there anything on deduplicating ...?": a
     new topic, refused if the collection lacks it; "Y a-t-il un article sur l'empoisonnement des données ?", fresh54
     chats: answered from the paper under discussion), describes a paper none of the conversation's is
-    (`described_elsewhere`: "who wrote the speculative decoding paper?", a new user's trial, round 35), is longer than `CONTINUED_MAX_WORDS`, no earlier answer
-    cited a paper, or the last turn found no paper: the user goes on probing topics ("anything on mixture of experts
+    (`described_elsewhere`: "who wrote the speculative decoding paper?", a new user's trial, round 35), is longer than
+    `CONTINUED_MAX_WORDS`, no earlier answer cited a paper, or the last turn found no paper: the user goes on probing topics ("anything on mixture of experts
     routing?", refused, then "and state space models like mamba?": fresh42 chats, answered from the paper cited two
     turns before), as after a refusal "what about ..." does (`_new_topic_after_refusal`)."""
     from assistant import prompts

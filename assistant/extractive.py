@@ -1832,7 +1832,8 @@ _SIZE_Q = re.compile(r"\bhow\s+(?:big|large|small)\s+(?:is|are|was|were)\b|\bwha
                      r"|\b(?:model|network|parameter)\s+(?:sizes|scales|counts)\b"
                      r"|\b(?:sizes|scales)\s+of\s+(?:the\s+)?(?:models?|networks?|llms?)\b", re.I)
 """A clause asking how big a thing is ("How big was the rewriting model?", "what model sizes did RePro use?", "how many
-model sizes ...?": a new user's trial, round 35), answered by a size ("1B parameters", "400M, 1.4B, and 2.8B models")."""
+model sizes ...?": a new user's trial, round 35), answered by a size ("1B parameters", "400M, 1.4B, and 2.8B
+models")."""
 _SIZE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|billion\b|million\b)", re.I)
 
 

@@ -2735,8 +2735,8 @@ def test_a_titled_paper_described_is_named_by_the_method_its_abstract_coins(sett
                   abstract="Graph networks predict properties of molecules from distances between atoms. They do not "
                            "consider the direction between atoms. We embed the messages passed between atoms instead "
                            "of the atoms, with their directions. Messages are transformed based on the angle between "
-                           "them. We use spherical Bessel functions instead of Gaussian radial bases. We leverage these "
-                           "to construct the directional message passing network (DiMPNet). DiMPNet outperforms "
+                           "them. We use spherical Bessel functions instead of Gaussian radial bases. We leverage "
+                           "these to construct the directional message passing network (DiMPNet). DiMPNet outperforms "
                            "previous GNNs by 76% on MD17. Our code is online.")
     question = "GNN that embeds messages between atoms with angles and spherical Bessel functions"
     text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())

@@ -1917,7 +1917,8 @@ def continued_subject(question: str, standalone: str, conversation: Conversation
     (`described_elsewhere`: "who wrote the speculative decoding paper?", a new user's trial, round 35), is longer than
     `CONTINUED_MAX_WORDS`, no earlier answer cited a paper, or the last turn found no paper: the user goes on probing
     topics ("anything on mixture of experts routing?", refused, then "and state space models like mamba?": fresh42
-    chats, answered from the paper cited two turns before), as after a refusal "what about ..." does (`_new_topic_after_refusal`)."""
+    chats, answered from the paper cited two turns before), as after a refusal "what about ..." does
+    (`_new_topic_after_refusal`)."""
     from assistant import prompts
     from assistant.extractive import searches_for_paper
 

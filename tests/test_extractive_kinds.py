@@ -2555,14 +2555,20 @@ def test_a_question_asking_two_things_answers_both_or_says_which_it_cannot(setti
         assert f'As for "{unstated}?", the abstract does not state it.' in text, text
 
 
-def _one_paper_answer(settings, question: str, abstract: str, title: str = "Engine") -> str:
+def _papers_answer(settings, question: str, *papers: tuple[str, str]) -> str:
+    """The extractive answer to `question` from `papers` (``(title, abstract)``, best first), with the fake embedder."""
     from assistant.events import Source
     from assistant.extractive import ExtractiveSynthesizer
     from assistant.store.paper import Paper
     from tests.conftest import FakeEmbedder
 
-    paper = Paper(abstract=abstract, title=title, id="p1")
-    return ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    sources = [Source(i, Paper(abstract=abstract, title=title, id=f"p{i}"), 1.0 - i / 10)
+               for i, (title, abstract) in enumerate(papers, start=1)]
+    return ExtractiveSynthesizer(settings).synthesize(question, sources, FakeEmbedder())
+
+
+def _one_paper_answer(settings, question: str, abstract: str, title: str = "Engine") -> str:
+    return _papers_answer(settings, question, (title, abstract))
 
 
 _GO = ("We attack the Go engine KataGo by training adversarial policies against it, achieving a >97% win rate against "
@@ -2690,17 +2696,11 @@ def test_model_sizes_asked_are_answered_by_the_sizes_listed(settings, question):
     ("which papers are about GRPO?", None),  # no count asked (a control)
 ])
 def test_how_many_papers_lists_the_papers_after_their_count(settings, question, count):
-    from assistant.events import Source
-    from assistant.extractive import ExtractiveSynthesizer
-    from assistant.store.paper import Paper
-    from tests.conftest import FakeEmbedder
-
-    first = Paper(id="p1", title="ConfRes", abstract="We propose ConfRes, which resolves gradient conflicts in GRPO. "
-                                                     "ConfRes improves GRPO on reasoning benchmarks.")
-    second = Paper(id="p2", title="FlowTune", abstract="We introduce FlowTune, a GRPO variant for unsupervised "
-                                                       "fine-tuning. FlowTune matches GRPO with fewer labels.")
-    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, first, 1.0), Source(2, second, 0.9)],
-                                                      FakeEmbedder())
+    text = _papers_answer(settings, question,
+                          ("ConfRes", "We propose ConfRes, which resolves gradient conflicts in GRPO. ConfRes improves "
+                                      "GRPO on reasoning benchmarks."),
+                          ("FlowTune", "We introduce FlowTune, a GRPO variant for unsupervised fine-tuning. FlowTune "
+                                       "matches GRPO with fewer labels."))
     assert "[1]" in text and "[2]" in text, text
     assert text.startswith(count) if count else not text[0].isdigit(), text
 
@@ -2710,36 +2710,23 @@ def test_how_many_papers_lists_the_papers_after_their_count(settings, question, 
     ("is there work on training instability?", False),  # the mass noun asks for one known paper (a control)
 ])
 def test_any_work_on_a_topic_names_each_paper_the_gate_kept(settings, question, both):
-    from assistant.events import Source
-    from assistant.extractive import ExtractiveSynthesizer
-    from assistant.store.paper import Paper
-    from tests.conftest import FakeEmbedder
-
-    first = Paper(id="p1", title="ConfRes", abstract="GRPO training suffers from instability. We propose ConfRes, "
-                                                     "which smooths training by resolving gradient conflicts.")
-    second = Paper(id="p2", title="ManiHC", abstract="Hyper-connections cause severe training instability at scale. "
-                                                     "We propose ManiHC, which restores stable training.")
-    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, first, 1.0), Source(2, second, 0.9)],
-                                                      FakeEmbedder())
+    text = _papers_answer(settings, question,
+                          ("ConfRes", "GRPO training suffers from instability. We propose ConfRes, which smooths "
+                                      "training by resolving gradient conflicts."),
+                          ("ManiHC", "Hyper-connections cause severe training instability at scale. We propose "
+                                     "ManiHC, which restores stable training."))
     assert ("[1]" in text and "[2]" in text) == both, text
 
 
 def test_a_titled_paper_described_is_named_by_the_method_its_abstract_coins(settings):
     """airas fresh54: a known item described in the user's words was quoted without the name it coins ("DimeNet")."""
-    from assistant.events import Source
-    from assistant.extractive import ExtractiveSynthesizer
-    from assistant.store.paper import Paper
-    from tests.conftest import FakeEmbedder
-
-    paper = Paper(id="p1", title="Directional Messages for Molecular Graphs",
-                  abstract="Graph networks predict properties of molecules from distances between atoms. They do not "
-                           "consider the direction between atoms. We embed the messages passed between atoms instead "
-                           "of the atoms, with their directions. Messages are transformed based on the angle between "
-                           "them. We use spherical Bessel functions instead of Gaussian radial bases. We leverage "
-                           "these to construct the directional message passing network (DiMPNet). DiMPNet outperforms "
-                           "previous GNNs by 76% on MD17. Our code is online.")
+    abstract = ("Graph networks predict properties of molecules from distances between atoms. They do not consider "
+                "the direction between atoms. We embed the messages passed between atoms instead of the atoms, with "
+                "their directions. Messages are transformed based on the angle between them. We use spherical Bessel "
+                "functions instead of Gaussian radial bases. We leverage these to construct the directional message "
+                "passing network (DiMPNet). DiMPNet outperforms previous GNNs by 76% on MD17. Our code is online.")
     question = "GNN that embeds messages between atoms with angles and spherical Bessel functions"
-    text = ExtractiveSynthesizer(settings).synthesize(question, [Source(1, paper, 1.0)], FakeEmbedder())
+    text = _one_paper_answer(settings, question, abstract, title="Directional Messages for Molecular Graphs")
     assert "DiMPNet" in text and "spherical Bessel" in text, text
 
 

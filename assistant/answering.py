@@ -427,6 +427,8 @@ def _ordinal_index(m: re.Match) -> int:
     if m.group("ordx"):
         return _FOREIGN_ORDINALS[m.group("ordx").casefold()]
     return _ORDINAL_WORDS[(m.group("ord") or m.group("ord2")).lower()]
+
+
 _NOUN_OR_VERB = frozenset({"work", "works", "study", "studies", "model", "models", "approach", "approaches",
                            "benchmark", "benchmarks", "result", "results", "pipeline", "variant"})
 """Generic nouns that are also verbs ("Does that work ...?", "Does this model ...?"): after an auxiliary the

@@ -218,7 +218,7 @@ def _csv_questions(path: Path, text: str) -> tuple[list[BatchQuestion], list[str
     """The questions of a CSV (or TSV) file with a header naming a 'q' or 'question' column (and, optionally, 'id'),
     read by the csv module; a row with no question or a broken quote is a problem, the rest go on (a row the csv
     module cannot read is skipped and reading starts again on the line after the row's first). Raises `BatchError`
-    when the header has no question column."""
+    when the header has no question column or cannot be read."""
     import csv
 
     from assistant.retrieval import has_words
@@ -236,12 +236,12 @@ def _csv_questions(path: Path, text: str) -> tuple[list[BatchQuestion], list[str
                 begin = start + reader.line_num
             break
         except csv.Error as exc:
+            if begin == 0:  # no header, no columns to read the other rows by
+                raise BatchError(f"{path}:1: not valid CSV ({exc}); check the quotes of the header row") from None
             # a quote left open swallows every later line into its cell: only that row is lost (a new user's trial,
             # round 35: one broken row lost the whole file)
             broken.append((begin + 1, f"{path.name}:{begin + 1}: not valid CSV ({exc}); check the quotes of that row"))
             start = begin + 1
-    if broken and broken[0][0] == 1:
-        raise BatchError(f"{path}:1: {broken[0][1].split(': ', 1)[1]}".replace("that row", "the header row"))
     header = [h.strip().casefold() for h in (rows[0][1] if rows else [])]
     col = next((header.index(k) for k in ("q", "question") if k in header), None)
     if col is None:

@@ -2632,6 +2632,8 @@ def _with_resolution(picked: list[tuple], sources: Sequence[Source], embedder) -
 
 
 _PURPOSE_OPENING = re.compile(r"^\W*(?:to|in\s+order\s+to)\s", re.I)
+"""A sentence opening on its purpose ("To mitigate these issues, we propose WinQ ..."): it reads without the sentence
+stating the issues (`_with_resolution`)."""
 
 
 def coined_name(paper) -> str | None:

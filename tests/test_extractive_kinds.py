@@ -2025,7 +2025,7 @@ def test_a_figure_or_name_the_abstract_does_not_state_is_not_said(bundled_store,
     ("Does NorMuon work with FSDP?", "FSDP2"),  # a name without its version
     ("¿Qué es DiffuSearch?", "We introduce DiffuSearch"),  # the defining sentence, as "What is DiffuSearch?"
     ("Was ist NorMuon?", "proposing NorMuon"),
-    ("EDEN是什么？", "we introduce Entropy-informed DEcodiNg (EDEN)"),
+    ("EDEN是什么？", "We introduce Entropy-informed DEcodiNg (EDEN)"),  # "To address these, " not quoted without them
     # round 24: "rather than discarding them": RePro need not write "discarding" (it was refused: nothing in it about
     # it); "the wait" is the time to the first response (it was "the abstracts do not say")
     ("Is there a method that rephrases web documents with a small model rather than discarding them?", "RePro"),
@@ -2133,7 +2133,7 @@ def test_what_about_a_domain_the_paper_under_discussion_never_names_is_not_state
 @pytest.mark.integration
 @pytest.mark.parametrize("question, defining", [
     ("tell me more about RePro", "we introduce RePro"),
-    ("Summarize WinQ.", "we propose an algorithm called WinQ"),
+    ("Summarize WinQ.", "We propose an algorithm called WinQ"),  # "To mitigate these issues, " not quoted alone
     ("can you give me an overview of STAR-KV?", "We propose STAR-KV"),
 ])
 def test_an_overview_of_a_named_paper_says_what_it_proposes(bundled_store, settings, question, defining):
@@ -2741,3 +2741,35 @@ def test_a_quoted_sentence_opening_on_these_things_comes_with_the_sentence_namin
                 "tuning? what's the accuracy hit")
     text = _one_paper_answer(settings, question, abstract, title="SpikeOps")
     assert "1% accuracy drop" in text and "these primitives" in text and "exponentiation" in text, text
+
+
+_MANIHC = ("Hyper-connections widen the residual stream. This diversification causes severe training instability and "
+           "notable memory access overhead. To address these challenges, we propose ManiHC, a framework that projects "
+           "the residual connections onto a manifold. ManiHC trains stably at scale.")
+
+
+def test_a_purpose_clause_pointing_back_is_quoted_only_after_what_it_points_at(settings):
+    """A new user's trial, round 35: "To address these challenges, we propose mHC ..." quoted without the challenges."""
+    from assistant.extractive import _quoted_after, without_back_reference
+
+    text = _one_paper_answer(settings, "What is ManiHC?", _MANIHC, title="ManiHC")
+    assert "We propose ManiHC, a framework that projects" in text and "To address" not in text, text
+    # the opening stays after the sentence it points at, quoted right before it
+    challenge, proposal = ("This diversification causes severe training instability and notable memory access "
+                           "overhead.", "To address these challenges, we propose ManiHC, a framework that projects the "
+                                        "residual connections onto a manifold.")
+    assert _quoted_after(challenge, proposal, _MANIHC) and not _quoted_after(None, proposal, _MANIHC)
+    assert not _quoted_after("Hyper-connections widen the residual stream.", proposal, _MANIHC)
+    assert without_back_reference("To address this, we propose PCR.") == "We propose PCR."
+    assert without_back_reference("To train the model, we use Adam.") == "To train the model, we use Adam."
+
+
+@pytest.mark.parametrize("question", [
+    "What is the base model of PLAINTAIN?",  # a new user's trial, round 35: PLAINTAIN's description quoted
+    "what is the backbone of RankTuner?",
+    "What backbone does PLAINTAIN post-train?",  # (a control: already read so)
+])
+def test_what_is_the_base_model_of_x_asks_for_a_model(question):
+    from assistant.extractive import entity_noun, question_kind
+
+    assert question_kind(question) == "entity" and entity_noun(question) in ("models", "backbone")

@@ -751,9 +751,9 @@ ANY_WORK_MARGIN = 0.75
 """For "is there any work on ...?" a kept paper is named beside the best one when its relevance is within this many
 log-odds of the best's (`as_relevant`). The gate keeps papers up to `relevance.MARGIN` (1.0) below the best for a
 one-paper question. Read on the three such questions that kept two papers (among the development files' "is there
-any work" questions and a new user's trial): "... training instability?" PCR and mHC, 0.16 apart; "... getting more or better
-pretraining data ...?" RePro and OPUS, both gold, 0.52; "... stabilizing GRPO fine-tuning?" PCR and PowerFlow, which is
-not about stability, 0.97. Few cases: a threshold between them, not a fitted one."""
+any work" questions and a new user's trial): "... training instability?" PCR and mHC, 0.16 apart; "... getting more
+or better pretraining data ...?" RePro and OPUS, both gold, 0.52; "... stabilizing GRPO fine-tuning?" PCR and
+PowerFlow, which is not about stability, 0.97. Few cases: a threshold between them, not a fitted one."""
 
 
 def as_relevant(sources: Sequence[Source]) -> list[Source]:

@@ -226,9 +226,10 @@ def _csv_questions(path: Path, text: str) -> tuple[list[BatchQuestion], list[str
     lines = text.splitlines()
     rows: list[tuple[int, list[str]]] = []  # (the line the row starts on, its cells)
     broken: list[tuple[int, str]] = []  # (line, problem)
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     start = 0
     while start < len(lines):
-        reader = csv.reader(lines[start:], delimiter="\t" if path.suffix.lower() == ".tsv" else ",", strict=True)
+        reader = csv.reader(lines[start:], delimiter=delimiter, strict=True)
         begin = start
         try:
             for row in reader:

@@ -38,7 +38,6 @@ LaTeX rendered (`text.render_latex`) and markdown emphasis removed, each followe
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -759,15 +758,12 @@ PowerFlow, which is not about stability, 0.97. Few cases: a threshold between th
 def as_relevant(sources: Sequence[Source]) -> list[Source]:
     """The `sources` (best first) whose relevance (`Source.relevance`, the gate's probability) is within
     `ANY_WORK_MARGIN` log-odds of the first's: as much about the question. All of them when the gate gave no figures."""
+    from assistant.relevance import logit
+
     if not sources or sources[0].relevance is None:
         return list(sources)
-
-    def log_odds(p: float) -> float:
-        p = min(max(p, 1e-6), 1 - 1e-6)
-        return math.log(p / (1 - p))
-
-    best = log_odds(sources[0].relevance)
-    return [s for s in sources if s.relevance is not None and log_odds(s.relevance) >= best - ANY_WORK_MARGIN]
+    best = logit(sources[0].relevance)
+    return [s for s in sources if s.relevance is not None and logit(s.relevance) >= best - ANY_WORK_MARGIN]
 
 
 _ANY_WORK = re.compile(r"\b(?:is|are)\s+there\s+any\s+(?:work|research)\b", re.I)
@@ -1954,6 +1950,13 @@ _DEMONSTRATIVE_OPENING = re.compile(r"^\s*(?:[\w-]+\s+){0,3}?(?:these|those|such
 operators, ..."): it points at things the sentence before names."""
 
 
+def _names_antecedent(sentence: str, before: str) -> bool:
+    """`sentence` opens with a plural demonstrative (`_DEMONSTRATIVE_OPENING`: "By composing these primitives ...")
+    whose noun `before`, the sentence before it, names."""
+    m = _DEMONSTRATIVE_OPENING.match(fold(sentence))
+    return bool(m and stems(m.group("noun")) & stems(before))
+
+
 def _with_antecedent(chosen: list, mine: Sequence[tuple], learned: dict, limit: int) -> list:
     """`chosen` (scored rows of one abstract, in its order) with the sentence before one of them that opens with a
     plural demonstrative (`_DEMONSTRATIVE_OPENING`) whose noun that sentence names: "By composing these primitives as
@@ -1963,9 +1966,7 @@ def _with_antecedent(chosen: list, mine: Sequence[tuple], learned: dict, limit: 
     by_pos = {x[5]: x for x in mine}
     for x in sorted(chosen, key=lambda y: -learned[y[5]]):
         before = by_pos.get(x[5] - 1)
-        m = _DEMONSTRATIVE_OPENING.match(fold(x[2]))
-        if (m and before is not None and all(before is not y for y in chosen)
-                and stems(m.group("noun")) & stems(before[2])):
+        if before is not None and all(before is not y for y in chosen) and _names_antecedent(x[2], before[2]):
             kept = sorted((y for y in chosen if y is not x), key=lambda y: -learned[y[5]])[:max(limit - 2, 0)]
             return sorted([before, x, *kept], key=lambda y: y[5])
     return chosen
@@ -2653,7 +2654,7 @@ def _with_resolution(picked: list[tuple], sources: Sequence[Source], embedder) -
             added.append((n, after, None, None))
         elif before is not None and before not in have and (
                 _RESOLVES.match(fold(x[1])) and not _PURPOSE_OPENING.match(fold(x[1]))
-                or (m := _DEMONSTRATIVE_OPENING.match(fold(x[1]))) and stems(m.group("noun")) & stems(before)):
+                or _names_antecedent(x[1], before)):
             # "NorMuon addresses this imbalance by ..." quoted alone leaves "this imbalance" unsaid (a new user's
             # trial, round 34: "How does NorMuon work?"); "To mitigate these issues, we propose WinQ ..." reads alone;
             # "By composing these primitives ..." needs the sentence naming them (as `_with_antecedent`; fresh47)

@@ -2893,7 +2893,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             named_gaps, named_phrases = topic_evidence(topic_named)
             topics += [t for t in uncovered_topics(topic_named, hits, named_gaps, len(papers), named_phrases, kept)
                        if t not in topics]
-        if best >= _logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words
+        if best >= logit(MEANS_DOUBT):  # a paper likely about the question says the means in its own words
             means = {name for _, _, name in means_clauses(fold(question))}
             topics = [t for t in topics if t not in means]
         topics += [c for c, row in compounds.items()
@@ -2933,7 +2933,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     asked_of: list[str] = []  # "..., and was GPT-4o among them?": the described paper's abstract does not say
     if absent and not pointers and strict and not several and asked_as_detail(question, absent):
         described = max(evidence, key=lambda e: e.score)
-        accepted = described.score >= _logit(one_paper_bar)
+        accepted = described.score >= logit(one_paper_bar)
         if not accepted and (_THE_PAPER.search(question) or _ASKED_OF_FOUND.search(fold(question))) and (
                 rest := without_detail(question, absent)):
             # "Did the spiking LLM paper run on Loihi chips?": the paper the rest of the question describes, judged
@@ -2956,7 +2956,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     described_sides: set[str] = set()
     if strict and several and pointers and not asks_comparison(question) and (count := asks_each_paper(question)):
         pointed = [e for e in evidence if set(e.names) & pointers]
-        rest = sorted((e for e in evidence if not set(e.names) & pointers and e.score >= _logit(one_paper_bar)),
+        rest = sorted((e for e in evidence if not set(e.names) & pointers and e.score >= logit(one_paper_bar)),
                       key=lambda e: -e.score)
         described_sides = {e.id for e in rest[:max(0, count - len(pointed))]}
     for i, e in enumerate(evidence):
@@ -2998,7 +2998,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
             if not e.relevant:
                 e.note = (f"does not mention {', '.join(sorted(pointers))}, which the question names, and its "
                           f"relevance is {p:.2f} < {secondary:.2f}")
-        elif p < (bar := threshold if e.score == best else secondary) or best < _logit(threshold):
+        elif p < (bar := threshold if e.score == best else secondary) or best < logit(threshold):
             if p >= bar:  # relevant enough beside a best paper that is not: no paper is about the question
                 bar, p = threshold, 1 / (1 + math.exp(-best))
                 why = "the best paper's relevance"
@@ -3024,7 +3024,7 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
         cut = next((i for i in range(THEME_KEEP, len(ranked)) if ranked[i - 1].score - ranked[i].score > THEME_GAP),
                    len(ranked))
         for e in ranked[cut:]:
-            if e.score < _logit(one_paper_bar):
+            if e.score < logit(one_paper_bar):
                 e.relevant = False
                 e.note = (f"a weaker match than the theme's papers (relevance {1 / (1 + math.exp(-e.score)):.2f}, "
                           f"log-odds {ranked[cut - 1].score - e.score:.1f} below {ranked[cut - 1].title[:40]})")
@@ -3164,7 +3164,8 @@ def log_odds(e: Evidence) -> float:
     return sum(w * x for w, x in zip(WEIGHTS, features(e))) + BIAS
 
 
-def _logit(p: float) -> float:
+def logit(p: float) -> float:
+    """The log-odds ``ln(p / (1 - p))`` of a probability `p` (a relevance), clamped to [1e-6, 1 - 1e-6]."""
     p = min(max(p, 1e-6), 1 - 1e-6)
     return math.log(p / (1 - p))
 

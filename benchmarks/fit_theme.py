@@ -34,7 +34,7 @@ def member_rows(lines: list[dict]) -> list[dict]:
     """One row per paper the gate kept beside the best of each ``multi`` question of `lines` (dump lines; a paper
     the membership model left out counts as kept, by its note's `relevance.WEAKER_MEMBER`): ``file``, ``x``
     (`relevance.member_features`), ``gold``."""
-    from assistant.relevance import WEAKER_MEMBER, _logit, member_features
+    from assistant.relevance import WEAKER_MEMBER, logit, member_features
 
     questions: dict[tuple, list[dict]] = collections.defaultdict(list)
     for line in lines:
@@ -47,7 +47,7 @@ def member_rows(lines: list[dict]) -> list[dict]:
         kept.sort(key=lambda e: -e["score"])
         for rank, e in enumerate(kept[1:], start=1):
             rows.append({"file": file, "gold": bool(e["gold"]),
-                         "x": member_features(_logit(e["score"]), e["dense_gap"] or 0.0, rank)})
+                         "x": member_features(logit(e["score"]), e["dense_gap"] or 0.0, rank)})
     return rows
 
 

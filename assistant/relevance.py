@@ -849,8 +849,8 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
                 holding &= sc > 0
         pattern = re.compile(r"(?<!\w)" + r"[\s\-]+".join(map(re.escape, words)) + r"(?!\w)")
         rows = np.flatnonzero(holding)
-        if len(rows) > 2000:
-            continue  # words too common to tell: not looked for
+        if len(rows) > 2000 or known_acronym(words, documents):
+            continue  # words too common to tell: not looked for; "Spiking Neural Networks" is the "SNN" papers write
         if not any(pattern.search(fold(papers[i].document).casefold()) for i in rows) and not any(
                 pattern.search(fold(d).casefold()) for d in documents):
             out.append(phrase)
@@ -981,9 +981,12 @@ def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
     for s in vocab:
         word = _word_of_stem(s)
         if len(s) >= COGNATE_MIN and s.isascii() and s.isalpha() and word and s not in generic:
-            spelt = _spelling(s)
-            if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
-                by_start.setdefault(spelt[:2], []).append((spelt, word))
+            # and an English "ti" before a vowel as the "ci" of Spanish, Italian and Portuguese ("differenti" and
+            # "diferenciable": a new user's trial, round 36, "¿qué es el umbral diferenciable?" was read as "differ"
+            # and answered from RePro); French keeps the "ti" ("différentiable")
+            for spelt in dict.fromkeys([_spelling(s), _spelling(re.sub(r"ti(?=[aeiou]|$)", "ci", s))]):
+                if len(spelt) >= COGNATE_MIN:  # "three" is "tre": too short
+                    by_start.setdefault(spelt[:2], []).append((spelt, word))
     # longest first, ties in spelling order: a set's order changes with the process's string hashing, and
     # two stems one letter off the same word gave two answers across runs (PYTHONHASHSEED)
     return {k: sorted(v, key=lambda sw: (-len(sw[0]), sw)) for k, v in by_start.items()}
@@ -1047,7 +1050,7 @@ English term, whatever English makes of it; English terms a language borrows sta
 "machine" 3.58 in Portuguese)."""
 
 
-def foreign_absent(question: str, bm25) -> list[str]:
+def foreign_absent(question: str, bm25, documents: Sequence[str] = ()) -> list[str]:
     """The English terms a question in another language (`is_foreign`) writes that no paper of the
     collection (`bm25`) uses (`unknown_words`): words more frequent in general English than in the question's
     language (`question_language`; `ENGLISH_MARGIN`, `ENGLISH_MIN_ZIPF`, `FOREIGN_MAX_ZIPF`; wordfreq, R. Speer
@@ -1061,6 +1064,9 @@ def foreign_absent(question: str, bm25) -> list[str]:
     spellings UniDic gives katakana loanwords: "スペクトル" is "spectre" and "ベイズ" "bayes" where the abstracts
     write "spectrum" and "Bayesian".)
 
+    A word in a run of English words spelling an acronym one of `documents` (the retrieved papers) writes is not
+    absent (`known_acronym`: "Spiking Neural Networks" and "ANN-to-SNN").
+
     Returns those words, lower case, in question order; empty for an English question. Words of the question's
     language are not translated here (`cognates` matches those the collection shares)."""
     if not is_foreign(question):
@@ -1069,17 +1075,46 @@ def foreign_absent(question: str, bm25) -> list[str]:
 
     cjk = bool(_CJK.search(question))
     language = "" if cjk else question_language(question)[0]
+    def english(w: str) -> bool:
+        if cjk:
+            return True
+        en, own = zipf_frequency(w, "en"), zipf_frequency(w, language)
+        return en >= ENGLISH_MIN_ZIPF and own < FOREIGN_MAX_ZIPF and en >= own + ENGLISH_MARGIN
+
+    # the question's English words in order, a word of its own language breaking the run (for `_spelled_acronym`)
+    words = [w.casefold() if w.isascii() and english(w.casefold()) else "" for w in re.findall(r"[^\W\d_]+", question)]
     out: list[str] = []
     for w in salient_words(question):
-        if len(w) < COGNATE_MIN or not w.isascii() or not w.isalpha() or w in out:
+        if len(w) < COGNATE_MIN or not w.isascii() or not w.isalpha() or w in out or not english(w):
             continue
-        if not cjk:
-            english, own = zipf_frequency(w, "en"), zipf_frequency(w, language)
-            if not (english >= ENGLISH_MIN_ZIPF and own < FOREIGN_MAX_ZIPF and english >= own + ENGLISH_MARGIN):
-                continue
-        if unknown_words([w], bm25):
+        if unknown_words([w], bm25) and not _spelled_acronym(w, words, documents):
             out.append(w)
     return out
+
+
+def _spelled_acronym(word: str, words: Sequence[str], documents: Sequence[str]) -> str | None:
+    """The acronym a run of English `words` (lower case; "" for a word of another language, which ends a run) holding
+    `word` spells by its initials (`known_acronym`), or None: "Spiking Neural Networks" is the "SNN" of
+    "ANN-to-SNN", whose abstract never spells it out (held-out fresh55: a German question about it was refused, as no
+    paper uses "neural" or "networks"); "modelos de machine translation" spells no "MDM"."""
+    for i in (i for i, w in enumerate(words) if w == word):
+        for a in range(max(0, i - 4), i + 1):
+            for b in range(i + 1, min(len(words), a + 5) + 1):
+                if all(words[a:b]) and (acronym := known_acronym(words[a:b], documents)):
+                    return acronym
+    return None
+
+
+def known_acronym(words: Sequence[str], documents: Sequence[str]) -> str | None:
+    """The acronym of three to five letters `words` spell by their initials ("spiking neural networks": "SNN") when one
+    of `documents` (the retrieved papers) writes it in capitals as a word or a word's part ("ANN-to-SNN", "SNNs");
+    else None. Only the retrieved papers: at 16k papers some abstract writes almost any three capitals ("Model Context
+    Protocol" is no "MCP" of the paper that writes one; airas fresh13)."""
+    acronym = "".join(w[0] for w in words if w).upper()
+    if not (3 <= len(acronym) <= 5 and acronym.isalpha()):
+        return None
+    written = re.compile(rf"(?<![A-Za-z]){acronym}(?![A-Z]|[a-rt-z])")
+    return acronym if any(written.search(d) for d in documents) else None
 
 
 GLOSS_MAX_CHARS = 8
@@ -2764,7 +2799,8 @@ def judge(question: str, results: Sequence[SearchResult], retriever: Retriever, 
     absent = [] if gate_off else [a for a in absent_terms(question, [r.paper.document for r in results], papers,
                                                          bm25) if a.casefold() not in venues]
     if foreign and not gate_off:  # its English terms no abstract uses ("Retrieval-Augmented Generation für ...")
-        absent += [w for w in foreign_absent(question, bm25) if w not in {a.casefold() for a in absent}]
+        absent += [w for w in foreign_absent(question, bm25, [r.paper.document for r in results])
+                   if w not in {a.casefold() for a in absent}]
     unknown: list[str] = []  # key words no abstract uses (a large collection): absent unless the quoted paper covers it
     if len(papers) >= ABSENT_WORD_MIN_PAPERS and not foreign and not gate_off:
         unknown = [w for w in unknown_words(words, bm25) if not any(

@@ -333,6 +333,10 @@ _DETAIL_Q = {
                        r"where|\blink|\burl)\b[^.?]*\bcode\b|\bcode\b[^?]*\b(?:link|url|repository|repo|released|"
                        r"download\w*|available|open[-\s]?sourc\w*|public(?:ly)?)\b|\bgithub\b"
                        r"|\bopen[-\s]?sourc\w*\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation)\b"
+                       # "did they release code?", "have the authors published their implementation?" (held-out
+                       # fresh55 chats: NorMuon's distributed implementation was quoted)
+                       r"|\b(?:release[sd]?|releasing|publish(?:ed|es|ing)?|share[sd]?|sharing)\s+"
+                       r"(?:(?:the|their|its|any|some|all)\s+)?(?:source\s+)?(?:code|implementation)\b"
                        # "does it come with code?", "is there any code?" (a new user's trial)
                        r"|(?:\b(?:come|comes|came|ship|ships)\s+with\s+(?:\w+\s+)?code"
                        r"|\bis\s+there\s+(?:any\s+|some\s+)?(?:code|implementation))"
@@ -1067,6 +1071,23 @@ def defines(term: str, sentence: str) -> bool:
                 or re.search(rf"\w\s+\(\s*{re.escape(term)}\s*\)", text) or spells_out(term, sentence))
 
 
+_GOES_ON = re.compile(r"^(?:(?:specifically|concretely|in\s+particular|theoretically|formally|intuitively|"
+                      r"technically|in\s+practice|at\s+its\s+core|to\s+do\s+so|to\s+this\s+end),\s+)?"
+                      r"(?P<head>(?:[^\s,]+\s+){0,2}[^\s,]+)", re.I)
+
+
+def goes_on_about(sentence: str, names: Sequence[str]) -> bool:
+    """True when `sentence`, the one after a sentence defining a thing (`defines`), is about that thing: it opens, after
+    at most an adverbial such as "Specifically," or "Theoretically,", with one of `names` (the term asked and the
+    names the defining sentence gives) in its first three words ("AAD can be interpreted as implicit reward
+    optimization", "OPUS scores candidates by ..."). What is X is then that it is and how it works (held-out fresh55
+    chats: "what is alignment-aware decoding?" was answered by "we introduce AAD, a method to enhance model alignment
+    directly at inference" alone)."""
+    m = _GOES_ON.match(fold(sentence))
+    head = m.group("head").casefold() if m else ""
+    return any(nm and re.search(rf"(?<![\w-]){re.escape(nm.casefold())}(?![\w-])", head) for nm in names)
+
+
 _KIND_NOUNS = ("optimizer|method|algorithm|model|framework|architecture|benchmark|dataset|technique|approach|"
                "paradigm|objective|loss|metric|decoder|estimator|procedure|protocol")
 """What a thing is said to be after its name ("the Muon optimizer", "the GRPO algorithm")."""
@@ -1310,7 +1331,13 @@ def counted_phrase(clause: str) -> list[str]:
 _CLAUSE_SPLIT = re.compile(r",?\s+and\s+(?=(?:(?:in|by|at|for|on|across|over|with|under|to|from|after|during|among|"
                            r"of)\s+)?(?:how|what|which|when|where|who)\b)"
                            r"|,\s+and\s+(?=(?:is|are)\s+there\b|"
-                           r"(?:does|do|did|can|could|is|are)\s+(?:it|they|this|that)\b)",
+                           r"(?:does|do|did|can|could|is|are)\s+(?:it|they|this|that)\b)"
+                           # the same in German, French, Spanish, Italian and Portuguese after a comma (held-out
+                           # fresh55: "Welches Paper ..., und wie viele Tokens wurden dabei recycelt?" got no number)
+                           r"|,\s+(?:und|et|y|e)\s+(?=(?:wie|was|welche[rsmn]?|wo|wann|wer|combien|comment|"
+                           r"quel(?:le)?s?|que|qu['’]|où|quand|qui|cu[áa]nt[oa]s?|c[óo]mo|qu[ée]|cu[áa]l(?:es)?|"
+                           r"d[óo]nde|cu[áa]ndo|qui[ée]n(?:es)?|quant[oaie]|come|qual[ei]?|che|dove|quando|chi|"
+                           r"quant[oa]s|como|onde|quem)\b)",
                            re.I)
 """Where a second question joins the first: ", and how / what / which ...", also after a preposition ("..., and across
 how many settings do the results hold?"), or a yes-no question after a comma ("Why does QAT converge so slowly below 4
@@ -1354,11 +1381,22 @@ def asked_clauses(question: str) -> list[str]:
     clauses: list[str] = []
     for part in asked:
         for c in _CLAUSE_SPLIT.split(part):
-            if clauses and not stems(c):
+            if clauses and _WHICH_ONES.match(c) and (counted := _HOW_MANY_NOUN.search(clauses[-1])):
+                # "How many downstream tasks does RePro evaluate on, and which ones?": which tasks it evaluates on (a
+                # new user's trial, round 36: the count alone was given, not that the abstract names none)
+                clauses.append(f"which {counted.group('noun')}{counted.group('rest')}?")
+            elif clauses and not stems(c):
                 clauses[-1] = f"{clauses[-1]}, and {c}"
             elif c.strip():
                 clauses.append(c.strip())
     return clauses if len(clauses) > 1 else [question]
+
+
+_WHICH_ONES = re.compile(r"^\s*(?:and\s+)?(?:which|what)\s+(?:ones|are\s+they|were\s+they|are\s+those|were\s+those)\s*"
+                         r"[?？.!]*\s*$", re.I)
+_HOW_MANY_NOUN = re.compile(r"\bhow\s+many\s+(?P<noun>(?:[\w-]+\s+){0,2}?[\w-]+s)\b(?P<rest>[^?？,;]*)", re.I)
+"""`asked_clauses`: a clause asking which ones after a clause counting a plural noun, and that count's noun and the
+rest of its clause."""
 
 
 def interrogative(question: str) -> str:
@@ -3311,7 +3349,9 @@ class ExtractiveSynthesizer:
                 defining = [x for x in scored if x[1] == top_n and spells_out(term, x[2])] or defining
             if defining:
                 first = min(defining, key=lambda x: x[5])
-                return "definition", [(first[1], first[2], first[3], None)]
+                after = [x for x in scored if x[1] == top_n and x[5] == first[5] + 1
+                         and not acronym_asked(question) and goes_on_about(x[2], [term, *name_tokens(first[2])])]
+                return "definition", [(x[1], x[2], x[3], None) for x in [first, *after]]
         if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
             chosen = self._summary(scored, sources[0], summarised, pointers=pointers)
             later = asked_clause(question)
@@ -3476,6 +3516,34 @@ class ExtractiveSynthesizer:
             added.append((n, after, None, None))
         return _with_added(picked, added, sentences)
 
+    @staticmethod
+    def _detail_of_each(question: str, sources: Sequence[Source]) -> str | None:
+        """One line per paper the question names, in its order, when it asks a detail of two or more ("Do RePro and
+        OPUS release their code?"): the sentence of each abstract stating it (`states_detail`), else that the abstract
+        does not say; each line cited. None for another question, or when no abstract states it (then "The abstracts
+        do not say." as for one paper). The first such sentence alone answered, for one paper (chats fresh13)."""
+        from assistant.prompts import CANNOT_ANSWER
+        from assistant.text import split_sentences
+
+        detail = detail_asked(question)
+        if not detail or detail in ("authors", "venue"):
+            return None
+        _, _, pointers = question_names(question, sources)
+        q = fold(question).casefold()
+        at = {s.n: min((q.find(nm.casefold()) for nm in pointers if mentions(fold(s.paper.title), nm)), default=-1)
+              for s in sources}
+        named = sorted((s for s in sources if at[s.n] >= 0), key=lambda s: at[s.n])
+        if len(named) < 2:
+            return None
+        lines, stated = [], False
+        for s in named:
+            said = next((x for x in split_sentences(s.paper.abstract) if states_detail(detail, x)), None)
+            stated = stated or said is not None
+            body = _OWN_REFERENCES.sub("", plain(said)).strip().rstrip(".") if said else CANNOT_ANSWER[:-1].replace(
+                "abstracts do", "abstract does")
+            lines.append(f"{plain(s.paper.display_name)} [{s.n}]: {body}.")
+        return "\n".join(lines) if stated else None
+
     def synthesize(self, question: str, sources: Sequence[Source], embedder: Embedder | None = None) -> str:
         """The answer to `question` from `sources` (numbered, best first): quoted sentences each followed
         by ``[n]``, one line per paper for a several-paper question, or `assistant.prompts.CANNOT_ANSWER`.
@@ -3498,6 +3566,9 @@ class ExtractiveSynthesizer:
             text = self.synthesize(asked, sources, embedder)
             if not text.startswith(CANNOT_ANSWER):
                 return " ".join([text, *_unstated_note(unstated)])
+        each = self._detail_of_each(question, sources)
+        if each:
+            return each
         # "Was NorMuon tested on a 7B model?" answered with its 1.1B sentence read as a yes; "does it need retraining?"
         # about STAR-KV, which says nothing of retraining; "Exactly which manifold does mHC project onto?" answered
         # with "... onto a specific manifold"

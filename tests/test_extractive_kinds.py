@@ -152,6 +152,8 @@ def test_extractive_how_do_x_and_y_differ_gives_a_line_naming_and_citing_each(bu
     ("Is there a link to the RePro implementation code?", "code"),
     ("Is the NorMuon code open source?", "code"),  # a new user's trial: NorMuon's FSDP2 sentence was quoted
     ("Did they open-source their code?", "code"),
+    ("did they release code?", "code"),  # held-out fresh55 chats: NorMuon's distributed implementation was quoted
+    ("Have the authors published their implementation?", "code"),
     ("Is the code public?", "code"),
     ("Does EAPO rely on open-source models as experts?", None),  # models, not the paper's code
     # a follow-up's rewrite names an untitled paper by its opening words in single quotes (fresh16 chats c08)
@@ -1409,6 +1411,16 @@ def test_a_measure_asked_by_what_is_a_number_question():
     # the second question after a preposition (round 23, fresh35: only the settings were answered, not the speed-up)
     ("By how much does FooNet speed up QAT, and across how many settings do the results hold?",
      ["By how much does FooNet speed up QAT", "across how many settings do the results hold?"]),
+    # the same in other languages (held-out fresh55: the German question's number was not given)
+    ("Welches Paper formuliert Webdaten um, und wie viele Tokens wurden dabei recycelt?",
+     ["Welches Paper formuliert Webdaten um", "wie viele Tokens wurden dabei recycelt?"]),
+    ("¿Qué artículo usa MCTS, y cuánto mejora en MBPP?", ["¿Qué artículo usa MCTS", "cuánto mejora en MBPP?"]),
+    ("Quel article compresse le cache KV, et quel gain obtient-il ?",
+     ["Quel article compresse le cache KV", "quel gain obtient-il ?"]),
+    ("Ein Paper über Daten und Modelle, wie viele?", ["Ein Paper über Daten und Modelle, wie viele?"]),
+    # "which ones?" after a count asks which of the counted things (a new user's trial, round 36: the count alone)
+    ("How many downstream tasks does FooNet evaluate on, and which ones?",
+     ["How many downstream tasks does FooNet evaluate on", "which downstream tasks does FooNet evaluate on?"]),
 ])
 def test_asked_clauses_are_the_things_a_question_asks(question, clauses):
     from assistant.extractive import asked_clauses
@@ -2773,3 +2785,50 @@ def test_what_is_the_base_model_of_x_asks_for_a_model(question):
     from assistant.extractive import entity_noun, question_kind
 
     assert question_kind(question) == "entity" and entity_noun(question) in ("models", "backbone")
+
+
+@pytest.mark.parametrize("question, abstract, follows", [
+    # the sentence after the definition, about the thing defined, says how it works (held-out fresh55 chats: "what
+    # is alignment-aware decoding?" got "a method to enhance model alignment directly at inference" alone)
+    ("what is alignment-aware decoding?", "Alignment remains hard. In this paper, we introduce alignment-aware "
+     "decoding (AAD), a method to enhance alignment at inference. Theoretically, AAD can be interpreted as implicit "
+     "reward optimization. Empirically, AAD outperforms baselines.", "implicit reward"),
+    ("What is RowNorm?", "Optimizers matter. We propose RowNorm, an optimizer for transformers. RowNorm scales each "
+     "row of the update by its second moment. It trains 20% faster.", "second moment"),
+    # the next sentence about something else is not added
+    ("What is RowNorm?", "Optimizers matter. We propose RowNorm, an optimizer for transformers. Prior optimizers "
+     "scale each row of the update by its second moment. It trains 20% faster.", None),
+])
+def test_what_is_x_adds_the_next_sentence_when_it_goes_on_about_x(settings, question, abstract, follows):
+    text = _one_paper_answer(settings, question, abstract, title="RowNorm")
+    assert text.startswith(("In this paper, we introduce", "We propose")), text
+    if follows:
+        assert follows in text, text
+    else:
+        assert "second moment" not in text and "faster" not in text, text
+
+
+def test_a_detail_asked_of_two_named_papers_gets_a_line_for_each(settings):
+    """Chats fresh13 (a regression caught while reading "did they release code?" as the code asked): "Do RowNorm and
+    ColSketch release their code?" quoted RowNorm's link alone; ColSketch's abstract states none, and says so."""
+    row = ("RowNorm", "We propose RowNorm, an optimizer. RowNorm trains 20% faster. Our code is available at "
+           "https://github.com/x/rownorm.")
+    col = ("ColSketch", "We propose ColSketch, a data selector. ColSketch adds 4% compute.")
+    text = _papers_answer(settings, "Do RowNorm and ColSketch release their code?", row, col)
+    assert text.splitlines() == ["RowNorm [1]: Our code is available at https://github.com/x/rownorm.",
+                                 "ColSketch [2]: The abstract does not say."], text
+    # in the question's order; and when neither states it, the abstracts do not say
+    text = _papers_answer(settings, "Is the code of ColSketch and RowNorm public?", row, col)
+    assert text.splitlines()[0].startswith("ColSketch [2]:"), text
+    none = ("RowNorm", "We propose RowNorm, an optimizer. RowNorm trains 20% faster.")
+    assert _papers_answer(settings, "Do RowNorm and ColSketch release their code?", none, col).startswith(
+        "The abstracts do not say.")
+
+
+def test_a_count_and_which_ones_gives_the_count_and_says_the_abstract_names_none(settings):
+    """A new user's trial, round 36: "How many downstream tasks does RePro evaluate on, and which ones?" gave "22" and
+    never said the tasks are not named."""
+    text = _one_paper_answer(settings, "How many downstream tasks does FooNet evaluate on, and which ones?",
+                             "We propose FooNet, a data recycler. FooNet gains 3.7% on 22 downstream tasks.",
+                             title="FooNet")
+    assert "22 downstream tasks" in text and "does not state" in text, text

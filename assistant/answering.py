@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
-from assistant.text import join_names
+from assistant.text import join_names, render_latex
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -1331,6 +1331,14 @@ def about_topic(question: str) -> str:
     return "topic" if specific >= 3 else ""
 
 
+_COUNT_OF_LAST = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?how\s+many\s+(?:(?:are|were)\s+there|"
+                            r"of\s+(?:them|these|those)(?:\s+(?:are|were)\s+there)?|(?:is|are)\s+(?:that|those|these|"
+                            r"they)|in\s+total|altogether)\s*[?？.!]*\s*$", re.I)
+"""A count asked of the papers the last answer listed, with no noun of its own ("how many are there?")."""
+_WHICH_PAPERS = re.compile(r"^\W*(?:which|what)\s+(?=(?:[\w-]+\s+){0,2}?(?:papers|works|studies|articles|abstracts)\b)",
+                           re.I)
+
+
 def deterministic_rewrite(question: str, conversation: Conversation | None) -> str:
     """The standalone form of a follow-up, without an LLM (`needs_history` decides whether it is one;
     a self-contained question comes back unchanged).
@@ -1349,6 +1357,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     from assistant.text import mentions
 
     text = " ".join(question.split())
+    if _COUNT_OF_LAST.match(text) and len(_cited_names(conversation.turns[-1])) >= 2:
+        # "how many are there?" after a list of papers: the count of that list, asked again (a new user's trial, round
+        # 36: read as a question about the first paper listed, and its pass@1 quoted)
+        prev = " ".join(_asked_before(conversation.turns[-1]).split())
+        which = _WHICH_PAPERS.match(prev)
+        return f"how many {prev[which.end():]}" if which else f"how many papers: {prev}"
     named, cited = _subject(conversation, text)
     referents = _ordered_referents(conversation, returning=bool(_BACK_TO.search(text)))
     # a name the user gave is the subject when it is a cited paper's name, as a whole word: after "Is
@@ -1362,6 +1376,12 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     topic = [ref if (ref := _described(n)) and ref in cited else n for n in topic]
     if len(cited) > 1 and re.search(r"\b(?:they|them|these|those)\b", text, re.I):
         topic = cited  # "Which of them also reports GPQA?": every paper the last answer cited
+    holding = list(dict.fromkeys(name for c in conversation.turns[-1].citations or []
+                                 if (name := _paper_name(c.paper)) and _given_figure(text, c.paper.abstract)))
+    if len(holding) == 1 and len(topic) > 1:
+        # "where does the 11.31 percentage-point gain come from?" after NorMuon and WinQ were compared: the paper whose
+        # abstract gives the figure (a new user's trial, round 36: asked of both, and WinQ cited)
+        topic = holding
     changed = placed = False  # placed: an ordinal put one paper's name in the question
 
     def ordinal(m: re.Match) -> str:
@@ -1452,9 +1472,16 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
     if changed:
         return _asked_again(text, conversation, referents) or text
     if topic:
-        if any((_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
-               and not _has_antecedent(_earlier_sentences(text[:m.start()]))
-               for m in _DEMONSTRATIVE_ANY.finditer(text)):
+        back = [m for m in _DEMONSTRATIVE_ANY.finditer(text)
+                if (_points_back(text, m) or re.match(r"\s*(?:[?？.!,]|$)", text[m.end():]))
+                and not _has_antecedent(_earlier_sentences(text[:m.start()]))]
+        named_thing = _named_in_answer(back[0].group(0).split()[-1], conversation.turns[-1].answer) if back else None
+        if named_thing:
+            # "How is that indicator computed?" after an answer naming "the Relative Rank Indicator": that name
+            # (held-out fresh55 chats: the last question's words went along, and their sentences were quoted)
+            m = back[0]
+            return f"{text[:m.start()]}the {named_thing}{text[m.end():]} ({join_names(topic)})"
+        if back:
             # "What do they call that paradigm?": a demonstrative before a word that is not the paper
             # (a relative "that" is followed by a verb, this one by the question mark) points at what
             # the last question described; its words go along with the paper's name
@@ -1462,6 +1489,17 @@ def deterministic_rewrite(question: str, conversation: Conversation | None) -> s
             return f"{text} ({join_names(topic)}: {prev.strip().rstrip('?？.!').strip()})"
         return f"{text} ({join_names(topic)})"
     return f"{text} ({_FOLLOW_UP}{_asked_before(conversation.turns[-1])})"
+
+
+def _named_in_answer(noun: str, answer: str) -> str | None:
+    """The one name `answer` gives a thing of kind `noun` (a capitalised phrase of two to five words ending in it:
+    "Relative Rank Indicator" for "indicator"), or None when it gives none or several."""
+    if noun.casefold() in {"one", "ones", "paper", "papers", "work", "study"}:
+        return None
+    pattern = rf"\b(?:(?!(?:The|A|An|This|That|Our|Its|Their)\b)[A-Z][\w-]*\s+){{1,4}}(?i:{re.escape(noun)})s?\b"
+    found = {m.group(0) for m in re.finditer(pattern, render_latex(answer).replace("**", ""))
+             if m.group(0).split()[-1][:1].isupper()}
+    return found.pop() if len(found) == 1 else None
 
 
 _FOLLOW_UP = "follow-up to: "
@@ -1746,6 +1784,12 @@ def _writes_start(text: str, word: str) -> bool:
     return re.search(rf"(?<![^\W\d_]){re.escape(word.casefold())}", text.casefold()) is not None
 
 
+_INCLUDED_ONE = re.compile(r",?\s*\b(?:(?:this|that|the\s+last)\s+(?:one|paper|work|method)\s+"
+                           r"(?:included|too|as\s+well)|(?:including|incl\.?|as\s+well\s+as)\s+"
+                           r"(?:this|that|the\s+last)\s+(?:one|paper|work|method))\b,?", re.I)
+"""The paper under discussion counted in with the papers a question searches for ("..., this one included?")."""
+
+
 def standalone_question(question: str, conversation: Conversation | None, llm: LLM | None) -> str:
     """`question` as it can be understood without the conversation.
 
@@ -1761,6 +1805,17 @@ def standalone_question(question: str, conversation: Conversation | None, llm: L
     if resolved == question and _describes_undiscussed(question, conversation):
         return question  # "back to the optimizer paper: ..." when no paper discussed is one: searched as it is
     question = resolved
+    included = _INCLUDED_ONE.search(question)
+    if included and follows_up(question, conversation):
+        from assistant.extractive import asks_several
+
+        rest = " ".join(f"{question[:included.start()]} {question[included.end():]}".split())
+        rest = re.sub(r"\s+(?=[?？.!])", "", rest)
+        if asks_several(rest) and not follows_up(rest, conversation):
+            # "which papers in the collection use token entropy as a signal, this one included?": a search of the
+            # whole collection, which finds the paper under discussion with the others (held-out fresh55 chats: asked
+            # of RankTuner alone, with the last question's words, and EDEN left out)
+            return rest
     if not follows_up(question, conversation):
         return resolve_own_ordinal(question)
     if _new_topic_after_refusal(question, conversation):
@@ -1854,7 +1909,7 @@ def similar_papers_question(question: str, conversation: Conversation | None) ->
     paper. The papers themselves are set aside (`set_aside_papers`). The rewrite named only the paper ("... like
     that? (NorMuon)"), which no other abstract mentions: the answer was "The abstracts do not say." (a new user's
     trial, round 17)."""
-    from assistant.text import render_latex, split_sentences
+    from assistant.text import split_sentences
 
     if conversation is None or not _asks_like_those(question):
         return ""

@@ -1309,6 +1309,94 @@ def test_a_definite_description_the_cited_abstract_gives_refers_back_and_another
     assert standalone_question(question, conv, None) == question
 
 
+def test_that_x_is_the_thing_of_that_kind_the_last_answer_named():
+    """Held-out fresh55 chats: "How is that indicator computed?" after an answer naming RankTuner's "Relative Rank
+    Indicator" took the last question's words along ("(RankTuner: Is there a paper about reweighting ...)") and
+    quoted their sentences; the name the answer gives is what "that indicator" is. An answer naming two things of
+    the kind, or none, leaves the old rewrite."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="RankTuner introduces a signal, the Relative Rank Indicator, by comparing ranks.",
+                  title="RankTuner", id="p1")
+
+    def conv(answer):
+        return Conversation([Turn("Is there a paper about reweighting tokens?", answer=answer,
+                                  citations=(Citation(1, paper),))])
+
+    one = "RankTuner [1]: RankTuner introduces a signal, the **Relative Rank Indicator**, by comparing ranks."
+    assert standalone_question("How is that indicator computed?", conv(one), None) == (
+        "How is the Relative Rank Indicator computed? (RankTuner)")
+    two = one + " A Token Entropy Indicator is the baseline [1]."
+    assert standalone_question("How is that indicator computed?", conv(two), None) == (
+        "How is that indicator computed? (RankTuner: Is there a paper about reweighting tokens)")
+
+
+def test_a_figure_one_of_the_compared_papers_gives_points_at_that_paper():
+    """A new user's trial, round 36: "where does the 11.31 percentage-point gain come from?" after NorMuon and WinQ
+    were compared was asked of both, and WinQ cited; the figure is NorMuon's. A figure both give leaves both."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    nor = Paper(abstract="NorMuon has an 11.31 percentage-point larger efficiency gain than Muon.", title="NorMuon",
+                id="p1")
+    win = Paper(abstract="WinQ speeds up QAT by 4x and gains 8.8% over the state of the art.", title="WinQ", id="p2")
+    conv = Conversation([Turn("Compare NorMuon with WinQ.", answer="NorMuon [1]: … WinQ [2]: …",
+                              citations=(Citation(1, nor), Citation(2, win)))])
+    assert standalone_question("where does the 11.31 percentage-point gain come from?", conv, None) == (
+        "where does the 11.31 percentage-point gain come from? (NorMuon)")
+    both = Paper(abstract="WinQ has an 11.31 percentage-point gain too.", title="WinQ", id="p2")
+    conv = Conversation([Turn("Compare NorMuon with WinQ.", answer="NorMuon [1]: … WinQ [2]: …",
+                              citations=(Citation(1, nor), Citation(2, both)))])
+    assert standalone_question("where does the 11.31 percentage-point gain come from?", conv, None) == (
+        "where does the 11.31 percentage-point gain come from? (NorMuon and WinQ)")
+
+
+def test_how_many_are_there_after_a_list_counts_the_list():
+    """A new user's trial, round 36: "how many are there?" after "Which papers are about reasoning?" (nine papers) was
+    asked of the first paper listed. It asks the list's question again as a count; after one paper it is left as
+    before."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    a, b = (Paper(abstract=f"{t} improves reasoning.", title=t, id=t) for t in ("FooNet", "BarNet"))
+    listed = Conversation([Turn("Which papers are about reasoning?", answer="FooNet [1]: … BarNet [2]: …",
+                                citations=(Citation(1, a), Citation(2, b)))])
+    assert standalone_question("how many are there?", listed, None) == "how many papers are about reasoning?"
+    described = Conversation([Turn("Anything on better reasoning?", answer="FooNet [1]: … BarNet [2]: …",
+                                   citations=(Citation(1, a), Citation(2, b)))])
+    assert standalone_question("And how many of them?", described, None) == (
+        "how many papers: Anything on better reasoning?")
+    one = Conversation([Turn("Which paper is about reasoning?", answer="FooNet [1] …", citations=(Citation(1, a),))])
+    assert standalone_question("how many are there?", one, None) == "how many are there? (FooNet)"
+
+
+def test_a_search_counting_in_the_paper_under_discussion_searches_the_collection():
+    """Held-out fresh55 chats: "which papers in the collection use token entropy as a signal, this one included?" after
+    a turn on RankTuner was asked of RankTuner with the last question's words, and EDEN left out. The search is the
+    question without the phrase counting the paper in, which finds it with the others; a question about the paper
+    itself still refers back."""
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    paper = Paper(abstract="RankTuner reweights tokens by entropy.", title="RankTuner", id="p1")
+    conv = Conversation([Turn("Is there a paper about reweighting tokens?", answer="RankTuner [1] …",
+                              citations=(Citation(1, paper),))])
+    assert standalone_question("which papers in the collection use token entropy as a signal, this one included?",
+                               conv, None) == "which papers in the collection use token entropy as a signal?"
+    assert standalone_question("Which papers, including this one, use entropy?", conv, None) == (
+        "Which papers use entropy?")
+    assert standalone_question("does this one work for code?", conv, None) == "does RankTuner work for code?"
+
+
 def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
     """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
     from assistant.answering import standalone_question

@@ -3521,7 +3521,7 @@ class ExtractiveSynthesizer:
         """One line per paper the question names, in its order, when it asks a detail of two or more ("Do RePro and
         OPUS release their code?"): the sentence of each abstract stating it (`states_detail`), else that the abstract
         does not say; each line cited. None for another question, or when no abstract states it (then "The abstracts
-        do not say." as for one paper). The first such sentence alone answered, for one paper (chats fresh13)."""
+        do not say." as for one paper). Chats fresh13: RePro's link alone was quoted, as if asked of one paper."""
         from assistant.prompts import CANNOT_ANSWER
         from assistant.text import split_sentences
 

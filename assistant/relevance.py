@@ -803,8 +803,9 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     "Loihi"; not a question's first word; English questions only) and capitalised phrases (`title_phrases`) of
     `question` that no paper of the collection mentions: by the BM25 index, and for phrases also verbatim (case and
     hyphens ignored) in the papers holding all of their words; a name is also looked for in `documents` (the
-    retrieved papers, after `text.fold`), where BM25's tokens may miss a LaTeX spelling. `papers` and
-    `bm25`: the collection and its index (`PaperStore.bm25`).
+    retrieved papers, after `text.fold`), where BM25's tokens may miss a LaTeX spelling. A phrase spelling by its
+    initials an acronym a retrieved paper writes is not absent (`known_acronym`: "Spiking Neural Networks", "SNN").
+    `papers` and `bm25`: the collection and its index (`PaperStore.bm25`).
 
     Why capitalised words: of the 1,500 questions and conversation turns of the development files over the 19
     bundled papers (fresh18 among them), 34 have a capitalised word inside a sentence that no abstract uses, 23
@@ -1075,6 +1076,7 @@ def foreign_absent(question: str, bm25, documents: Sequence[str] = ()) -> list[s
 
     cjk = bool(_CJK.search(question))
     language = "" if cjk else question_language(question)[0]
+
     def english(w: str) -> bool:
         if cjk:
             return True

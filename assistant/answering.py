@@ -387,6 +387,10 @@ _GENERIC_NOUNS = ("paper|papers|method|methods|approach|approaches|model|models|
 _AFTER_NOUN_RESTRICTOR = r"(?!\s+(?:to|that|which|who|whose|where)\b)"
 _ORDINAL_WORDS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "latter": 1,
                   "last": -1}
+_FOREIGN_NOUNS = (r"methode|arbeit|ansatz|modell|verfahren|paper|optimierer|studie|variante|méthode|approche|article|"
+                  r"modèle|método|enfoque|artículo|trabajo|modelo|metodo|approccio|articolo|lavoro|modello|artigo|"
+                  r"abordagem|trabalho")
+"""The generic nouns for a paper or its method in German, French, Spanish, Italian and Portuguese."""
 _ORDINAL = re.compile(
     # not a heading without "the" ("thanks, last one: any paper on ...?", "second question - ...", "Last one, which paper
     # ...?": chats fresh22 c08.4 glued the paper under discussion on): the question's own
@@ -409,8 +413,7 @@ _ORDINAL = re.compile(
     r"(?P<ordx>erst|zweit|dritt|letzt|premi(?:er|ère)|deuxième|seconde?|troisième|derni(?:er|ère)|primer[oa]?"
     r"|segund[oa]|tercer[oa]?|últim[oa]|prim[oa]|second[oa]|terz[oa]|ultim[oa]|primeir[oa]|terceir[oa])"
     r"(?:e[nmrs]?)?\b"
-    r"(?:\s+(?:methode|arbeit|ansatz|modell|verfahren|paper|optimierer|studie|variante|méthode|approche|article|modèle"
-    r"|método|enfoque|artículo|trabajo|modelo|metodo|approccio|articolo|lavoro|modello|artigo|abordagem|trabalho)\b)?",
+    rf"(?:\s+(?:{_FOREIGN_NOUNS})\b)?",
     re.I)
 _FOREIGN_ORDINALS = {"erst": 0, "zweit": 1, "dritt": 2, "letzt": -1, "premier": 0, "première": 0, "deuxième": 1,
                      "second": 1, "seconde": 1, "troisième": 2, "dernier": -1, "dernière": -1, "primer": 0,
@@ -436,7 +439,13 @@ demonstrative alone is the subject."""
 _OTHER = re.compile(rf"\bthe\s+other\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}", re.I)
 """'the other one': of two papers, the one the last turn was not about."""
 _PREVIOUS = re.compile(rf"\bthe\s+(?:previous|earlier|prior)\s+(?:{_GENERIC_NOUNS})\b{_AFTER_NOUN_RESTRICTOR}"
-                       rf"|\bthe\s+(?:one|paper)\s+(?:before|from\s+before)\b", re.I)
+                       rf"|\bthe\s+(?:one|paper)\s+(?:before|from\s+before)\b"
+                       # "die vorherige Methode", "la méthode précédente", "el anterior", "il metodo precedente" (a new
+                       # user's trial, round 36: "la méthode précédente" was read as the paper just discussed)
+                       rf"|\b(?:die|der|das|den|dem)\s+(?:vorherige|vorige|frühere)[nmrs]?"
+                       rf"(?:\s+(?:{_FOREIGN_NOUNS}))?\b"
+                       rf"|(?:\b(?:le|la|el|il|lo|o|a)\s+|\bl['’]\s*)(?:(?:{_FOREIGN_NOUNS})\s+)?"
+                       rf"(?:précédente?|anterior|precedente)\b", re.I)
 """'the previous one', 'the one before': the paper the conversation was about before the one it is about now."""
 _CHOICE_OF_THEM = re.compile(rf"\b(?:which|who|whose)(?:\s+one)?\s+of\s+(?P<them>them|these|those|"
                              rf"(?:these|those|the)\s+(?:{_GENERIC_NOUNS}))\b{_AFTER_NOUN_RESTRICTOR}", re.I)

@@ -1397,6 +1397,28 @@ def test_a_search_counting_in_the_paper_under_discussion_searches_the_collection
     assert standalone_question("does this one work for code?", conv, None) == "does RankTuner work for code?"
 
 
+@pytest.mark.parametrize("question, standalone", [
+    # a new user's trial, round 36: "la méthode précédente" was read as the paper just discussed (EAPO)
+    ("la méthode précédente fonctionne-t-elle sous 4 bits ?", "WinQ fonctionne-t-elle sous 4 bits ?"),
+    ("Funktioniert die vorherige Methode auch unter 4 Bit?", "Funktioniert WinQ auch unter 4 Bit?"),
+    ("Il metodo precedente funziona a 4 bit?", "WinQ funziona a 4 bit?"),
+    ("E o anterior, funciona com 4 bits?", "E WinQ, funciona com 4 bits?"),
+    ("la méthode fonctionne-t-elle sous 4 bits ?", "la méthode fonctionne-t-elle sous 4 bits ? (EAPO)"),  # the last
+])
+def test_the_previous_one_in_other_languages_is_the_paper_before_the_last(question, standalone):
+    from assistant.answering import standalone_question
+    from assistant.conversation import Conversation, Turn
+    from assistant.events import Citation
+    from assistant.store.paper import Paper
+
+    winq, eapo = Paper(abstract="WinQ speeds up QAT.", title="WinQ", id="p1"), Paper(
+        abstract="EAPO consults experts.", title="EAPO", id="p2")
+    conv = Conversation([Turn("What is WinQ?", answer="WinQ [1] …", citations=(Citation(1, winq),)),
+                         Turn("Is there a paper on distillation?", answer="EAPO [1] …",
+                              citations=(Citation(1, eapo),))])
+    assert standalone_question(question, conv, None) == standalone
+
+
 def test_an_llm_rewrite_naming_another_name_than_the_cited_paper_is_replaced():
     """The answer about NorMuon mentions Muon; "it" is NorMuon, so "How much faster is Muon?" is not used."""
     from assistant.answering import standalone_question

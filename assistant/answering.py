@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from assistant.enums import BackendName, ErrorKind
 from assistant.errors import AssistantError
 from assistant.events import Answer, AnswerEvent, Citation, Citations, Done, Error, Source, Sources, TextDelta
-from assistant.text import join_names, render_latex
+from assistant.text import join_names
 
 if TYPE_CHECKING:
     from assistant.conversation import Conversation
@@ -1505,8 +1505,10 @@ def _named_in_answer(noun: str, answer: str) -> str | None:
     "Relative Rank Indicator" for "indicator"), or None when it gives none or several."""
     if noun.casefold() in {"one", "ones", "paper", "papers", "work", "study"}:
         return None
+    from assistant.extractive import plain
+
     pattern = rf"\b(?:(?!(?:The|A|An|This|That|Our|Its|Their)\b)[A-Z][\w-]*\s+){{1,4}}(?i:{re.escape(noun)})s?\b"
-    found = {m.group(0) for m in re.finditer(pattern, render_latex(answer).replace("**", ""))
+    found = {m.group(0) for m in re.finditer(pattern, plain(answer))
              if m.group(0).split()[-1][:1].isupper()}
     return found.pop() if len(found) == 1 else None
 
@@ -1918,7 +1920,7 @@ def similar_papers_question(question: str, conversation: Conversation | None) ->
     paper. The papers themselves are set aside (`set_aside_papers`). The rewrite named only the paper ("... like
     that? (NorMuon)"), which no other abstract mentions: the answer was "The abstracts do not say." (a new user's
     trial, round 17)."""
-    from assistant.text import split_sentences
+    from assistant.text import render_latex, split_sentences
 
     if conversation is None or not _asks_like_those(question):
         return ""

@@ -1381,10 +1381,11 @@ def asked_clauses(question: str) -> list[str]:
     clauses: list[str] = []
     for part in asked:
         for c in _CLAUSE_SPLIT.split(part):
-            if clauses and _WHICH_ONES.match(c) and (counted := _HOW_MANY_NOUN.search(clauses[-1])):
+            if clauses and _WHICH_ONES.match(c) and (counted := counted_phrase(clauses[-1])):
                 # "How many downstream tasks does RePro evaluate on, and which ones?": which tasks it evaluates on (a
                 # new user's trial, round 36: the count alone was given, not that the abstract names none)
-                clauses.append(f"which {counted.group('noun')}{counted.group('rest')}?")
+                before = fold(clauses[-1])
+                clauses.append(f"which {' '.join(counted)}{before[_COUNTED.search(before).end():].rstrip(' ?')}?")
             elif clauses and not stems(c):
                 clauses[-1] = f"{clauses[-1]}, and {c}"
             elif c.strip():
@@ -1394,9 +1395,7 @@ def asked_clauses(question: str) -> list[str]:
 
 _WHICH_ONES = re.compile(r"^\s*(?:and\s+)?(?:which|what)\s+(?:ones|are\s+they|were\s+they|are\s+those|were\s+those)\s*"
                          r"[?？.!]*\s*$", re.I)
-_HOW_MANY_NOUN = re.compile(r"\bhow\s+many\s+(?P<noun>(?:[\w-]+\s+){0,2}?[\w-]+s)\b(?P<rest>[^?？,;]*)", re.I)
-"""`asked_clauses`: a clause asking which ones after a clause counting a plural noun, and that count's noun and the
-rest of its clause."""
+"""`asked_clauses`: a clause asking which ones, after a clause counting things (`counted_phrase`)."""
 
 
 def interrogative(question: str) -> str:
@@ -3522,7 +3521,6 @@ class ExtractiveSynthesizer:
         OPUS release their code?"): the sentence of each abstract stating it (`states_detail`), else that the abstract
         does not say; each line cited. None for another question, or when no abstract states it (then "The abstracts
         do not say." as for one paper). Chats fresh13: RePro's link alone was quoted, as if asked of one paper."""
-        from assistant.prompts import CANNOT_ANSWER
         from assistant.text import split_sentences
 
         detail = detail_asked(question)
@@ -3539,8 +3537,7 @@ class ExtractiveSynthesizer:
         for s in named:
             said = next((x for x in split_sentences(s.paper.abstract) if states_detail(detail, x)), None)
             stated = stated or said is not None
-            body = _OWN_REFERENCES.sub("", plain(said)).strip().rstrip(".") if said else CANNOT_ANSWER[:-1].replace(
-                "abstracts do", "abstract does")
+            body = _OWN_REFERENCES.sub("", plain(said)).strip().rstrip(".") if said else "The abstract does not say"
             lines.append(f"{plain(s.paper.display_name)} [{s.n}]: {body}.")
         return "\n".join(lines) if stated else None
 

@@ -11,7 +11,7 @@
 Prints errors, then a summary; exit code 1 if there were errors.
 
 Usage: ``python3 verify_set.py N`` checks ``icml2026_freshN.jsonl``, ``icml2026_chats_freshN.jsonl``,
-``airas_freshN.jsonl`` and ``ooc_termsN.json`` (sets 10 to 55 were written in this format; the older
+``airas_freshN.jsonl`` and ``ooc_termsN.json`` (sets 10 to 56 were written in this format; the older
 sets keep their own ``verifyN.py``).
 """
 import glob

@@ -619,12 +619,16 @@ pasted run of 800 capitalised words was named whole as the term no paper mention
 
 def collection_df(term: str, bm25) -> int:
     """How many papers of the collection may mention `term` (an upper bound from the BM25 index: the
-    fewest papers holding any one of its words of 3+ characters, stemmed as BM25 stems them, so
-    ``GNNs`` counts the papers writing ``GNN``); 0 when one of its words is in no paper."""
+    fewest papers holding any one of its words of 3+ characters or two-letter capitalised acronyms, stemmed as BM25
+    stems them, so ``GNNs`` counts the papers writing ``GNN``); 0 when one of its words is in no paper. The
+    acronym counts because it is what the term names: "Pre-LN" is in the 3 papers writing "pre" by its long word
+    alone, in none by its "LN" (fresh56: "Pre-LN- und Post-LN-Transformer" was answered from a paper writing
+    "Transformer")."""
     from assistant.text import fold
 
-    parts = [p for p in re.split(r"[^\w]+", fold(term).casefold()) if p]
-    long = [p for p in parts if len(p) >= 3 and not p.isdigit()] or [p for p in parts if not p.isdigit()] or parts
+    parts = [p for p in re.split(r"[^\w]+", fold(term)) if p]
+    long = ([p.casefold() for p in parts if (len(p) >= 3 or re.fullmatch(r"[A-Z]{2}", p)) and not p.isdigit()]
+            or [p.casefold() for p in parts if not p.isdigit()] or [p.casefold() for p in parts])
     return min((max(int((bm25.scores(v) > 0).sum()) for v in _transliterations(p)) for p in long), default=0)
 
 
@@ -798,6 +802,15 @@ def unwritten_compounds(question: str, papers: Sequence, bm25) -> list[str]:
     return out
 
 
+_VERSIONED_NAME = re.compile(r"(?<![\w-])(?P<base>[A-Z][a-z]{1,11})(?:-|(?=\d))(?P<version>\d+(?:\.\d+)*[A-Za-z]?)"
+                             r"(?![\w.])")
+"""A model named with its version, written onto a capitalised word ("Phi-3", "Llama-3", "Qwen2.5", "Mistral-7B")."""
+VERSIONED_MAX_ZIPF = 4.0
+"""`absent_terms`: the Zipf frequency (wordfreq, general English) from which the word before a version is an English
+word ("Top-1", "Stage-2", "Table-3": top 6.4, stage 5.0), not a model's name (phi 3.5, llama 3.0, mistral 2.6, qwen
+0)."""
+
+
 def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25) -> list[str]:
     """Names (`question_names`), capitalised words inside a sentence (`verbatim_terms`: "Shampoo", "Byzantine",
     "Loihi"; not a question's first word; English questions only) and capitalised phrases (`title_phrases`) of
@@ -813,10 +826,9 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     named paper a detail its abstract lacks (Llama, Qwen, Claude; still "the abstracts do not say"), none an
     answerable question."""
     import numpy as np
+    from wordfreq import zipf_frequency
 
-    from assistant.text import fold
-
-    from assistant.text import GENERIC_WORDS
+    from assistant.text import GENERIC_WORDS, fold
 
     out: list[str] = []
     foreign = is_foreign(question)
@@ -831,6 +843,20 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
         if (collection_df(name, bm25) == 0 and not any(matched_names(name, d) for d in documents)
                 and not is_common_acronym(name)):  # "... HTML mini-games": a word (wordfreq loads only here)
             out.append(name)
+    # "Phi-3 technical report: ...", "fine-tuned from Llama-3": a model named with its version, which no paper writes
+    # (airas fresh56: answered from a paper on small language models; "phi" alone is in papers writing the letter)
+    versioned: set[str] = set()  # the words a version is written onto
+    for m in _VERSIONED_NAME.finditer(fold(question)):
+        name, base = m.group(0), m.group("base")
+        if name in out or zipf_frequency(base.casefold(), "en") >= VERSIONED_MAX_ZIPF:
+            continue  # "Top-1", "Stage-2": a word and a number, not a model
+        versioned.add(base)
+        written = re.compile(rf"(?<![\w-]){re.escape(base.casefold())}[-\s]?{re.escape(m.group('version').casefold())}"
+                             r"(?![\d])")
+        rows = np.flatnonzero(bm25.scores(base.casefold()) > 0)
+        if len(rows) <= 2000 and not any(written.search(fold(papers[i].document).casefold()) for i in rows) and not any(
+                written.search(fold(d).casefold()) for d in documents):
+            out.append(name)
     # "Has anyone compared Shampoo or SOAP preconditioners against Adam ...?": a capitalised word inside a sentence
     # is a proper name; one no abstract uses names a thing the collection lacks (`verbatim_terms`)
     salient = set(salient_words(question))
@@ -838,6 +864,7 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     in_phrases = {w for phrase in phrases for w in phrase.split()}  # judged whole, below
     for word in verbatim_terms(question)[1] if not is_foreign(question) else ():  # German capitalises nouns
         if (word not in out and word not in in_phrases and word.casefold() in salient
+                and word not in versioned  # "Llama" of "Llama-3": judged with its version
                 and word.casefold() not in GENERIC_WORDS
                 and collection_df(word, bm25) == 0 and not any(matched_names(word, d) for d in documents)):
             out.append(word)

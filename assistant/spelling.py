@@ -6,7 +6,8 @@ answerer found nothing for them (the gate named them as topics the collection la
 typo when it is in no abstract of the collection and in no list of general English either (wordfreq's
 ``en`` list, zipf 0: misspellings are not in it, while "speech", "lora" or "perovskite" are), it has at least
 `MIN_LENGTH` letters, and exactly one word of the collection is nearest to it within `max_distance` edits
-(Damerau-Levenshtein: a swap of two adjacent letters is one edit; rapidfuzz). It is then replaced by that word,
+(Damerau-Levenshtein: a swap of two adjacent letters is one edit; rapidfuzz; one edit for a name typed with an inner
+capital, "DeltaNet"). It is then replaced by that word,
 as the collection writes it most often ("NorMuon"). `assistant.answering.answer` searches with the corrected
 question, which `ask` prints as "(searched for: ...)" and `--json` gives as ``standalone_question``.
 
@@ -185,6 +186,11 @@ def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
             out.append((typed, joined))
             continue
         limit = max_distance(low)
+        if re.search(r"[a-z][A-Z]", typed):
+            # a name typed with an inner capital ("DeltaNet") is a name as its writer spells it: a slip is one edit
+            # ("NorMoun"); two make another name (airas fresh56: "Gated DeltaNet" searched as "Gated DepthNet", and an
+            # out-of-collection question was answered from a gated-attention paper)
+            limit = 1
         near = process.extract(low, [w for w in words if abs(len(w) - len(low)) <= limit and len(w) >= MIN_LENGTH],
                                scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)
         if not near:

@@ -159,3 +159,12 @@ def test_function_words_with_two_letters_swapped_are_read_as_typed_meant():
     assert chat_spelled("adn what about thier code") == "and what about their code"
     assert chat_spelled("back to diffusion lms") == "back to diffusion language models"
     assert chat_spelled("How do LMs do?") == "How do LMs do?"  # written as a name: kept
+
+
+def test_a_name_typed_with_an_inner_capital_is_corrected_only_for_a_slip_of_one_edit():
+    """airas fresh56: "Gated DeltaNet: ..." was searched as "Gated DepthNet" (two letters changed: another name), and an
+    out-of-collection question was answered; "NorMoun" is still NorMuon (one swap), a lower-case word still gets two."""
+    docs = ["DepthNet estimates depth from one image.", "NorMuon normalizes neurons.", "reinforcement learning"]
+    assert _fixes("Gated DeltaNet: linear attention with a gated delta rule", docs) == []
+    assert _fixes("What does NorMoun improve?", docs) == [("NorMoun", "NorMuon")]
+    assert _fixes("what does deltanet estimate?", docs) == [("deltanet", "DepthNet")]  # not typed as a name

@@ -521,6 +521,17 @@ one under discussion."""
 _DEFINITE_ANY = re.compile(r"^\s*(?:(?:and\s+)?(?:how|why|when|where|what|which)\s+(?:[\w-]+\s+)?)?"
                            rf"(?P<aux>{_AUXILIARY})\s+"
                            r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
+_DEFINITE_OBJECT = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?(?:which|what)\s+(?:[\w-]+\s+){0,3}?"
+                              rf"(?!(?:{_AUXILIARY}|of|in|on|for|from|with|to|by|at|about|the)\b)(?P<aux>[a-z]+)\s+"
+                              r"(?:(?:as|on|by|for|with|from|in|to|into|over)\s+)?"
+                              r"the\s+(?P<noun>[a-z][\w-]+)\b(?P<rest>[^?!.,;:]*)", re.I)
+"""A definite noun as the object of the question's verb ("which RL algorithm trained the rephraser?", "which models
+served as the experts?"): "the" marks a thing already given, as `_DEFINITE_ANY`'s subject does (held-out fresh56
+chats: both were searched as questions of their own, one refused, one answered with the paper's overview)."""
+_OFFERED = re.compile(r"(?:,|:|\(|—|–)\s*(?:either\s+)?(?P<options>[^,:()?]{1,40}(?:,\s*[^,:()?]{1,40})*,?\s+or\s+"
+                      r"[^,:()?]{1,40})\)?\s*[?？]?\s*$", re.I)
+"""Names offered as the possible answers at the question's end ("..., PPO or GRPO?"): choices for what is asked, not
+its subject."""
 _COPULA = {"is", "are", "was", "were"}
 _COMPARATIVE_OF_GIVEN = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|thanks)[,\s]+)?how\s+much\s+"
                                    r"(?:[a-z]+er|more|less|fewer)"
@@ -576,12 +587,16 @@ def refers_to_last_answer(question: str, conversation: Conversation | None) -> b
     after an answer citing a paper whose abstract speaks of "the policy model"): "the" marks something
     already given, and the conversation gave it; or a thing the last answer gave, asked a comparative with no
     method named ("How much faster does attention get?" after STAR-KV, `_COMPARATIVE_OF_GIVEN`: faster with it);
-    or a figure the last answer gave (`_given_figure`). A search
-    ("Which paper ...", "Is there ...") is never one."""
-    if conversation is None or not conversation.turns or _entities(question):
+    or a figure the last answer gave (`_given_figure`); or the object of the question's verb ("which RL algorithm
+    trained the rephraser, PPO or GRPO?" after RePro, `_DEFINITE_OBJECT`; the names offered as answers,
+    `_OFFERED`, are not its subject). A search ("Which paper ...", "Is there ...") is never one."""
+    if conversation is None or not conversation.turns:
         return False
     text = " ".join(question.split())
-    m = _DEFINITE_ANY.search(text) or _COMPARATIVE_OF_GIVEN.search(text)
+    offered = _OFFERED.search(text)
+    if _entities(text[:offered.start()] if offered else text):
+        return False
+    m = _DEFINITE_ANY.search(text) or _COMPARATIVE_OF_GIVEN.search(text) or _DEFINITE_OBJECT.search(text)
     last = conversation.turns[-1]
     if not last.citations or _COLLECTION_WIDE.search(question) or re.search(
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|method|approach)s?\b", question, re.I):
@@ -648,19 +663,20 @@ _LATIN_ANAPHORA = re.compile(
     # Modell", "la méthode", "l'acronyme", "el método"), or a possessive ("seine", "son", "su", "seu", "suo")
     r"\b(?:das|die|der|dem|den|des|diese[smnr]?)\s+(?:modells?|methode|verfahrens?|ansatz(?:es)?|arbeit|papers?|"
     r"optimierers?|benchmarks?|frameworks?|algorithmus|autoren|pipeline|systems?|architektur|strategie|metrik|"
-    r"verlustfunktion|zielfunktion|ergebnisse|studie|idee|variante|datensatz(?:es)?)\b"
+    r"verlustfunktion|zielfunktion|ergebnisse|studie|idee|variante|datensatz(?:es)?|code|quellcode|lizenz)\b"
     r"|(?:\bl['’]\s*|\b(?:le|la|ce|cette|cet|les|ces)\s+)(?:modèles?|méthodes?|approches?|articles?|optimiseurs?|"
     r"benchmarks?|algorithmes?|acronymes?|auteurs?|travail|pipeline|système|architecture|stratégie|métrique|"
-    r"objectif|résultats|étude|idée|variante|cadre)\b"
+    r"objectif|résultats|étude|idée|variante|cadre|code|licence)\b"
     r"|\b(?:el|la|los|las|este|esta|ese|esa|o|a|os|as|esse|essa|il|lo|questo|questa|quel|quella)\s+"
     r"(?:modelos?|método|métodos|enfoques?|artículos?|optimizador|algoritmos?|acrónimos?|autores|abordagem|"
     r"artigos?|otimizador|modell[oi]|metod[oi]|approcci?o|articol[oi]|ottimizzatore|autori|pipeline|sistema|"
     r"arquitectura|arquitetura|architettura|estrategia|estratégia|strategia|métrica|metrica|objetivo|obiettivo|"
-    r"resultados|risultati|estudio|estudo|studio|idea|ideia|variante|marco)\b"
+    r"resultados|risultati|estudio|estudo|studio|idea|ideia|variante|marco|código|codice|licencia|licença|licenza)\b"
     r"|\b(?:sein(?:e[nmrs]?)?|ihr(?:e[nmrs]?)?|son|sa|ses|leurs?|su|sus|seus?|suas?|suo|suoi|sue)\s+\w", re.I)
 """A reference back in a question in another language written in Latin letters (`relevance.is_foreign`): "Wie groß
 ist das Modell beim Pretraining?", "Quel est le nom de la méthode ?" after a turn about one paper (a new user's
-trial: answered from another paper, and refused)."""
+trial: answered from another paper, and refused); a study's code or licence as the English `_asks_study_detail` reads
+them ("sous quelle licence le code est-il publié ?" after EDEN: a new user's trial, round 37, answered from ALIVE)."""
 _FOREIGN_SEARCH = re.compile(r"\bgibt\s+es\b|\by\s+a[-\s]t[-\s]il\b|\bexisten?\b|\bhay\b|\bh[áa]\s+(?:algum|alguma)\b"
                              r"|\bc['’]è\b|\bci\s+sono\b|\b(?:welche|quels?|quelles?|qu[ée]|cu[áa]les?|quais|quali)"
                              r"\s+(?:arbeiten|papers?|articles?|artículos|artigos|articoli|trabajos|travaux|lavori)\b"
@@ -1632,8 +1648,75 @@ _DESCRIBED_ONE = re.compile(rf"\b(?<!which )(?<!what )the\s+(?P<topic>(?:{_NOT_M
                             r"(?P<back>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])"
                             # "back to the one with external experts - which benchmarks?" (a new user's trial, round
                             # 30: glued to the paper of the turn before)
-                            r"|\bthe\s+(?:one|paper|work|method)\s+(?:with|on|about|using|that\s+uses)\s+"
+                            r"|\bthe\s+(?:one|paper|work|method)\s+(?:with|on|about|using|that\s+uses|based\s+on)\s+"
                             r"(?P<after>(?:[\w\-]+\s+){0,2}?[\w\-]+)(?=\s*(?:[,;:.?!]|$)|\s+[-–—])", re.I)
+
+
+_FOREIGN_DESCRIBED = re.compile(
+    r"(?:^|[,;:¿¡]\s*|\b(?:et|und|y|e|o|ou|aber|mais|pero|ma|mas)\s+)(?P<ref>"
+    r"(?:(?:celui|celle|ceux|celles)(?:-ci|-là)?\s+(?:qui\s+(?:est|sont)\s+)?(?:bas|fond|centr|ax)[ée]e?s?\s+sur"
+    r"|(?:celui|celle)\s+(?:avec|sur|qui\s+utilise)"
+    r"|(?:el|la|los|las|aquel|aquella)\s+(?:que\s+est[áa]\s+)?basad[oa]s?\s+en|(?:el|la)\s+(?:de|con|que\s+usa)"
+    r"|(?:quell[oa]|quelli|quelle)\s+(?:basat[oaie]\s+su(?:ll['’]|lla\b|l\b|i\b)?|con|che\s+usa)"
+    r"|(?:o|a|aquele|aquela)\s+basead[oa]s?\s+(?:em|n[oa]s?)|(?:o|a)\s+(?:de|com|que\s+usa))\s*"
+    r"(?:l['’]\s*|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|lo\s+|sull['’]\s*|sulla\s+|sul\s+|de\s+la\s+|du\s+|"
+    r"des\s+|del\s+|da\s+|do\s+)?"
+    r"(?P<topic>[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?)"
+    r"|(?:das|der|die|den|dem)\s+(?:auf|mit)\s+(?:der\s+|dem\s+|den\s+)?(?P<topic_de>[^\W\d_][\w-]*)\s+"
+    r"(?:basierende|beruhende)[nrms]?)(?=\s*(?:[,;:.?!]|$))", re.I)
+"""A paper of the conversation described by its topic in French, Spanish, Italian, Portuguese or German, as "the one
+based on entropy" is in English (`_DESCRIBED_ONE`): "et celui basé sur l'entropie, ...", "y el basado en la
+entropía", "quello basato sull'entropia", "und das auf Entropie basierende" (held-out fresh56 chats: the first was
+searched as a question of its own and answered from a paper the conversation had not cited). ``ref`` is the phrase
+standing for the paper, ``topic`` (``topic_de``) its topic's words."""
+
+
+def _cognate_key(word: str) -> str:
+    """`word` lower-cased, its accents removed and spelt as `relevance._spelling` spells cognates."""
+    import unicodedata
+
+    from assistant.relevance import _spelling
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+    return _spelling(plain)
+
+
+def _holds_cognate(key: str, sentence: str) -> bool:
+    """`sentence` has an English word whose stem, spelt as `_cognate_key` spells, begins `key` (a word of another
+    language: "entropie", "entropia" and the stem "entropi" of "entropy"), the stem of `relevance.COGNATE_MIN`+
+    letters."""
+    from assistant.relevance import COGNATE_MIN
+    from assistant.text import _stemmer
+
+    stem = _stemmer()
+    return any(len(s := _cognate_key(stem(w.casefold()))) >= COGNATE_MIN and key.startswith(s)
+               for w in re.findall(r"[A-Za-z]{5,}", sentence))
+
+
+def _resolve_foreign_described(text: str, conversation: Conversation) -> str:
+    """`text` with each `_FOREIGN_DESCRIBED` phrase replaced by the name of the one paper the conversation's answers
+    cited that holds a cognate of every word of its topic (`_holds_cognate`) in at least twice as many sentences as any
+    other cited paper, as `resolve_described_one` decides for English topics."""
+    from assistant.relevance import COGNATE_MIN
+    from assistant.text import split_sentences
+
+    for m in reversed(list(_FOREIGN_DESCRIBED.finditer(text))):
+        topic = m.group("topic") or m.group("topic_de")
+        keys = [_cognate_key(w) for w in re.findall(r"[^\W\d_]+", topic) if len(w) >= COGNATE_MIN]
+        if not keys:
+            continue
+        held: dict[str, int] = {}
+        for turn in conversation.turns:
+            for c in turn.citations or ():
+                n = sum(all(_holds_cognate(k, x) for k in keys)
+                        for x in [c.paper.title, *split_sentences(c.paper.abstract)])
+                if n:
+                    held[_paper_name(c.paper)] = max(n, held.get(_paper_name(c.paper), 0))
+        ranked = sorted(held.values(), reverse=True)
+        if ranked and (len(ranked) == 1 or ranked[0] >= 2 * ranked[1]):
+            name = next(k for k, v in held.items() if v == ranked[0])
+            text = text[:m.start("ref")] + name + text[m.end("ref"):]
+    return text
 
 
 def resolve_described_one(question: str, conversation: Conversation | None) -> str:
@@ -1651,6 +1734,12 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
+    from assistant.relevance import is_foreign
+
+    if is_foreign(text):
+        foreign = _resolve_foreign_described(text, conversation)
+        if foreign != text:
+            return foreign
     stems = lambda x: _specific_stems(x.replace("-", " "))  # noqa: E731  ("entropy-informed": "entropi", "inform")
     from assistant.extractive import asks_for_paper, searches_for_paper
 

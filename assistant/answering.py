@@ -528,8 +528,8 @@ _DEFINITE_OBJECT = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|but)[,\s]+)?(?:which|
 """A definite noun as the object of the question's verb ("which RL algorithm trained the rephraser?", "which models
 served as the experts?"): "the" marks a thing already given, as `_DEFINITE_ANY`'s subject does (held-out fresh56
 chats: both were searched as questions of their own, one refused, one answered with the paper's overview)."""
-_OFFERED = re.compile(r"(?:,|:|\(|—|–)\s*(?:either\s+)?(?P<options>[^,:()?]{1,40}(?:,\s*[^,:()?]{1,40})*,?\s+or\s+"
-                      r"[^,:()?]{1,40})\)?\s*[?？]?\s*$", re.I)
+_OFFERED = re.compile(r"(?:,|:|\(|—|–)\s*(?:either\s+)?[^,:()?]{1,40}(?:,\s*[^,:()?]{1,40})*,?\s+or\s+"
+                      r"[^,:()?]{1,40}\)?\s*[?？]?\s*$", re.I)
 """Names offered as the possible answers at the question's end ("..., PPO or GRPO?"): choices for what is asked, not
 its subject."""
 _COPULA = {"is", "are", "was", "were"}
@@ -1727,8 +1727,9 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     sentence holds them all, the one cited paper whose abstract does; going back to a topic in the user's words ("back
     to diffusion lms"), the one discussed paper holding at least half of its words and most of its rarer ones. Each
     such phrase is replaced ("compare the entropy one and the alignment one"); one going back to ask the collection
-    for a paper ("going back to plans: which paper ...?") is not. Unchanged when there is no such phrase or paper
-    ("the first one" is `deterministic_rewrite`'s)."""
+    for a paper ("going back to plans: which paper ...?") is not. A question in another language is read for its
+    own forms first ("et celui basé sur l'entropie", `_resolve_foreign_described`). Unchanged when there is no such
+    phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
     from assistant.text import split_sentences
 
     if conversation is None or not conversation.turns:

@@ -818,6 +818,8 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
     hyphens ignored) in the papers holding all of their words; a name is also looked for in `documents` (the
     retrieved papers, after `text.fold`), where BM25's tokens may miss a LaTeX spelling. A phrase spelling by its
     initials an acronym a retrieved paper writes is not absent (`known_acronym`: "Spiking Neural Networks", "SNN").
+    A model named with its version (`_VERSIONED_NAME`: "Phi-3", "Qwen2.5") is absent when no paper holding its word
+    writes it with that version.
     `papers` and `bm25`: the collection and its index (`PaperStore.bm25`).
 
     Why capitalised words: of the 1,500 questions and conversation turns of the development files over the 19

@@ -531,6 +531,20 @@ def asks_overview(question: str) -> bool:
     return bool(_OVERVIEW_Q.match(q)) and not re.search(r"[.?!]\s+\w", q) and not _THEN_ASKED.search(q)
 
 
+def names_only(question: str, pointers: Sequence[str]) -> bool:
+    """`question` is nothing but the name of a paper ("OPUS", "OPUS?", "and WinQ?", "the NorMuon paper"; `pointers` as
+    `question_names` gives them): it asks for the paper as a whole, as "tell me about OPUS" does (a new user's trial,
+    round 37: "the second one", rewritten "OPUS", quoted OPUS's results and never what it is)."""
+    rest = question
+    for name in pointers:
+        rest = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", rest)
+    return bool(pointers) and rest != question and {w.casefold() for w in re.findall(r"[^\W\d_]+", rest)} <= _NAME_ONLY
+
+
+_NAME_ONLY = frozenset("and so ok okay now the paper work method one what how about".split())
+"""The words a question that is only a paper's name may have beside it ("and WinQ?", "what about the OPUS paper?")."""
+
+
 _HOW_IT_WORKS = re.compile(r"(?:^|[:;,.?!–—-]\s)\W*(?:(?:ok(?:ay)?|so|and|but|now)\W+)?"
                           r"(?:how\s+(?:does|do|did|would)\s+(?:[\w-]+\s+){1,4}?"
                           r"(?:work|operate|function)|what(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?(?:core|main|key|basic|"
@@ -3139,7 +3153,7 @@ class ExtractiveSynthesizer:
                        or sorted((x for x in scored if x[1] == top_n and states_detail(detail, x[2])),
                                  key=lambda x: -x[0]))
             return "detail", pick(stating, 1, one_source=bool(pointers))
-        if kind == "other" and len(named_papers) == 1 and asks_overview(question):
+        if kind == "other" and len(named_papers) == 1 and (asks_overview(question) or names_only(question, pointers)):
             # "tell me more about RePro": what the paper proposes (its defining sentence), then what the learned
             # scorer ranks best (chats fresh37: three result sentences, never what RePro is)
             n = next(iter(named_papers))

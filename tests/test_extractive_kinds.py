@@ -2888,3 +2888,14 @@ def test_a_cost_asked_in_french_is_the_overhead_the_abstract_states(bundled_stor
                                                "pré-entraînement qui tient compte de l'optimiseur ? Quel est le "
                                                "surcoût de calcul ?")
     assert _cited_titles(obj) == ["OPUS"] and "4.7% additional compute overhead" in obj["answer"], obj["answer"]
+
+
+@pytest.mark.parametrize("question", ["SnapQ", "SnapQ?", "and SnapQ?", "the SnapQ paper"])
+def test_a_question_that_is_only_a_papers_name_gets_its_overview(settings, question):
+    """A new user's trial, round 37: "the second one", rewritten "OPUS", quoted OPUS's results and never what OPUS is;
+    a question that is nothing but a paper's name asks for the paper, as "tell me about OPUS" does."""
+    from assistant.extractive import names_only
+
+    text = _one_paper_answer(settings, question, _QAT, title="SnapQ")
+    assert "We propose an algorithm called SnapQ to accelerate QAT" in text, text
+    assert not names_only("SnapQ results?", ["SnapQ"]) and not names_only("What is it?", [])

@@ -1146,12 +1146,12 @@ def focus_stems(question: str, pointers: Sequence[str]) -> set[str]:
 
 PARAPHRASES = (
     # (what a question asks, as a regular expression; the words an abstract states it in)
-    # (and the cost words of French, Spanish, Italian, Portuguese and German: "Quel est le surcoût de calcul ?",
-    # fresh56 es07, quoted OPUS without its 4.7% overhead)
-    (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b|"
-     r"\b(?:surco[uû]ts?|co[uû]ts?|co[uû]teu(?:x|se)|costes?|costos?|costi|custos?|sobrecargas?|sovraccaric\w*|"
-     r"(?:mehr|rechen)?aufwand\w*|(?:zusatz|mehr|rechen)?kosten)\b",
+    (r"\b(?:cheap(?:er|est|ly)?|(?:in)?expensive|costly|costs?|overheads?|affordabl[ey])\b",
      "cheap cost overhead efficient efficiency scalability lightweight"),
+    # the cost words of French, Spanish, Italian, Portuguese and German ("Quel est le surcoût de calcul ?", fresh56
+    # es07, quoted OPUS without its 4.7% overhead): the cost itself, not the efficiency an abstract claims
+    (r"\b(?:surco[uû]ts?|co[uû]ts?|co[uû]teu(?:x|se)|costes?|costos?|costi|custos?|sobrecargas?|sovraccaric\w*|"
+     r"(?:mehr|rechen)?aufwand\w*|(?:zusatz|mehr|rechen)?kosten)\b", "cost costs overhead"),
     (r"\bmulti[-\s]?(?:gpus?|nodes?|devices?)\b|\b(?:many|multiple|several)\s+(?:gpus|devices|machines|nodes)\b",
      "distributed devices parallel parallelism multi-gpu gpus"),
     (r"\b(?:labels?|label(?:l)?ed|annotat(?:ed|ions?)|human[- ]written)\b",

@@ -855,7 +855,10 @@ def absent_terms(question: str, documents: Sequence[str], papers: Sequence, bm25
         versioned.add(base)
         written = re.compile(rf"(?<![\w-]){re.escape(base.casefold())}[-\s]?{re.escape(m.group('version').casefold())}"
                              r"(?![\d])")
-        rows = np.flatnonzero(bm25.scores(base.casefold()) > 0)
+        # the papers writing the word, or writing it joined to a number ("Enwik8", "Qwen2.5": one token "enwik8",
+        # "qwen2" in the index, in which "enwik" and "qwen" alone are in no paper)
+        joined = re.match(r"[a-z]+\d*", name.casefold()).group(0)
+        rows = np.flatnonzero((bm25.scores(base.casefold()) > 0) | (bm25.scores(joined) > 0))
         if len(rows) <= 2000 and not any(written.search(fold(papers[i].document).casefold()) for i in rows) and not any(
                 written.search(fold(d).casefold()) for d in documents):
             out.append(name)

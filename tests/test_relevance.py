@@ -2418,3 +2418,21 @@ def test_an_out_of_collection_question_in_german_naming_an_unwritten_variant_is_
     obj, cited = _ask(bundled_store, settings, "Gibt es eine Arbeit, die Pre-LN- und Post-LN-Transformer hinsichtlich "
                                                "der Trainingsstabilität vergleicht?")
     assert obj["refused"] and cited == [] and "Pre-LN" in obj["note"]
+
+
+def test_a_model_version_joined_to_its_word_is_looked_for_in_the_papers_writing_it_so():
+    """"Enwik8" and "Qwen2.5" are one index token each ("enwik8", "qwen2"): looked for among the papers holding "enwik"
+    alone, which none writes, a known item naming its benchmark "Enwik8" would be refused as naming a model no paper
+    writes."""
+    from types import SimpleNamespace
+
+    from assistant.relevance import absent_terms
+    from assistant.store.bm25 import BM25Index
+
+    docs = ["We reach 0.97 bits per character on enwik8 with a small transformer.", "Qwen2.5 is fine-tuned here.",
+            "A paper on graphs."]
+    papers = [SimpleNamespace(document=d) for d in docs]
+    bm25 = BM25Index.build(["a", "b", "c"], docs)
+    assert absent_terms("Which paper gets 0.97 bpc on Enwik8?", [], papers, bm25) == []
+    assert absent_terms("Is there a paper fine-tuning Qwen2.5?", [], papers, bm25) == []
+    assert absent_terms("Is there a paper fine-tuning Qwen3?", [], papers, bm25) == ["Qwen3"]

@@ -7,9 +7,7 @@ typo when it is in no abstract of the collection and in no list of general Engli
 ``en`` list, zipf 0: misspellings are not in it, while "speech", "lora" or "perovskite" are), it has at least
 `MIN_LENGTH` letters, and exactly one word of the collection is nearest to it within `max_distance` edits
 (Damerau-Levenshtein: a swap of two adjacent letters is one edit; rapidfuzz; one edit for a name typed with an inner
-capital, "DeltaNet"). A word typed as a name (all capitals, or an inner capital) one edit from a name of the
-collection is taken for it even when it is an English word ("PLANTAIN" for "PLAINTAIN"). It is then replaced by that
-word,
+capital, "DeltaNet"). It is then replaced by that word,
 as the collection writes it most often ("NorMuon"). `assistant.answering.answer` searches with the corrected
 question, which `ask` prints as "(searched for: ...)" and `--json` gives as ``standalone_question``.
 
@@ -201,11 +199,7 @@ def corrections(question: str, papers: Sequence, bm25) -> list[tuple[str, str]]:
         nearest = [w for w, d, _ in near if d == best]
         # asked last: the first call loads wordfreq's list (about 0.5 s), and most unknown words are near no
         # collection word (at 19 papers nearly every question has a word no abstract uses)
-        # a name typed as one ("PLANTAIN", "DeltaNet") one edit from a name of the collection ("PLAINTAIN") is that
-        # name, though an English word is spelt so (a new user's trial, round 37: refused, "no paper mentions PLANTAIN")
-        as_name = (typed.isupper() or re.search(r"[a-z][A-Z]", typed)) and best == 1 and len(nearest) == 1 and (
-            nearest[0] in collection_names(papers, bm25))
-        if len(nearest) == 1 and (as_name or zipf_frequency(low, "en") == 0):
+        if len(nearest) == 1 and zipf_frequency(low, "en") == 0:
             out.append((typed, words[nearest[0]]))
     return out
 

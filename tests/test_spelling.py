@@ -168,14 +168,3 @@ def test_a_name_typed_with_an_inner_capital_is_corrected_only_for_a_slip_of_one_
     assert _fixes("Gated DeltaNet: linear attention with a gated delta rule", docs) == []
     assert _fixes("What does NorMoun improve?", docs) == [("NorMoun", "NorMuon")]
     assert _fixes("what does deltanet estimate?", docs) == [("deltanet", "DepthNet")]  # not typed as a name
-
-
-def test_a_word_typed_as_a_name_one_edit_from_a_collection_name_is_that_name_though_english():
-    """A new user's trial, round 37: "What does PLANTAIN do?" was refused ("no paper mentions PLANTAIN"): "plantain" is
-    an English word, so it was never a typo, though typed in capitals it is one letter from the paper PLAINTAIN. In
-    lower case it stays a word; a capitalised word near a common word of the collection is no name."""
-    docs = ["We instantiate this idea with PLAINTAIN, a post-training recipe. PLAINTAIN plans.",
-            "Models are trained with a planner."]
-    assert _fixes("What does PLANTAIN do?", docs) == [("PLANTAIN", "PLAINTAIN")]
-    assert _fixes("what does plantain do?", docs) == []
-    assert _fixes("Is a PLANTER used?", docs) == []  # one edit from "planner", a word of the collection, not a name

@@ -2859,12 +2859,12 @@ def test_what_a_paper_is_about_reads_as_an_overview_not_a_definition():
 
 
 def test_the_baselines_a_paper_beats_are_the_methods_it_is_compared_with_by_name(settings):
-    """airas fresh56: "non-autoregressive text-to-speech trained ... without an external aligner ...; which baselines does
-    it beat?" was "the abstracts do not say": the abstract never writes "baseline", it "significantly outperform[s]
-    counterpart models such as Tacotron 2 and Glow-TTS". A second kept paper does not stop it."""
+    """airas fresh56: "non-autoregressive text-to-speech trained ... without an external aligner ...; which baselines
+    does it beat?" was "the abstracts do not say": the abstract never writes "baseline", it "significantly
+    outperform[s] counterpart models such as Tacotron 2 and Glow-TTS". A second kept paper does not stop it."""
     abstract = ("We propose Voxa, a non-autoregressive text-to-speech model trained end to end. Voxa specifies "
-                "monotonic constraints on the alignment. We show that Voxa significantly outperforms counterpart models "
-                "such as Tacotron 2 and Glow-TTS in speech quality.")
+                "monotonic constraints on the alignment. We show that Voxa significantly outperforms counterpart "
+                "models such as Tacotron 2 and Glow-TTS in speech quality.")
     other = "Glow-TTS is a flow-based text-to-speech model. It searches the monotonic alignment."
     text = _papers_answer(settings, "non-autoregressive text-to-speech with monotonic alignment constraints; which "
                                     "baselines does it beat?", ("Voxa", abstract), ("Glow-TTS", other))

@@ -1671,45 +1671,35 @@ searched as a question of its own and answered from a paper the conversation had
 standing for the paper, ``topic`` (``topic_de``) its topic's words."""
 
 
-def _cognate_key(word: str) -> str:
-    """`word` lower-cased, its accents removed and spelt as `relevance._spelling` spells cognates."""
-    import unicodedata
-
-    from assistant.relevance import _spelling
-
-    plain = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
-    return _spelling(plain)
-
-
-def _holds_cognate(key: str, sentence: str) -> bool:
-    """`sentence` has an English word whose stem, spelt as `_cognate_key` spells, begins `key` (a word of another
-    language: "entropie", "entropia" and the stem "entropi" of "entropy"), the stem of `relevance.COGNATE_MIN`+
-    letters."""
-    from assistant.relevance import COGNATE_MIN
+def _cognate_stems(sentence: str) -> set[str]:
+    """The stems of `sentence`'s English words of `relevance.COGNATE_MIN`+ letters, spelt as
+    `relevance.cognate_spelling` spells cognates ("entropy": "entropi"): a word of another language is held by the
+    sentence when it begins with one ("entropie", "entropia")."""
+    from assistant.relevance import COGNATE_MIN, cognate_spelling
     from assistant.text import _stemmer
 
     stem = _stemmer()
-    return any(len(s := _cognate_key(stem(w.casefold()))) >= COGNATE_MIN and key.startswith(s)
-               for w in re.findall(r"[A-Za-z]{5,}", sentence))
+    spelt = (cognate_spelling(stem(w.casefold())) for w in re.findall(r"[A-Za-z]{5,}", sentence))
+    return {s for s in spelt if len(s) >= COGNATE_MIN}
 
 
 def _resolve_foreign_described(text: str, conversation: Conversation) -> str:
     """`text` with each `_FOREIGN_DESCRIBED` phrase replaced by the name of the one paper the conversation's answers
-    cited that holds a cognate of every word of its topic (`_holds_cognate`) in at least twice as many sentences as any
+    cited that holds a cognate of every word of its topic (`_cognate_stems`) in at least twice as many sentences as any
     other cited paper, as `resolve_described_one` decides for English topics."""
-    from assistant.relevance import COGNATE_MIN
+    from assistant.relevance import COGNATE_MIN, cognate_spelling
     from assistant.text import split_sentences
 
     for m in reversed(list(_FOREIGN_DESCRIBED.finditer(text))):
         topic = m.group("topic") or m.group("topic_de")
-        keys = [_cognate_key(w) for w in re.findall(r"[^\W\d_]+", topic) if len(w) >= COGNATE_MIN]
+        keys = [cognate_spelling(w.casefold()) for w in re.findall(r"[^\W\d_]+", topic) if len(w) >= COGNATE_MIN]
         if not keys:
             continue
         held: dict[str, int] = {}
         for turn in conversation.turns:
             for c in turn.citations or ():
-                n = sum(all(_holds_cognate(k, x) for k in keys)
-                        for x in [c.paper.title, *split_sentences(c.paper.abstract)])
+                n = sum(all(any(k.startswith(st) for st in stems) for k in keys)
+                        for stems in map(_cognate_stems, [c.paper.title, *split_sentences(c.paper.abstract)]))
                 if n:
                     held[_paper_name(c.paper)] = max(n, held.get(_paper_name(c.paper), 0))
         ranked = sorted(held.values(), reverse=True)
@@ -1730,13 +1720,12 @@ def resolve_described_one(question: str, conversation: Conversation | None) -> s
     for a paper ("going back to plans: which paper ...?") is not. A question in another language is read for its
     own forms first ("et celui basé sur l'entropie", `_resolve_foreign_described`). Unchanged when there is no such
     phrase or paper ("the first one" is `deterministic_rewrite`'s)."""
+    from assistant.relevance import is_foreign
     from assistant.text import split_sentences
 
     if conversation is None or not conversation.turns:
         return question
     text = " ".join(question.split())
-    from assistant.relevance import is_foreign
-
     if is_foreign(text):
         foreign = _resolve_foreign_described(text, conversation)
         if foreign != text:

@@ -1529,7 +1529,7 @@ def _acronym_definition(chosen: Sequence[tuple], own: Sequence[tuple], names: Se
         if x[5] in taken:
             continue
         for a in defined_acronyms(x[2]):
-            if a.casefold() not in skip and any(mentions(fold(c[2]), a) and a not in defined_acronyms(c[2])
+            if a.casefold() not in skip and any(mentions(c[2], a) and a not in defined_acronyms(c[2])
                                                 for c in chosen):
                 return [x]
     return []

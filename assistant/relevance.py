@@ -1000,6 +1000,15 @@ def _spelling(word: str) -> str:
     return re.sub(r"(.)\1", r"\1", word)
 
 
+def cognate_spelling(word: str) -> str:
+    """`word` with its accents removed (Unicode NFKD, combining marks dropped) and spelt as `_spelling` spells cognates:
+    "entropía" -> "entropia", "Quantisierung" -> "Quantisierung" (its case kept; lower-case it first). What `cognates`
+    compares a word of another language in."""
+    import unicodedata
+
+    return _spelling("".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)))
+
+
 @functools.lru_cache(maxsize=8)  # a collection's index, and the few papers of recent answers
 def _cognate_index(vocab: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
     """`cognates`' candidates: ``(spelling, word)`` of the stems of `vocab` (`_spelling`; passed on as `_word_of_stem`)
@@ -1038,8 +1047,6 @@ def cognates(question: str, bm25) -> list[str]:
     Returns words that BM25 and `text.content_stems` stem to those stems (the stem itself, or the stem and
     "e": ``respons`` is passed on as "response"), in question order, each once (empty when no word is
     unknown or none matches)."""
-    import unicodedata
-
     vocab = getattr(bm25, "vocabulary", frozenset())
     if not vocab:
         return []
@@ -1048,10 +1055,9 @@ def cognates(question: str, bm25) -> list[str]:
     for w in salient_words(question):
         if len(w) < COGNATE_MIN or not w.isalpha() or (bm25.scores(w) > 0).any():
             continue
-        plain = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
+        plain = cognate_spelling(w)  # (`_spelling` changes ASCII letters only: a non-ASCII word stays one)
         if not plain.isascii():
             continue
-        plain = _spelling(plain)
         found = None
         # Spanish and Portuguese put an "e" before "s" and a consonant ("estrategia", "inestabilidad"); a negative
         # prefix goes with a stem the collection may write without it ("instabilidad", "Instabilität": "stabil")
